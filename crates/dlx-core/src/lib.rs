@@ -1,0 +1,51 @@
+//! # dlx-core: exact cover with Dancing Links
+//!
+//! This crate owns the search engine and nothing else: it knows items,
+//! options and links, and no puzzle, file format or output. Models (sudoku,
+//! queens, ...) live in `cover-models`; reading files and printing live in
+//! `cover-cli`.
+//!
+//! ## Main types
+//! - [`Problem`] (built with [`ProblemBuilder`]): primary items, covered
+//!   exactly once; secondary items, covered at most once; options, lists of
+//!   items. Immutable and shareable between threads.
+//! - [`Solver`]: the dancing links for one problem, owned by one thread. It
+//!   finds the first solution, counts, streams solutions to a [`Visitor`] or
+//!   through an iterator, with [`Limits`] (solutions, node budget, a cancel
+//!   flag), and reports [`Stats`] with Knuth's meaning of nodes and updates.
+//!   Every search leaves the links as it found them, so one solver serves
+//!   many searches, each with its own given options.
+//!
+//! ## Example
+//! ```
+//! use dlx_core::{Problem, Solver};
+//!
+//! // Items 0..4 are primary; item 4 is secondary.
+//! let mut builder = Problem::builder(4, 1);
+//! builder.add_option([0, 1]).unwrap(); // option 0
+//! builder.add_option([2, 3, 4]).unwrap(); // option 1
+//! builder.add_option([0, 2]).unwrap(); // option 2
+//! builder.add_option([1, 3]).unwrap(); // option 3
+//! let problem = builder.build();
+//!
+//! let mut solver = Solver::new(&problem);
+//! assert_eq!(solver.count(), 2);
+//! assert_eq!(solver.first(), Some(vec![0, 1]));
+//! // Force option 2 first, then search the rest.
+//! assert_eq!(solver.first_with(&[2]).unwrap(), Some(vec![2, 3]));
+//! ```
+//!
+//! ## Architecture invariants
+//! - The engine never prints and never reads files.
+//! - Links are restored after every search, however it ended.
+//! - The search is iterative: depth is limited by memory, not the stack.
+#![deny(missing_docs)]
+
+mod links;
+mod problem;
+mod search;
+
+pub use problem::{Problem, ProblemBuilder, ProblemError, MAX_NODES};
+pub use search::{
+    Control, Limits, Outcome, Report, Solutions, Solver, Stats, UnknownOption, Visitor,
+};
