@@ -4,3 +4,6 @@
 //! answers. It owns parsers and puzzle models; it never prints, never picks an
 //! exit code and never touches the links (that is `dlx-core`'s job).
 #![deny(missing_docs)]
+
+pub mod exact;
+pub mod text;

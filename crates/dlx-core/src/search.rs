@@ -421,7 +421,6 @@ impl Solver {
                         // every primary item: one solution, at no level.
                         self.nodes += 1;
                         self.solutions += 1;
-                        phase = Phase::Done;
                         self.level = 0;
                         self.phase = Phase::Done;
                         return Step::Solution;

@@ -1,0 +1,468 @@
+//! Generic exact-cover input: 0/1 matrices and Knuth's DLX text format.
+//!
+//! - `matrix` (Luogu P4929): a line `N M`, then N rows of M values 0 or 1
+//!   separated by white space. Every column is a primary item; every row is
+//!   an option. A file may hold several matrices one after another; blank
+//!   lines and lines starting with `#` are ignored.
+//! - `knuth` (as in DLX1 and `shared/xc/`): the first line names the items,
+//!   primary ones first, then optionally `|` and the secondary ones; every
+//!   later line is one option, the names of the items it covers. Lines
+//!   starting with `|` are comments. One problem per file.
+//!
+//! [`Instances`] reads either format from a [`BufRead`], one problem at a
+//! time, so a file of many matrices is never loaded whole. An instance with
+//! bad input is reported as a [`ParseError`] with its line number; for
+//! matrices, the reader then moves on to the next matrix.
+
+use std::fmt;
+use std::io::{self, BufRead};
+
+use dlx_core::{Problem, ProblemBuilder, ProblemError};
+use thiserror::Error;
+
+use crate::text::{Line, LineReader};
+
+/// The largest number of columns a matrix header may declare. Larger
+/// headers are refused before anything is allocated for them.
+pub const MAX_COLUMNS: usize = 1 << 24;
+
+/// An input format of `cover exact`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// `N M` and N rows of M zeros and ones.
+    Matrix,
+    /// Knuth's item names and options.
+    Knuth,
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Format::Matrix => "matrix",
+            Format::Knuth => "knuth",
+        })
+    }
+}
+
+/// One problem read from the input.
+#[derive(Debug, Clone)]
+pub struct Instance {
+    /// The problem. Matrix rows are options `0..N`, columns items `0..M`;
+    /// Knuth options are numbered in input order.
+    pub problem: Problem,
+    /// The line where the instance starts (its header or item line).
+    pub line: usize,
+    /// The format it was read in.
+    pub format: Format,
+    /// For matrices, the 1-based row number of each option (rows of zeros
+    /// cover nothing and are not options).
+    rows: Vec<u32>,
+}
+
+impl Instance {
+    /// The 1-based input row of `option` (matrices), or its 1-based option
+    /// number (Knuth's format).
+    pub fn row_number(&self, option: usize) -> usize {
+        match self.format {
+            Format::Matrix => self.rows[option] as usize,
+            Format::Knuth => option + 1,
+        }
+    }
+
+    /// Writes option `option` the way the input wrote it: item names for
+    /// Knuth's format, the 1-based row number for matrices.
+    pub fn option_label(&self, option: usize) -> String {
+        match self.format {
+            Format::Matrix => self.rows[option].to_string(),
+            Format::Knuth => {
+                let names: Vec<String> = self
+                    .problem
+                    .option(option)
+                    .iter()
+                    .map(|&item| self.problem.item_label(item as usize))
+                    .collect();
+                names.join(" ")
+            }
+        }
+    }
+}
+
+/// What is wrong with a line of input.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum ParseErrorKind {
+    /// The line holds bytes that are not UTF-8.
+    #[error("the line is not valid UTF-8 text")]
+    NotUtf8,
+    /// A matrix header that is not two numbers.
+    #[error("expected a header `N M` (rows and columns), found {0:?}")]
+    BadHeader(String),
+    /// A matrix header with too many columns.
+    #[error("{0} columns is more than the {max} supported", max = MAX_COLUMNS)]
+    TooManyColumns(usize),
+    /// A matrix entry other than 0 or 1.
+    #[error("expected 0 or 1, found {0:?}")]
+    BadValue(String),
+    /// A matrix row with the wrong number of entries.
+    #[error("row has {found} values, the header says {expected}")]
+    WrongRowLength {
+        /// Columns the header declared.
+        expected: usize,
+        /// Values on the row.
+        found: usize,
+    },
+    /// The input ended before the rows the header promised.
+    #[error("the header promises {expected} rows but only {found} follow")]
+    MissingRows {
+        /// Rows the header declared.
+        expected: usize,
+        /// Rows read before the end.
+        found: usize,
+    },
+    /// A Knuth file with no item line.
+    #[error("no item names: the first line must list the items")]
+    NoItems,
+    /// A second `|` on the item line.
+    #[error("the item line has more than one `|`")]
+    TwoBars,
+    /// An item name with a colour (`name:colour`), which needs DLX2.
+    #[error("item {0:?} has a colour; colours are not supported")]
+    Colour(String),
+    /// The problem itself is wrong (unknown item, repeated item, ...).
+    #[error("{0}")]
+    Problem(ProblemError),
+}
+
+/// A bad line of input.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("line {line}: {kind}")]
+pub struct ParseError {
+    /// The line number, from 1.
+    pub line: usize,
+    /// What is wrong.
+    pub kind: ParseErrorKind,
+}
+
+/// Why an instance could not be read.
+#[derive(Debug, Error)]
+pub enum InputError {
+    /// The input itself failed; nothing more can be read.
+    #[error("{0}")]
+    Io(#[from] io::Error),
+    /// The instance is malformed; the reader goes on with the next one.
+    #[error("{0}")]
+    Parse(#[from] ParseError),
+}
+
+/// Guesses the format from the first line that is not blank or a comment:
+/// two whole numbers make a matrix header, anything else is an item line.
+pub fn detect(first_line: &str) -> Format {
+    let mut fields = first_line.split_whitespace();
+    let numbers = fields
+        .by_ref()
+        .take(2)
+        .filter(|f| f.parse::<u64>().is_ok())
+        .count();
+    if numbers == 2 && fields.next().is_none() {
+        Format::Matrix
+    } else {
+        Format::Knuth
+    }
+}
+
+/// Reads exact-cover instances one at a time; see the module documentation.
+#[derive(Debug)]
+pub struct Instances<R> {
+    lines: LineReader<R>,
+    format: Option<Format>,
+    /// A line read ahead (to detect the format) and not yet used.
+    pending: Option<Line>,
+    done: bool,
+}
+
+impl<R: BufRead> Instances<R> {
+    /// Reads `reader` in `format`, or in the format [`detect`]ed from the
+    /// first line when `None`.
+    pub fn new(reader: R, format: Option<Format>) -> Self {
+        Instances {
+            lines: LineReader::new(reader),
+            format,
+            pending: None,
+            done: false,
+        }
+    }
+
+    /// The format in use (known once the first instance was read).
+    pub fn format(&self) -> Option<Format> {
+        self.format
+    }
+
+    fn next_line(&mut self) -> io::Result<Option<Line>> {
+        match self.pending.take() {
+            Some(line) => Ok(Some(line)),
+            None => self.lines.next_line(),
+        }
+    }
+
+    /// The next line that is not blank and not a comment (a comment starts
+    /// with `comment`), with its text.
+    fn next_content_line(
+        &mut self,
+        comment: char,
+    ) -> io::Result<Option<(usize, Result<String, ParseError>)>> {
+        while let Some(line) = self.next_line()? {
+            match line.text {
+                None => {
+                    return Ok(Some((
+                        line.number,
+                        Err(ParseError {
+                            line: line.number,
+                            kind: ParseErrorKind::NotUtf8,
+                        }),
+                    )))
+                }
+                Some(text) => {
+                    let trimmed = text.trim();
+                    if trimmed.is_empty() || trimmed.starts_with(comment) {
+                        continue;
+                    }
+                    return Ok(Some((line.number, Ok(text))));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    fn read_matrix(&mut self) -> Result<Option<Instance>, InputError> {
+        let Some((header_line, text)) = self.next_content_line('#')? else {
+            return Ok(None);
+        };
+        let text = text?;
+        let Some((rows, columns)) = parse_header(&text) else {
+            self.skip_block()?;
+            return Err(ParseError {
+                line: header_line,
+                kind: ParseErrorKind::BadHeader(text.trim().to_owned()),
+            }
+            .into());
+        };
+        if columns > MAX_COLUMNS {
+            self.skip_rows(rows)?;
+            return Err(ParseError {
+                line: header_line,
+                kind: ParseErrorKind::TooManyColumns(columns),
+            }
+            .into());
+        }
+        let mut builder = ProblemBuilder::new(columns, 0);
+        let mut first_error: Option<ParseError> = None;
+        let mut ones = Vec::new();
+        let mut option_rows = Vec::new();
+        // Rows are read one by one: the header's row count is never used to
+        // allocate, only to know when the matrix ends.
+        for found in 0..rows {
+            let Some((line, text)) = self.next_content_line('#')? else {
+                return Err(first_error
+                    .unwrap_or(ParseError {
+                        line: header_line,
+                        kind: ParseErrorKind::MissingRows {
+                            expected: rows,
+                            found,
+                        },
+                    })
+                    .into());
+            };
+            if first_error.is_some() {
+                continue;
+            }
+            match text.and_then(|text| parse_row(&text, columns, line, &mut ones)) {
+                // A row of zeros covers nothing, so no search would ever
+                // choose it: it is not made an option at all.
+                Ok(()) if ones.is_empty() => {}
+                Ok(()) => match builder.add_option(ones.iter().copied()) {
+                    Ok(_) => option_rows.push(found as u32 + 1),
+                    Err(e) => {
+                        first_error = Some(ParseError {
+                            line,
+                            kind: ParseErrorKind::Problem(e),
+                        })
+                    }
+                },
+                Err(e) => first_error = Some(e),
+            }
+        }
+        match first_error {
+            Some(e) => Err(e.into()),
+            None => Ok(Some(Instance {
+                problem: builder.build(),
+                line: header_line,
+                format: Format::Matrix,
+                rows: option_rows,
+            })),
+        }
+    }
+
+    /// After a bad header, skips to the next blank line: the rows that
+    /// follow cannot be told from a header.
+    fn skip_block(&mut self) -> io::Result<()> {
+        while let Some(line) = self.next_line()? {
+            if line.text.as_deref().is_some_and(|t| t.trim().is_empty()) {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn skip_rows(&mut self, rows: usize) -> io::Result<()> {
+        for _ in 0..rows {
+            if self.next_content_line('#')?.is_none() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn read_knuth(&mut self) -> Result<Option<Instance>, InputError> {
+        let Some((item_line, text)) = self.next_content_line('|')? else {
+            return Ok(None);
+        };
+        let text = text?;
+        let at = |kind| ParseError {
+            line: item_line,
+            kind,
+        };
+        let mut parts = text.split('|');
+        let primary: Vec<&str> = parts.next().unwrap_or("").split_whitespace().collect();
+        let secondary: Vec<&str> = parts.next().unwrap_or("").split_whitespace().collect();
+        if parts.next().is_some() {
+            return Err(at(ParseErrorKind::TwoBars).into());
+        }
+        if primary.is_empty() && secondary.is_empty() {
+            return Err(at(ParseErrorKind::NoItems).into());
+        }
+        if let Some(name) = primary.iter().chain(&secondary).find(|n| n.contains(':')) {
+            return Err(at(ParseErrorKind::Colour((*name).to_owned())).into());
+        }
+        let mut builder =
+            Problem::named(primary, secondary).map_err(|e| at(ParseErrorKind::Problem(e)))?;
+        while let Some((line, text)) = self.next_content_line('|')? {
+            let text = text?;
+            let at = |kind| ParseError { line, kind };
+            let names: Vec<&str> = text.split_whitespace().collect();
+            if let Some(name) = names.iter().find(|n| n.contains(':')) {
+                return Err(at(ParseErrorKind::Colour((*name).to_owned())).into());
+            }
+            builder
+                .add_named_option(names)
+                .map_err(|e| at(ParseErrorKind::Problem(e)))?;
+        }
+        Ok(Some(Instance {
+            problem: builder.build(),
+            line: item_line,
+            format: Format::Knuth,
+            rows: Vec::new(),
+        }))
+    }
+}
+
+impl<R: BufRead> Iterator for Instances<R> {
+    type Item = Result<Instance, InputError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let format = match self.format {
+            Some(format) => format,
+            None => {
+                // Look at the first content line, then hand it back.
+                let first = loop {
+                    match self.lines.next_line() {
+                        Err(e) => {
+                            self.done = true;
+                            return Some(Err(e.into()));
+                        }
+                        Ok(None) => {
+                            self.done = true;
+                            return None;
+                        }
+                        Ok(Some(line)) => {
+                            let blank = line.text.as_deref().is_some_and(|t| {
+                                let t = t.trim();
+                                t.is_empty() || t.starts_with('#') || t.starts_with('|')
+                            });
+                            if !blank {
+                                break line;
+                            }
+                        }
+                    }
+                };
+                let format = detect(first.text.as_deref().unwrap_or(""));
+                self.pending = Some(first);
+                self.format = Some(format);
+                format
+            }
+        };
+        let result = match format {
+            Format::Matrix => self.read_matrix(),
+            Format::Knuth => {
+                // One problem per file: whatever happens, this is the last.
+                self.done = true;
+                self.read_knuth()
+            }
+        };
+        match result {
+            Ok(Some(instance)) => Some(Ok(instance)),
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(InputError::Io(e)) => {
+                self.done = true;
+                Some(Err(InputError::Io(e)))
+            }
+            Err(e) => Some(Err(e)),
+        }
+    }
+}
+
+fn parse_header(text: &str) -> Option<(usize, usize)> {
+    let mut fields = text.split_whitespace();
+    let rows = fields.next()?.parse().ok()?;
+    let columns = fields.next()?.parse().ok()?;
+    fields.next().is_none().then_some((rows, columns))
+}
+
+/// Parses one matrix row into the columns of its ones.
+fn parse_row(
+    text: &str,
+    columns: usize,
+    line: usize,
+    ones: &mut Vec<usize>,
+) -> Result<(), ParseError> {
+    ones.clear();
+    let mut found = 0;
+    for field in text.split_whitespace() {
+        match field {
+            "0" => {}
+            "1" => ones.push(found),
+            other => {
+                return Err(ParseError {
+                    line,
+                    kind: ParseErrorKind::BadValue(other.to_owned()),
+                })
+            }
+        }
+        found += 1;
+    }
+    if found != columns {
+        return Err(ParseError {
+            line,
+            kind: ParseErrorKind::WrongRowLength {
+                expected: columns,
+                found,
+            },
+        });
+    }
+    Ok(())
+}
