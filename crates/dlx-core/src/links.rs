@@ -135,30 +135,86 @@ impl Links {
         }
     }
 
+    /// Node `index`. Every index stored in the links was made by
+    /// [`Links::new`] as a position in `nodes` (or `items`), and the
+    /// operations only ever copy stored indices, never compute new ones except
+    /// `q + 1` / `q - 1` inside an option, which stops at the spacer that
+    /// closes it; so every index is in bounds. Without the `bounds-checks`
+    /// feature the check is skipped in release builds because it pays: see
+    /// `cargo xtask bench` and ARCHITECTURE.md ("unsafe").
+    #[inline(always)]
+    fn node(&self, index: u32) -> &Node {
+        debug_assert!((index as usize) < self.nodes.len());
+        #[cfg(not(feature = "bounds-checks"))]
+        // SAFETY: `index < nodes.len()`, as argued above.
+        unsafe {
+            self.nodes.get_unchecked(index as usize)
+        }
+        #[cfg(feature = "bounds-checks")]
+        &self.nodes[index as usize]
+    }
+
+    #[inline(always)]
+    fn node_mut(&mut self, index: u32) -> &mut Node {
+        debug_assert!((index as usize) < self.nodes.len());
+        #[cfg(not(feature = "bounds-checks"))]
+        // SAFETY: as for `node`.
+        unsafe {
+            self.nodes.get_unchecked_mut(index as usize)
+        }
+        #[cfg(feature = "bounds-checks")]
+        &mut self.nodes[index as usize]
+    }
+
+    #[inline(always)]
+    fn item(&self, index: u32) -> &ItemLink {
+        debug_assert!((index as usize) < self.items.len());
+        #[cfg(not(feature = "bounds-checks"))]
+        // SAFETY: item indices are `0..=item_count + 1`, the length of
+        // `items`, by construction, and only stored indices are used.
+        unsafe {
+            self.items.get_unchecked(index as usize)
+        }
+        #[cfg(feature = "bounds-checks")]
+        &self.items[index as usize]
+    }
+
+    #[inline(always)]
+    fn item_mut(&mut self, index: u32) -> &mut ItemLink {
+        debug_assert!((index as usize) < self.items.len());
+        #[cfg(not(feature = "bounds-checks"))]
+        // SAFETY: as for `item`.
+        unsafe {
+            self.items.get_unchecked_mut(index as usize)
+        }
+        #[cfg(feature = "bounds-checks")]
+        &mut self.items[index as usize]
+    }
+
     /// The length field of item header `item`.
     #[inline(always)]
     pub(crate) fn len(&self, item: u32) -> u32 {
-        self.nodes[item as usize].item
+        self.node(item).item
     }
 
     /// Whether `item` (a header index) is in its active list.
     pub(crate) fn is_active(&self, item: u32) -> bool {
-        let prev = self.items[item as usize].prev;
-        self.items[prev as usize].next == item
+        let prev = self.item(item).prev;
+        self.item(prev).next == item
     }
 
     /// Takes `item` out of the active list and hides every option in its
     /// list from the other items' lists.
     #[inline(always)]
     pub(crate) fn cover(&mut self, item: u32) {
-        let ItemLink { prev, next } = self.items[item as usize];
-        self.items[prev as usize].next = next;
-        self.items[next as usize].prev = prev;
+        let ItemLink { prev, next } = *self.item(item);
+        self.item_mut(prev).next = next;
+        self.item_mut(next).prev = prev;
         self.updates += 1;
-        let mut row = self.nodes[item as usize].down;
+        let mut row = self.node(item).down;
         while row != item {
             self.hide(row);
-            row = self.nodes[row as usize].down;
+            row = self.node(row).down;
         }
     }
 
@@ -166,14 +222,14 @@ impl Links {
     /// link is restored in the reverse order it was changed.
     #[inline(always)]
     pub(crate) fn uncover(&mut self, item: u32) {
-        let mut row = self.nodes[item as usize].up;
+        let mut row = self.node(item).up;
         while row != item {
             self.unhide(row);
-            row = self.nodes[row as usize].up;
+            row = self.node(row).up;
         }
-        let ItemLink { prev, next } = self.items[item as usize];
-        self.items[prev as usize].next = item;
-        self.items[next as usize].prev = item;
+        let ItemLink { prev, next } = *self.item(item);
+        self.item_mut(prev).next = item;
+        self.item_mut(next).prev = item;
     }
 
     /// Unlinks every node of `node`'s option except `node` itself from its
@@ -182,15 +238,15 @@ impl Links {
     fn hide(&mut self, node: u32) {
         let mut q = node + 1;
         while q != node {
-            let Node { item, up, down } = self.nodes[q as usize];
+            let Node { item, up, down } = *self.node(q);
             if item == 0 {
                 // A spacer: wrap around to the option's first node.
                 q = up;
                 continue;
             }
-            self.nodes[up as usize].down = down;
-            self.nodes[down as usize].up = up;
-            self.nodes[item as usize].item -= 1;
+            self.node_mut(up).down = down;
+            self.node_mut(down).up = up;
+            self.node_mut(item).item -= 1;
             self.updates += 1;
             q += 1;
         }
@@ -201,15 +257,15 @@ impl Links {
     fn unhide(&mut self, node: u32) {
         let mut q = node - 1;
         while q != node {
-            let Node { item, up, down } = self.nodes[q as usize];
+            let Node { item, up, down } = *self.node(q);
             if item == 0 {
                 // A spacer: wrap around to the option's last node.
                 q = down;
                 continue;
             }
-            self.nodes[up as usize].down = q;
-            self.nodes[down as usize].up = q;
-            self.nodes[item as usize].item += 1;
+            self.node_mut(up).down = q;
+            self.node_mut(down).up = q;
+            self.node_mut(item).item += 1;
             q -= 1;
         }
     }
@@ -220,7 +276,7 @@ impl Links {
     pub(crate) fn commit(&mut self, node: u32) {
         let mut q = node + 1;
         while q != node {
-            let Node { item, up, .. } = self.nodes[q as usize];
+            let Node { item, up, .. } = *self.node(q);
             if item == 0 {
                 q = up;
                 continue;
@@ -235,7 +291,7 @@ impl Links {
     pub(crate) fn uncommit(&mut self, node: u32) {
         let mut q = node - 1;
         while q != node {
-            let Node { item, down, .. } = self.nodes[q as usize];
+            let Node { item, down, .. } = *self.node(q);
             if item == 0 {
                 q = down;
                 continue;
@@ -249,14 +305,14 @@ impl Links {
     /// earliest in item order), or `None` when no primary item is active.
     #[inline(always)]
     pub(crate) fn choose_fewest(&self) -> Option<u32> {
-        let mut k = self.items[ROOT as usize].next;
+        let mut k = self.item(ROOT).next;
         if k == ROOT {
             return None;
         }
         let mut best = k;
         let mut best_len = self.len(k);
         while best_len > 0 {
-            k = self.items[k as usize].next;
+            k = self.item(k).next;
             if k == ROOT {
                 break;
             }
@@ -272,7 +328,7 @@ impl Links {
     /// Whether no primary item is left to cover.
     #[inline(always)]
     pub(crate) fn all_primary_covered(&self) -> bool {
-        self.items[ROOT as usize].next == ROOT
+        self.item(ROOT).next == ROOT
     }
 
     /// The header of the item that `node` belongs to; a header is its own.
@@ -281,7 +337,7 @@ impl Links {
         if node <= self.item_count {
             node
         } else {
-            self.nodes[node as usize].item
+            self.node(node).item
         }
     }
 
