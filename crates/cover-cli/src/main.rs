@@ -1,1 +1,109 @@
-fn main() {}
+//! `cover`: exact-cover puzzles and problems from the command line.
+//!
+//! One module per command (`exact`, ...), each with its clap arguments, its
+//! pure solving step and its printing; `common` holds the flags, inputs,
+//! exit status and stats summary every command shares; `output` holds
+//! standard output and standard error. This file parses the command line,
+//! runs the command and turns what it met into the exit status:
+//! 0 every instance solved, 1 some instance without solution, 2 bad input,
+//! bad usage or an I/O error.
+
+mod common;
+mod exact;
+mod output;
+
+use std::io;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::common::{Common, Session, Status};
+
+const AFTER_HELP: &str = "\
+Every command reads the files named (standard input when none, or for `-`),
+writes answers to standard output in input order and diagnostics to standard
+error as `cover: FILE:LINE: message`. A bad instance is reported and the
+others are still answered.
+
+Exit status: 0 every instance has a solution; 1 all input was valid but some
+instance has no solution; 2 bad input, bad usage or an I/O error.
+
+Examples:
+  cover exact matrix.txt                first solution of each 0/1 matrix
+  cover exact --count queens8.dlx       count the solutions of a Knuth file
+  cover exact --all --limit 10 -        up to 10 solutions, from standard input
+  cover exact --json --stats *.txt      JSON lines, and a summary on stderr
+
+Run `cover help <COMMAND>` or `cover <COMMAND> --help` for a command's
+formats and options.";
+
+/// Exact cover with Dancing Links: generic problems and the puzzles built
+/// on them.
+#[derive(Parser, Debug)]
+#[command(name = "cover", version, after_help = AFTER_HELP)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    Exact(exact::ExactArgs),
+}
+
+impl Command {
+    /// The flags every command shares.
+    fn common(&self) -> &Common {
+        match self {
+            Command::Exact(args) => &args.common,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    // Usage errors exit with 2 (clap's default); --help and --version
+    // with 0.
+    let cli = Cli::parse();
+    let common = cli.command.common().clone();
+    let mut session = Session::new();
+    let result = common.init_threads().and_then(|()| match &cli.command {
+        Command::Exact(args) => exact::run(args, &mut session),
+    });
+    match result {
+        Ok(()) => {}
+        // The reader of our output has gone (`cover ... | head`): a normal,
+        // quiet end; the status is what the answered instances made it.
+        Err(error) if output::is_broken_pipe(&error) => {}
+        Err(error) => {
+            output::error(format_args!("{error:#}"));
+            session.fail(Status::Failed);
+        }
+    }
+    if common.stats {
+        let _ = session.write_summary(io::stderr().lock());
+    }
+    session.status.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn limit_alone_and_conflicts() {
+        let cli = Cli::try_parse_from(["cover", "exact", "--limit", "3", "a.txt"]).unwrap();
+        let Command::Exact(args) = cli.command;
+        assert_eq!(args.mode(), exact::Mode::All { limit: Some(3) });
+        assert_eq!(args.inputs.files, [std::path::PathBuf::from("a.txt")]);
+        assert!(Cli::try_parse_from(["cover", "exact", "--count", "--all"]).is_err());
+        assert!(Cli::try_parse_from(["cover", "exact", "--limit", "0"]).is_err());
+        assert!(Cli::try_parse_from(["cover", "exact", "--jobs", "0"]).is_err());
+    }
+}

@@ -237,7 +237,14 @@ impl<R: BufRead> Instances<R> {
         let Some((header_line, text)) = self.next_content_line('#')? else {
             return Ok(None);
         };
-        let text = text?;
+        let text = match text {
+            Ok(text) => text,
+            Err(e) => {
+                // Like a bad header: what follows cannot be read as rows.
+                self.skip_block()?;
+                return Err(e.into());
+            }
+        };
         let Some((rows, columns)) = parse_header(&text) else {
             self.skip_block()?;
             return Err(ParseError {
@@ -254,7 +261,12 @@ impl<R: BufRead> Instances<R> {
             }
             .into());
         }
-        let mut builder = ProblemBuilder::new(columns, 0);
+        // The builder (one entry per column) is made only once a row has
+        // shown that the columns are really there, so a header that merely
+        // claims millions of columns allocates nothing for them. (With no
+        // rows at all, `0 M`, the problem of M uncovered columns is still
+        // built at the end.)
+        let mut builder: Option<ProblemBuilder> = None;
         let mut first_error: Option<ParseError> = None;
         let mut ones = Vec::new();
         let mut option_rows = Vec::new();
@@ -279,7 +291,10 @@ impl<R: BufRead> Instances<R> {
                 // A row of zeros covers nothing, so no search would ever
                 // choose it: it is not made an option at all.
                 Ok(()) if ones.is_empty() => {}
-                Ok(()) => match builder.add_option(ones.iter().copied()) {
+                Ok(()) => match builder
+                    .get_or_insert_with(|| ProblemBuilder::new(columns, 0))
+                    .add_option(ones.iter().copied())
+                {
                     Ok(_) => option_rows.push(found as u32 + 1),
                     Err(e) => {
                         first_error = Some(ParseError {
@@ -294,7 +309,9 @@ impl<R: BufRead> Instances<R> {
         match first_error {
             Some(e) => Err(e.into()),
             None => Ok(Some(Instance {
-                problem: builder.build(),
+                problem: builder
+                    .unwrap_or_else(|| ProblemBuilder::new(columns, 0))
+                    .build(),
                 line: header_line,
                 format: Format::Matrix,
                 rows: option_rows,
@@ -465,4 +482,340 @@ fn parse_row(
         });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use dlx_core::Solver;
+
+    use super::*;
+
+    /// Reads every instance of `input` in `format` (detected when `None`).
+    fn read(input: &[u8], format: Option<Format>) -> Vec<Result<Instance, InputError>> {
+        Instances::new(input, format).collect()
+    }
+
+    /// The only instance of `input`, which must be valid.
+    fn one(input: &[u8]) -> Instance {
+        let mut all = read(input, None);
+        assert_eq!(all.len(), 1, "expected one instance");
+        all.pop().unwrap().expect("a valid instance")
+    }
+
+    /// The parse error of a result that must be one.
+    fn parse_error(result: &Result<Instance, InputError>) -> &ParseError {
+        match result {
+            Err(InputError::Parse(e)) => e,
+            Err(InputError::Io(e)) => panic!("expected a parse error, got I/O error {e}"),
+            Ok(i) => panic!("expected a parse error, got an instance at line {}", i.line),
+        }
+    }
+
+    /// The items of each option, as item numbers.
+    fn options(instance: &Instance) -> Vec<Vec<u32>> {
+        instance
+            .problem
+            .options()
+            .map(|items| items.to_vec())
+            .collect()
+    }
+
+    #[test]
+    fn detect_two_numbers_is_a_matrix() {
+        assert_eq!(detect("3 3"), Format::Matrix);
+        assert_eq!(detect("  6\t7  "), Format::Matrix);
+        assert_eq!(detect("0 0"), Format::Matrix);
+        assert_eq!(detect("a b c"), Format::Knuth);
+        assert_eq!(detect("1 2 3"), Format::Knuth);
+        assert_eq!(detect("3"), Format::Knuth);
+        assert_eq!(detect("3 x"), Format::Knuth);
+        assert_eq!(detect("-1 2"), Format::Knuth);
+        assert_eq!(detect("a b | c"), Format::Knuth);
+        assert_eq!(detect(""), Format::Knuth);
+    }
+
+    #[test]
+    fn detection_skips_blank_and_comment_lines() {
+        let mut instances = Instances::new(&b"\n# a comment\n\n2 1\n1\n1\n"[..], None);
+        let instance = instances.next().unwrap().unwrap();
+        assert_eq!(instances.format(), Some(Format::Matrix));
+        assert_eq!(instance.line, 4);
+        assert_eq!(instance.problem.option_count(), 2);
+        assert!(instances.next().is_none());
+    }
+
+    #[test]
+    fn empty_input_has_no_instances() {
+        assert!(read(b"", None).is_empty());
+        assert!(read(b"\n\n# only comments\n", None).is_empty());
+        assert!(read(b"", Some(Format::Knuth)).is_empty());
+        assert!(read(b"| only a comment\n", Some(Format::Knuth)).is_empty());
+    }
+
+    #[test]
+    fn matrix_rows_become_options() {
+        let instance = one(b"3 3\n1 0 0\n0 1 0\n0 0 1\n");
+        assert_eq!(instance.format, Format::Matrix);
+        assert_eq!(instance.line, 1);
+        assert_eq!(instance.problem.primary_count(), 3);
+        assert_eq!(instance.problem.secondary_count(), 0);
+        assert_eq!(options(&instance), [vec![0], vec![1], vec![2]]);
+        assert_eq!(instance.row_number(2), 3);
+        assert_eq!(instance.option_label(2), "3");
+    }
+
+    #[test]
+    fn matrix_rows_of_zeros_are_not_options_but_keep_their_numbers() {
+        let instance = one(b"4 2\n0 0\n1 0\n0 0\n0 1\n");
+        assert_eq!(options(&instance), [vec![0], vec![1]]);
+        assert_eq!(instance.row_number(0), 2);
+        assert_eq!(instance.row_number(1), 4);
+        let mut solver = Solver::new(&instance.problem);
+        assert_eq!(solver.first(), Some(vec![0, 1]));
+    }
+
+    #[test]
+    fn matrix_with_zero_rows() {
+        // Columns no row covers: a valid problem without solutions.
+        let instance = one(b"0 3\n");
+        assert_eq!(instance.problem.primary_count(), 3);
+        assert_eq!(instance.problem.option_count(), 0);
+        assert_eq!(Solver::new(&instance.problem).count(), 0);
+        // No columns at all: the empty set of rows is the one solution.
+        let instance = one(b"0 0\n");
+        assert_eq!(instance.problem.item_count(), 0);
+        assert_eq!(Solver::new(&instance.problem).first(), Some(vec![]));
+    }
+
+    #[test]
+    fn several_matrices_with_comments_and_blank_lines() {
+        let input = b"# two problems\n2 2\n1 0\n\n# between rows\n0 1\n\n1 1\n1\n";
+        let all = read(input, None);
+        assert_eq!(all.len(), 2);
+        let first = all[0].as_ref().unwrap();
+        assert_eq!(first.line, 2);
+        assert_eq!(options(first), [vec![0], vec![1]]);
+        let second = all[1].as_ref().unwrap();
+        assert_eq!(second.line, 8);
+        assert_eq!(options(second), [vec![0]]);
+    }
+
+    #[test]
+    fn bom_and_crlf_are_accepted() {
+        let instance = one(b"\xEF\xBB\xBF2 2\r\n1 0\r\n0 1\r\n");
+        assert_eq!(instance.format, Format::Matrix);
+        assert_eq!(options(&instance), [vec![0], vec![1]]);
+        let instance = one(b"\xEF\xBB\xBFa b\r\n| comment\r\na\r\nb\r\n");
+        assert_eq!(instance.format, Format::Knuth);
+        assert_eq!(instance.problem.item_name(1), Some("b"));
+        assert_eq!(instance.option_label(1), "b");
+    }
+
+    #[test]
+    fn matrix_errors_name_their_line_and_the_next_matrix_is_read() {
+        let input = b"1 1\n1\n\n2 3\n1 0 0\n0 2 1\n\n2 2\n1 0\n1\n\n1 1\n1\n";
+        let all = read(input, None);
+        assert_eq!(all.len(), 4);
+        assert!(all[0].is_ok());
+        let e = parse_error(&all[1]);
+        assert_eq!(e.line, 6);
+        assert_eq!(e.kind, ParseErrorKind::BadValue("2".into()));
+        let e = parse_error(&all[2]);
+        assert_eq!(e.line, 10);
+        assert_eq!(
+            e.kind,
+            ParseErrorKind::WrongRowLength {
+                expected: 2,
+                found: 1
+            }
+        );
+        let last = all[3].as_ref().unwrap();
+        assert_eq!(last.line, 12);
+    }
+
+    #[test]
+    fn a_bad_row_does_not_hide_the_rows_after_it() {
+        // The bad row is reported once; its matrix's other rows are
+        // consumed, so the next header is read as a header.
+        let all = read(b"3 2\n1 1 1\n1 0\n0 1\n1 2\n1 1\n", None);
+        assert_eq!(all.len(), 2);
+        let e = parse_error(&all[0]);
+        assert_eq!(e.line, 2);
+        assert!(matches!(
+            e.kind,
+            ParseErrorKind::WrongRowLength {
+                expected: 2,
+                found: 3
+            }
+        ));
+        assert_eq!(all[1].as_ref().unwrap().line, 5);
+    }
+
+    #[test]
+    fn missing_rows_are_reported_at_the_header() {
+        let all = read(b"# c\n3 2\n1 0\n0 1\n", None);
+        assert_eq!(all.len(), 1);
+        let e = parse_error(&all[0]);
+        assert_eq!(e.line, 2);
+        assert_eq!(
+            e.kind,
+            ParseErrorKind::MissingRows {
+                expected: 3,
+                found: 2
+            }
+        );
+    }
+
+    #[test]
+    fn a_header_claiming_a_billion_rows_allocates_nothing_for_them() {
+        let all = read(b"1000000000 3\n1 0 0\n0 1 1\n", None);
+        assert_eq!(all.len(), 1);
+        let e = parse_error(&all[0]);
+        assert_eq!(e.line, 1);
+        assert_eq!(
+            e.kind,
+            ParseErrorKind::MissingRows {
+                expected: 1_000_000_000,
+                found: 2
+            }
+        );
+    }
+
+    #[test]
+    fn a_header_claiming_many_columns_fails_on_its_first_row() {
+        let all = read(b"1 16777216\n1 0\n", None);
+        let e = parse_error(&all[0]);
+        assert_eq!(e.line, 2);
+        assert!(matches!(
+            e.kind,
+            ParseErrorKind::WrongRowLength {
+                expected: 16_777_216,
+                found: 2
+            }
+        ));
+        let all = read(b"1 16777217\n1 0\n\n1 1\n1\n", None);
+        assert_eq!(all.len(), 2);
+        let e = parse_error(&all[0]);
+        assert_eq!(e.line, 1);
+        assert_eq!(e.kind, ParseErrorKind::TooManyColumns(16_777_217));
+        assert_eq!(all[1].as_ref().unwrap().line, 4);
+    }
+
+    #[test]
+    fn bad_headers_skip_to_the_next_blank_line() {
+        let all = read(b"2 2\n1 0\n0 1\n\n2 x\n1 0\n0 1\n\n1 1\n1\n", None);
+        assert_eq!(all.len(), 3);
+        let e = parse_error(&all[1]);
+        assert_eq!(e.line, 5);
+        assert_eq!(e.kind, ParseErrorKind::BadHeader("2 x".into()));
+        assert_eq!(all[2].as_ref().unwrap().line, 9);
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_reported_by_line() {
+        // In a row.
+        let all = read(b"2 2\n1 0\n\xFF\xFE\n\n1 1\n1\n", None);
+        assert_eq!(all.len(), 2);
+        let e = parse_error(&all[0]);
+        assert_eq!((e.line, &e.kind), (3, &ParseErrorKind::NotUtf8));
+        assert!(all[1].is_ok());
+        // In a header: the block after it is skipped, as after a bad header.
+        let all = read(
+            b"1 1\n1\n\n\xC3\x28 2\n1 0\n0 1\n\n1 1\n1\n",
+            Some(Format::Matrix),
+        );
+        assert_eq!(all.len(), 3);
+        let e = parse_error(&all[1]);
+        assert_eq!((e.line, &e.kind), (4, &ParseErrorKind::NotUtf8));
+        assert_eq!(all[2].as_ref().unwrap().line, 8);
+        // Junk from the start reads as a (bad) Knuth item line.
+        let all = read(b"\x00\x9F\x92\x96junk\n\x80\n", None);
+        assert_eq!(all.len(), 1);
+        assert_eq!(parse_error(&all[0]).kind, ParseErrorKind::NotUtf8);
+    }
+
+    #[test]
+    fn knuth_primary_and_secondary_items() {
+        let input = b"| a comment\na b c | x y\n| another\na x\nb c y\nc\nb\n";
+        let instance = one(input);
+        assert_eq!(instance.format, Format::Knuth);
+        assert_eq!(instance.line, 2);
+        assert_eq!(instance.problem.primary_count(), 3);
+        assert_eq!(instance.problem.secondary_count(), 2);
+        assert_eq!(instance.problem.item_name(3), Some("x"));
+        assert_eq!(
+            options(&instance),
+            [vec![0, 3], vec![1, 2, 4], vec![2], vec![1]]
+        );
+        assert_eq!(instance.option_label(1), "b c y");
+        assert_eq!(instance.row_number(1), 2);
+        // Secondary items need not be covered: {a x} {b c y} and {a x} {c} {b}.
+        assert_eq!(Solver::new(&instance.problem).count(), 2);
+    }
+
+    #[test]
+    fn knuth_without_secondary_items_and_forced_format() {
+        // Two numbers look like a matrix header unless the format is forced.
+        let all = read(b"1 2\n1\n2\n", Some(Format::Knuth));
+        assert_eq!(all.len(), 1);
+        let instance = all[0].as_ref().unwrap();
+        assert_eq!(instance.problem.primary_count(), 2);
+        assert_eq!(instance.option_label(0), "1");
+        // Detected as a matrix, the row `1` is too short and `2` is no header.
+        let all = read(b"1 2\n1\n2\n", None);
+        assert_eq!(all.len(), 2);
+        assert_eq!(parse_error(&all[0]).line, 2);
+        assert_eq!(parse_error(&all[1]).line, 3);
+    }
+
+    #[test]
+    fn knuth_colours_are_rejected() {
+        let all = read(b"a b | c\na c:red\nb c:blue\n", None);
+        assert_eq!(all.len(), 1);
+        let e = parse_error(&all[0]);
+        assert_eq!(e.line, 2);
+        assert_eq!(e.kind, ParseErrorKind::Colour("c:red".into()));
+        let e = parse_error(&read(b"a b | c:red\n", None)[0]).clone();
+        assert_eq!(e.line, 1);
+        assert!(matches!(e.kind, ParseErrorKind::Colour(_)));
+    }
+
+    #[test]
+    fn knuth_errors_name_their_line() {
+        let all = read(b"a b\na\n| comment\na z\nb\n", None);
+        assert_eq!(all.len(), 1, "one problem per file: nothing after an error");
+        let e = parse_error(&all[0]);
+        assert_eq!(e.line, 4);
+        assert!(matches!(
+            &e.kind,
+            ParseErrorKind::Problem(ProblemError::UnknownName { name, .. }) if name == "z"
+        ));
+        let e = parse_error(&read(b"a b\na a\n", None)[0]).clone();
+        assert_eq!(e.line, 2);
+        assert!(matches!(
+            e.kind,
+            ParseErrorKind::Problem(ProblemError::DuplicateItem { .. })
+        ));
+        let e = parse_error(&read(b"a b | c | d\n", None)[0]).clone();
+        assert_eq!((e.line, e.kind), (1, ParseErrorKind::TwoBars));
+        let e = parse_error(&read(b"a b a\na\n", None)[0]).clone();
+        assert_eq!(e.line, 1);
+        assert!(matches!(
+            e.kind,
+            ParseErrorKind::Problem(ProblemError::DuplicateName { .. })
+        ));
+    }
+
+    #[test]
+    fn read_errors_end_the_input() {
+        struct Failing;
+        impl io::Read for Failing {
+            fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+                Err(io::Error::other("disk on fire"))
+            }
+        }
+        let mut instances = Instances::new(io::BufReader::new(Failing), None);
+        assert!(matches!(instances.next(), Some(Err(InputError::Io(_)))));
+        assert!(instances.next().is_none());
+    }
 }

@@ -1,0 +1,267 @@
+//! What every command shares: the input files, the `--json`, `--jobs` and
+//! `--stats` flags, the exit status and the stats summary.
+//!
+//! A command flattens [`Inputs`] (when it reads files) and [`Common`] into
+//! its own arguments, records each instance in a [`Session`], and `main`
+//! turns the session into the exit status and the summary.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Write};
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Args;
+use dlx_core::Stats;
+
+use crate::output;
+
+/// The input files of a command.
+#[derive(Args, Debug, Clone, Default)]
+pub struct Inputs {
+    /// Files to read, in order. With none, or for `-`, standard input is
+    /// read.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+}
+
+impl Inputs {
+    /// The inputs in order: standard input alone when no file was named.
+    pub fn iter(&self) -> impl Iterator<Item = Input> + '_ {
+        let stdin_only = self.files.is_empty().then(|| Input::new(Path::new("-")));
+        stdin_only
+            .into_iter()
+            .chain(self.files.iter().map(|path| Input::new(path)))
+    }
+}
+
+/// One input: a file, or standard input.
+#[derive(Debug, Clone)]
+pub struct Input {
+    /// `None` for standard input.
+    path: Option<PathBuf>,
+    name: String,
+}
+
+impl Input {
+    /// The input named `path`; `-` is standard input.
+    pub fn new(path: &Path) -> Input {
+        if path == Path::new("-") {
+            Input {
+                path: None,
+                name: "<stdin>".to_owned(),
+            }
+        } else {
+            Input {
+                path: Some(path.to_owned()),
+                name: path.display().to_string(),
+            }
+        }
+    }
+
+    /// The name used in messages and JSON: the path as given, or `<stdin>`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Opens the input for buffered reading.
+    pub fn open(&self) -> io::Result<Box<dyn BufRead>> {
+        Ok(match &self.path {
+            None => Box::new(io::stdin().lock()),
+            Some(path) => Box::new(BufReader::with_capacity(1 << 16, File::open(path)?)),
+        })
+    }
+}
+
+/// Flags every command takes.
+#[derive(Args, Debug, Clone, Default)]
+pub struct Common {
+    /// Write one JSON object per instance per line instead of text.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Use N threads [default: one per core].
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<NonZeroUsize>,
+
+    /// Print a summary to standard error at the end.
+    ///
+    /// The summary gives the number of instances (answered, solved, without
+    /// solution, invalid), the time, instances per second, and the search
+    /// nodes, updates and solutions of all searches together.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+impl Common {
+    /// Sets up rayon's global thread pool with `--jobs` threads.
+    pub fn init_threads(&self) -> anyhow::Result<()> {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(self.jobs.map_or(0, NonZeroUsize::get))
+            .build_global()?;
+        Ok(())
+    }
+}
+
+/// The exit status, from best to worst; a run ends with the worst it met.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub enum Status {
+    /// Every input valid and every instance has a solution (exit 0).
+    #[default]
+    Solved,
+    /// Every input valid, but some instance has no solution (exit 1).
+    NoSolution,
+    /// Bad input, bad usage or an I/O error (exit 2).
+    Failed,
+}
+
+impl Status {
+    /// The process exit code.
+    pub fn code(self) -> u8 {
+        match self {
+            Status::Solved => 0,
+            Status::NoSolution => 1,
+            Status::Failed => 2,
+        }
+    }
+}
+
+impl From<Status> for ExitCode {
+    fn from(status: Status) -> ExitCode {
+        ExitCode::from(status.code())
+    }
+}
+
+/// What a run has met so far: the exit status and the counters of the
+/// `--stats` summary. Commands record every instance here.
+#[derive(Debug)]
+pub struct Session {
+    /// The worst status so far.
+    pub status: Status,
+    start: Instant,
+    solved: u64,
+    unsolved: u64,
+    invalid: u64,
+    stats: Stats,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        Session::new()
+    }
+}
+
+impl Session {
+    /// Starts the clock.
+    pub fn new() -> Session {
+        Session {
+            status: Status::Solved,
+            start: Instant::now(),
+            solved: 0,
+            unsolved: 0,
+            invalid: 0,
+            stats: Stats::default(),
+        }
+    }
+
+    /// Records an instance that was answered: it has a solution or not,
+    /// and its search had these counters.
+    pub fn answered(&mut self, has_solution: bool, stats: Stats) {
+        self.stats += stats;
+        if has_solution {
+            self.solved += 1;
+        } else {
+            self.unsolved += 1;
+            self.fail(Status::NoSolution);
+        }
+    }
+
+    /// Records and reports an instance that could not be read: `line` is
+    /// where the problem is.
+    pub fn invalid(&mut self, file: &str, line: usize, message: impl std::fmt::Display) {
+        self.invalid += 1;
+        output::error(format_args!("{file}:{line}: {message}"));
+        self.fail(Status::Failed);
+    }
+
+    /// Reports an input that could not be opened or read to the end.
+    pub fn io_error(&mut self, file: &str, error: &io::Error) {
+        output::error(format_args!("{file}: {error}"));
+        self.fail(Status::Failed);
+    }
+
+    /// Lowers the status to `status` if that is worse.
+    pub fn fail(&mut self, status: Status) {
+        self.status = self.status.max(status);
+    }
+
+    /// Writes the `--stats` summary.
+    pub fn write_summary(&self, mut w: impl Write) -> io::Result<()> {
+        let seconds = self.start.elapsed().as_secs_f64();
+        let answered = self.solved + self.unsolved;
+        let instances = answered + self.invalid;
+        let rate = if seconds > 0.0 {
+            instances as f64 / seconds
+        } else {
+            0.0
+        };
+        writeln!(
+            w,
+            "instances:     {instances} ({answered} answered: {} solved, {} without solution; \
+             {} invalid)",
+            self.solved, self.unsolved, self.invalid
+        )?;
+        writeln!(w, "time:          {seconds:.6} s ({rate:.1} instances/s)")?;
+        writeln!(w, "search nodes:  {}", self.stats.nodes)?;
+        writeln!(w, "updates:       {}", self.stats.updates)?;
+        writeln!(w, "solutions:     {}", self.stats.solutions)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_worst_status_wins() {
+        let mut session = Session::new();
+        assert_eq!(session.status.code(), 0);
+        session.answered(false, Stats::default());
+        assert_eq!(session.status.code(), 1);
+        session.fail(Status::Failed);
+        session.answered(true, Stats::default());
+        assert_eq!(session.status.code(), 2);
+    }
+
+    #[test]
+    fn summary_names_every_counter() {
+        let mut session = Session::new();
+        let stats = Stats {
+            nodes: 7,
+            updates: 49,
+            solutions: 2,
+        };
+        session.answered(true, stats);
+        session.answered(false, stats);
+        let mut text = Vec::new();
+        session.write_summary(&mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert!(text.contains("instances:     2 (2 answered: 1 solved, 1 without solution"));
+        assert!(text.contains("search nodes:  14"));
+        assert!(text.contains("updates:       98"));
+        assert!(text.contains("instances/s"));
+    }
+
+    #[test]
+    fn no_files_means_standard_input() {
+        let inputs = Inputs::default();
+        let names: Vec<String> = inputs.iter().map(|i| i.name().to_owned()).collect();
+        assert_eq!(names, ["<stdin>"]);
+        let inputs = Inputs {
+            files: vec!["a.txt".into(), "-".into()],
+        };
+        let names: Vec<String> = inputs.iter().map(|i| i.name().to_owned()).collect();
+        assert_eq!(names, ["a.txt", "<stdin>"]);
+    }
+}

@@ -1,0 +1,606 @@
+//! End-to-end tests of the `cover` binary: each runs it with arguments and
+//! standard input, and checks standard output, standard error and the exit
+//! status. Printed solutions are checked by small checkers here that do not
+//! trust the solver, not only compared as strings.
+
+use std::collections::{HashMap, HashSet};
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Runs `cover` with `args` and `stdin`; returns (stdout, stderr, exit code).
+fn cover(args: &[&str], stdin: &[u8]) -> (String, String, i32) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cover"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cover runs");
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_vec();
+    // Write from another thread so a large output cannot block the input.
+    let writer = std::thread::spawn(move || {
+        // The binary may not read its input at all (e.g. `--help`).
+        let _ = pipe.write_all(&input);
+    });
+    let output = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "cover panicked: {stderr}");
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr,
+        output.status.code().expect("cover exits, not killed"),
+    )
+}
+
+/// Writes `contents` to a file of the tests' own temporary directory.
+fn file(name: &str, contents: &[u8]) -> String {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, contents).unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
+/// The JSON objects of `stdout`, one per line.
+fn json_lines(stdout: &str) -> Vec<serde_json::Value> {
+    stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("each line is JSON"))
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// Independent checkers.
+
+/// The rows of a 0/1 matrix given as text (one matrix, well formed).
+fn matrix_rows(text: &str) -> (usize, Vec<Vec<bool>>) {
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let header: Vec<usize> = lines
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .map(|f| f.parse().unwrap())
+        .collect();
+    let rows: Vec<Vec<bool>> = lines
+        .take(header[0])
+        .map(|l| l.split_whitespace().map(|f| f == "1").collect())
+        .collect();
+    (header[1], rows)
+}
+
+/// Asserts that `answer` (1-based row numbers, ascending, spaces between)
+/// is an exact cover of the matrix `text`.
+fn check_matrix_answer(text: &str, answer: &str) {
+    let (columns, rows) = matrix_rows(text);
+    let chosen: Vec<usize> = answer
+        .split_whitespace()
+        .map(|f| f.parse().expect("row numbers"))
+        .collect();
+    assert!(
+        chosen.windows(2).all(|w| w[0] < w[1]),
+        "rows ascending: {answer}"
+    );
+    let mut covered = vec![0; columns];
+    for &row in &chosen {
+        assert!((1..=rows.len()).contains(&row), "row {row} exists");
+        for (column, &one) in rows[row - 1].iter().enumerate() {
+            covered[column] += one as usize;
+        }
+    }
+    assert!(
+        covered.iter().all(|&c| c == 1),
+        "rows {answer} cover every column exactly once: {covered:?}"
+    );
+}
+
+/// Asserts that `solution` (one option per line, item names) is an exact
+/// cover of the Knuth-format problem `text`.
+fn check_knuth_solution(text: &str, solution: &[&str]) {
+    let mut lines = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('|'));
+    let items = lines.next().unwrap();
+    let (primary, secondary) = items.split_once('|').unwrap_or((items, ""));
+    let options: HashSet<Vec<&str>> = lines.map(|l| l.split_whitespace().collect()).collect();
+    let mut covered: HashMap<&str, usize> = HashMap::new();
+    for line in solution {
+        let option: Vec<&str> = line.split_whitespace().collect();
+        assert!(options.contains(&option), "{line:?} is an option");
+        for item in option {
+            *covered.entry(item).or_default() += 1;
+        }
+    }
+    for item in primary.split_whitespace() {
+        assert_eq!(covered.get(item), Some(&1), "{item} covered exactly once");
+    }
+    for item in secondary.split_whitespace() {
+        assert!(covered.get(item).copied().unwrap_or(0) <= 1, "{item}");
+    }
+}
+
+/// The solutions of Knuth-format text output: blocks ended by blank lines.
+fn knuth_blocks(stdout: &str) -> Vec<Vec<&str>> {
+    let mut blocks = vec![Vec::new()];
+    for line in stdout.lines() {
+        if line.is_empty() {
+            blocks.push(Vec::new());
+        } else {
+            blocks.last_mut().unwrap().push(line);
+        }
+    }
+    assert!(
+        blocks.pop().unwrap().is_empty(),
+        "output ends in a blank line"
+    );
+    blocks
+}
+
+// ---------------------------------------------------------------------------
+// Inputs.
+
+const IDENTITY: &str = "3 3\n1 0 0\n0 1 0\n0 0 1\n";
+
+/// Knuth's example (TAOCP 7.2.2.1): the unique answer is rows 1, 4, 5.
+const KNUTH_MATRIX: &str = "6 7
+0 0 1 0 1 1 0
+1 0 0 1 0 0 1
+0 1 1 0 0 1 0
+1 0 0 1 0 0 0
+0 1 0 0 0 0 1
+0 0 0 1 1 0 1
+";
+
+/// The same problem in Knuth's format.
+const KNUTH_TEXT: &str = "| Knuth's example
+a b c d e f g
+c e f
+a d g
+b c f
+a d
+b g
+d e g
+";
+
+/// Two solutions: rows 1 and 2, or row 3.
+const TWO_WAYS: &str = "3 2\n1 0\n0 1\n1 1\n";
+
+/// Any two rows overlap and no row alone covers every column.
+const NO_SOLUTION: &str = "3 3\n1 1 0\n0 1 1\n1 0 1\n";
+
+/// Langford pairs for n = 3 (two solutions), with a secondary item.
+const LANGFORD3: &str = "v1 v2 v3 s0 s1 s2 s3 s4 | s5
+v1 s0 s2
+v1 s1 s3
+v1 s2 s4
+v1 s3 s5
+v2 s0 s3
+v2 s1 s4
+v2 s2 s5
+v3 s0 s4
+v3 s1 s5
+";
+
+// ---------------------------------------------------------------------------
+// Matrices.
+
+#[test]
+fn identity_matrix() {
+    let (out, err, code) = cover(&["exact"], IDENTITY.as_bytes());
+    assert_eq!((out.as_str(), err.as_str(), code), ("1 2 3\n", "", 0));
+}
+
+#[test]
+fn knuths_matrix_has_rows_1_4_5() {
+    let (out, _, code) = cover(&["exact"], KNUTH_MATRIX.as_bytes());
+    assert_eq!(code, 0);
+    check_matrix_answer(KNUTH_MATRIX, out.trim_end());
+    assert_eq!(out, "1 4 5\n");
+}
+
+#[test]
+fn matrix_without_solution() {
+    let (out, err, code) = cover(&["exact"], NO_SOLUTION.as_bytes());
+    assert_eq!(
+        (out.as_str(), err.as_str(), code),
+        ("No Solution!\n", "", 1)
+    );
+    // Solved and unsolved together: still 1.
+    let both = format!("{IDENTITY}{NO_SOLUTION}{TWO_WAYS}");
+    let (out, _, code) = cover(&["exact"], both.as_bytes());
+    assert_eq!((out.as_str(), code), ("1 2 3\nNo Solution!\n1 2\n", 1));
+}
+
+#[test]
+fn several_files_and_stdin_in_order() {
+    let a = file("order_a.txt", IDENTITY.as_bytes());
+    let b = file("order_b.txt", KNUTH_MATRIX.as_bytes());
+    let (out, _, code) = cover(&["exact", &a, "-", &b], TWO_WAYS.as_bytes());
+    assert_eq!((out.as_str(), code), ("1 2 3\n1 2\n1 4 5\n", 0));
+}
+
+#[test]
+fn count() {
+    let (out, _, code) = cover(&["exact", "--count"], TWO_WAYS.as_bytes());
+    assert_eq!((out.as_str(), code), ("2\n", 0));
+    let (out, _, code) = cover(&["exact", "--count"], NO_SOLUTION.as_bytes());
+    assert_eq!((out.as_str(), code), ("0\n", 1));
+    let (out, _, code) = cover(&["exact", "--count"], LANGFORD3.as_bytes());
+    assert_eq!((out.as_str(), code), ("2\n", 0));
+}
+
+#[test]
+fn all_matrix_solutions() {
+    let (out, _, code) = cover(&["exact", "--all"], TWO_WAYS.as_bytes());
+    assert_eq!(code, 0);
+    let answers: Vec<&str> = out.lines().collect();
+    assert_eq!(answers, ["1 2", "3"]);
+    for answer in answers {
+        check_matrix_answer(TWO_WAYS, answer);
+    }
+    let (out, _, code) = cover(&["exact", "--all"], NO_SOLUTION.as_bytes());
+    assert_eq!((out.as_str(), code), ("No Solution!\n", 1));
+}
+
+#[test]
+fn all_knuth_solutions() {
+    let (out, _, code) = cover(&["exact", "--all"], LANGFORD3.as_bytes());
+    assert_eq!(code, 0);
+    let blocks = knuth_blocks(&out);
+    assert_eq!(blocks.len(), 2);
+    for block in &blocks {
+        check_knuth_solution(LANGFORD3, block);
+    }
+    assert_ne!(blocks[0], blocks[1]);
+}
+
+#[test]
+fn limit() {
+    for args in [
+        &["exact", "--all", "--limit", "1"][..],
+        &["exact", "--limit", "1"],
+    ] {
+        let (out, _, code) = cover(args, TWO_WAYS.as_bytes());
+        assert_eq!((out.as_str(), code), ("1 2\n", 0), "{args:?}");
+    }
+    let (out, _, _) = cover(&["exact", "--limit", "5"], TWO_WAYS.as_bytes());
+    assert_eq!(out, "1 2\n3\n");
+    let (out, _, code) = cover(&["exact", "--count", "--limit", "1"], TWO_WAYS.as_bytes());
+    assert_eq!((out.as_str(), code), ("1\n", 0));
+    let (out, _, _) = cover(&["exact", "--count", "--limit", "9"], TWO_WAYS.as_bytes());
+    assert_eq!(out, "2\n");
+    let (out, _, _) = cover(&["exact", "--limit", "1"], LANGFORD3.as_bytes());
+    assert_eq!(knuth_blocks(&out).len(), 1);
+}
+
+#[test]
+fn empty_columns_and_rows() {
+    // A column no row covers: no solution. No columns: the empty answer.
+    let (out, _, code) = cover(&["exact"], b"2 3\n1 1 0\n0 0 0\n");
+    assert_eq!((out.as_str(), code), ("No Solution!\n", 1));
+    let (out, _, code) = cover(&["exact"], b"0 0\n");
+    assert_eq!((out.as_str(), code), ("\n", 0));
+}
+
+// ---------------------------------------------------------------------------
+// Knuth's format.
+
+#[test]
+fn knuth_from_stdin() {
+    let (out, err, code) = cover(&["exact"], KNUTH_TEXT.as_bytes());
+    assert_eq!((err.as_str(), code), ("", 0));
+    let blocks = knuth_blocks(&out);
+    assert_eq!(blocks.len(), 1);
+    check_knuth_solution(KNUTH_TEXT, &blocks[0]);
+    // In the order the search chose them: a (2 options) first, then e.
+    assert_eq!(out, "a d\nc e f\nb g\n\n");
+}
+
+#[test]
+fn knuth_without_solution() {
+    let (out, _, code) = cover(&["exact"], b"a b c\na b\nb c\n");
+    assert_eq!((out.as_str(), code), ("no solution\n\n", 1));
+}
+
+#[test]
+fn forced_format() {
+    // `1 2` looks like a matrix header; forced, it names two items.
+    let (out, _, code) = cover(&["exact", "--format", "knuth"], b"1 2\n1\n2\n");
+    assert_eq!((out.as_str(), code), ("1\n2\n\n", 0));
+    let (_, err, code) = cover(&["exact", "--format", "matrix"], KNUTH_TEXT.as_bytes());
+    assert_eq!(code, 2);
+    assert!(err.contains("<stdin>:1: expected a header"), "{err}");
+}
+
+// ---------------------------------------------------------------------------
+// JSON.
+
+#[test]
+fn json_records() {
+    let input = format!("{KNUTH_MATRIX}\n{NO_SOLUTION}\n2 2\n1 2\n0 1\n\n{TWO_WAYS}");
+    let path = file("json.txt", input.as_bytes());
+    let (out, err, code) = cover(&["exact", "--json", &path], b"");
+    assert_eq!(code, 2);
+    assert!(err.contains(&format!("{path}:15:")), "{err}");
+    let records = json_lines(&out);
+    assert_eq!(records.len(), 4);
+    for (k, record) in records.iter().enumerate() {
+        assert_eq!(record["index"], k + 1);
+        assert_eq!(record["file"], path.as_str());
+    }
+    let solved = &records[0];
+    assert_eq!(solved["status"], "solved");
+    assert_eq!(solved["format"], "matrix");
+    assert_eq!(solved["line"], 1);
+    assert_eq!(solved["solutions"], serde_json::json!([[1, 4, 5]]));
+    assert!(solved["nodes"].as_u64().unwrap() > 0);
+    assert!(solved["updates"].as_u64().unwrap() > 0);
+    let none = &records[1];
+    assert_eq!(none["status"], "no_solution");
+    assert_eq!(none["line"], 9);
+    assert_eq!(none["solutions"], serde_json::json!([]));
+    let invalid = &records[2];
+    assert_eq!(invalid["status"], "invalid");
+    assert_eq!(invalid["line"], 15);
+    assert!(invalid["error"].as_str().unwrap().contains("\"2\""));
+    assert!(invalid.get("solutions").is_none());
+    assert_eq!(records[3]["line"], 18);
+}
+
+#[test]
+fn json_count_all_and_knuth() {
+    let (out, _, _) = cover(
+        &["exact", "--json", "--count", "--limit", "1"],
+        TWO_WAYS.as_bytes(),
+    );
+    let record = &json_lines(&out)[0];
+    assert_eq!(record["count"], 1);
+    assert_eq!(record["complete"], false);
+    assert!(record.get("solutions").is_none());
+    let (out, _, _) = cover(&["exact", "--json", "--count"], TWO_WAYS.as_bytes());
+    let record = &json_lines(&out)[0];
+    assert_eq!(
+        (&record["count"], &record["complete"]),
+        (&2.into(), &true.into())
+    );
+    let (out, _, _) = cover(&["exact", "--json", "--all"], TWO_WAYS.as_bytes());
+    let record = &json_lines(&out)[0];
+    assert_eq!(record["solutions"], serde_json::json!([[1, 2], [3]]));
+    let (out, _, code) = cover(&["exact", "--json", "--all"], LANGFORD3.as_bytes());
+    assert_eq!(code, 0);
+    let record = &json_lines(&out)[0];
+    assert_eq!(record["format"], "knuth");
+    let solutions = record["solutions"].as_array().unwrap();
+    assert_eq!(solutions.len(), 2);
+    for solution in solutions {
+        let lines: Vec<&str> = solution
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o.as_str().unwrap())
+            .collect();
+        check_knuth_solution(LANGFORD3, &lines);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Bad input: reported with file and line, the rest still answered.
+
+#[test]
+fn a_bad_matrix_among_good_ones() {
+    let input = format!("{IDENTITY}\n3 3\n1 0 0\n0 1\n0 0 1\n\n{KNUTH_MATRIX}");
+    let path = file("bad_middle.txt", input.as_bytes());
+    let (out, err, code) = cover(&["exact", &path], b"");
+    assert_eq!(code, 2);
+    assert_eq!(out, "1 2 3\n1 4 5\n");
+    assert_eq!(
+        err,
+        format!("cover: {path}:8: row has 2 values, the header says 3\n")
+    );
+}
+
+#[test]
+fn bad_values_and_lengths() {
+    let cases: &[(&str, &str)] = &[
+        ("2 2\n1 0\n0 2\n", "<stdin>:3: expected 0 or 1, found \"2\""),
+        (
+            "2 2\n1 0 1\n0 1\n",
+            "<stdin>:2: row has 3 values, the header says 2",
+        ),
+        (
+            "2 2\n1 0\n0 1 x\n",
+            "<stdin>:3: expected 0 or 1, found \"x\"",
+        ),
+        (
+            "4 2\n1 0\n0 1\n",
+            "<stdin>:1: the header promises 4 rows but only 2 follow",
+        ),
+        ("2 two\n1 0\n", "<stdin>:1:"),
+    ];
+    for (input, message) in cases {
+        let (out, err, code) = cover(&["exact", "--format", "matrix"], input.as_bytes());
+        assert_eq!((out.as_str(), code), ("", 2), "{input:?}");
+        assert!(
+            err.starts_with(&format!("cover: {message}")),
+            "{input:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_header_claiming_a_billion_rows_fails_fast() {
+    let start = Instant::now();
+    let (out, err, code) = cover(&["exact"], b"1000000000 3\n1 0 0\n0 1 1\n");
+    assert!(start.elapsed() < Duration::from_secs(5));
+    assert_eq!((out.as_str(), code), ("", 2));
+    assert_eq!(
+        err,
+        "cover: <stdin>:1: the header promises 1000000000 rows but only 2 follow\n"
+    );
+    // Claimed columns are not allocated before a row shows them either.
+    let start = Instant::now();
+    let (_, err, code) = cover(&["exact"], b"1 16000000\n1 0\n");
+    assert!(start.elapsed() < Duration::from_secs(5));
+    assert_eq!(code, 2);
+    assert!(err.contains("<stdin>:2: row has 2 values"), "{err}");
+}
+
+#[test]
+fn unknown_item_in_knuth() {
+    let (out, err, code) = cover(&["exact"], b"a b\na\n| comment\nb z\n");
+    assert_eq!((out.as_str(), code), ("", 2));
+    assert!(err.starts_with("cover: <stdin>:4: "), "{err}");
+    assert!(err.contains("\"z\""), "{err}");
+}
+
+#[test]
+fn knuth_colours_are_refused() {
+    let (_, err, code) = cover(&["exact"], b"a b | c\na c:red\nb\n");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("<stdin>:2:") && err.contains("colour"),
+        "{err}"
+    );
+}
+
+#[test]
+fn empty_input() {
+    assert_eq!(cover(&["exact"], b""), (String::new(), String::new(), 0));
+    let path = file("empty.txt", b"");
+    assert_eq!(
+        cover(&["exact", &path], b""),
+        (String::new(), String::new(), 0)
+    );
+    assert_eq!(cover(&["exact"], b"\n# nothing\n\n").2, 0);
+}
+
+#[test]
+fn crlf_and_bom() {
+    let crlf = KNUTH_MATRIX.replace('\n', "\r\n");
+    let (out, _, code) = cover(&["exact"], crlf.as_bytes());
+    assert_eq!((out.as_str(), code), ("1 4 5\n", 0));
+    let bom_crlf = format!("\u{FEFF}{}", KNUTH_TEXT.replace('\n', "\r\n"));
+    let (out, _, code) = cover(&["exact"], bom_crlf.as_bytes());
+    assert_eq!((out.as_str(), code), ("a d\nc e f\nb g\n\n", 0));
+}
+
+#[test]
+fn binary_junk() {
+    let junk: Vec<u8> = (0..=255u8).cycle().take(5000).map(|b| b ^ 0x5A).collect();
+    let (out, err, code) = cover(&["exact"], &junk);
+    assert_eq!((out.as_str(), code), ("", 2));
+    assert!(err.starts_with("cover: <stdin>:"), "{err}");
+    // Junk inside a matrix file: the matrices after it are still answered.
+    let mut input = IDENTITY.as_bytes().to_vec();
+    input.extend_from_slice(b"\n\xFF\xFE\x00junk\n1 0\n\n");
+    input.extend_from_slice(TWO_WAYS.as_bytes());
+    let (out, err, code) = cover(&["exact"], &input);
+    assert_eq!((out.as_str(), code), ("1 2 3\n1 2\n", 2));
+    assert_eq!(err, "cover: <stdin>:6: the line is not valid UTF-8 text\n");
+}
+
+#[test]
+fn missing_file() {
+    let good = file("missing_good.txt", IDENTITY.as_bytes());
+    let (out, err, code) = cover(&["exact", "no/such/file.txt", &good], b"");
+    assert_eq!((out.as_str(), code), ("1 2 3\n", 2));
+    assert!(err.starts_with("cover: no/such/file.txt: "), "{err}");
+    let dir = env!("CARGO_TARGET_TMPDIR");
+    let (_, err, code) = cover(&["exact", dir], b"");
+    assert_eq!(code, 2);
+    assert!(err.starts_with(&format!("cover: {dir}: ")), "{err}");
+}
+
+// ---------------------------------------------------------------------------
+// The command line.
+
+#[test]
+fn help() {
+    let (out, _, code) = cover(&["--help"], b"");
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("Examples:") && out.contains("cover exact"),
+        "{out}"
+    );
+    assert!(out.contains("Exit status"), "{out}");
+    let (out, _, code) = cover(&["exact", "--help"], b"");
+    assert_eq!(code, 0);
+    for word in [
+        "--count",
+        "--all",
+        "--limit",
+        "--json",
+        "--jobs",
+        "--stats",
+        "No Solution!",
+    ] {
+        assert!(out.contains(word), "{word} in {out}");
+    }
+    let (_, _, code) = cover(&["help", "exact"], b"");
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &[][..],
+        &["nonsense"],
+        &["exact", "--bogus"],
+        &["exact", "--count", "--all"],
+        &["exact", "--limit", "0"],
+        &["exact", "--jobs", "0"],
+        &["exact", "--format", "csv"],
+    ] {
+        let (out, err, code) = cover(args, b"");
+        assert_eq!((out.as_str(), code), ("", 2), "{args:?}: {err}");
+        assert!(!err.is_empty());
+    }
+}
+
+#[test]
+fn jobs_and_stats() {
+    let (out, err, code) = cover(&["exact", "--jobs", "2", "--stats"], TWO_WAYS.as_bytes());
+    assert_eq!((out.as_str(), code), ("1 2\n", 0));
+    for word in [
+        "instances:",
+        "instances/s",
+        "time:",
+        "search nodes:",
+        "updates:",
+    ] {
+        assert!(err.contains(word), "{word} in {err}");
+    }
+    assert!(err.contains("instances:     1 (1 answered"), "{err}");
+}
+
+#[test]
+fn a_closed_pipe_is_a_quiet_end() {
+    // A million solutions, far more than a pipe holds.
+    let mut input = String::from("2000 2\n");
+    input.push_str(&"1 0\n".repeat(1000));
+    input.push_str(&"0 1\n".repeat(1000));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cover"))
+        .args(["exact", "--all"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert_eq!(first, "1 1001\n");
+    drop(stdout);
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr, "", "no panic, no message");
+    assert_eq!(output.status.code(), Some(0));
+}
