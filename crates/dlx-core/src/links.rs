@@ -135,184 +135,75 @@ impl Links {
         }
     }
 
-    /// Node `index`. Every index stored in the links was made by
-    /// [`Links::new`] as a position in `nodes` (or `items`), and the
-    /// operations only ever copy stored indices, never compute new ones except
-    /// `q + 1` / `q - 1` inside an option, which stops at the spacer that
-    /// closes it; so every index is in bounds. Without the `bounds-checks`
-    /// feature the check is skipped in release builds because it pays: see
-    /// `cargo xtask bench` and ARCHITECTURE.md ("unsafe").
+    /// A view of the arrays for the hot loops; see [`Arrays`].
     #[inline(always)]
-    fn node(&self, index: u32) -> &Node {
-        debug_assert!((index as usize) < self.nodes.len());
-        #[cfg(not(feature = "bounds-checks"))]
-        // SAFETY: `index < nodes.len()`, as argued above.
-        unsafe {
-            self.nodes.get_unchecked(index as usize)
+    fn arrays(&mut self) -> Arrays {
+        Arrays {
+            nodes: self.nodes.as_mut_ptr(),
+            items: self.items.as_mut_ptr(),
+            #[cfg(any(debug_assertions, feature = "bounds-checks"))]
+            lens: (self.nodes.len(), self.items.len()),
         }
-        #[cfg(feature = "bounds-checks")]
-        &self.nodes[index as usize]
-    }
-
-    #[inline(always)]
-    fn node_mut(&mut self, index: u32) -> &mut Node {
-        debug_assert!((index as usize) < self.nodes.len());
-        #[cfg(not(feature = "bounds-checks"))]
-        // SAFETY: as for `node`.
-        unsafe {
-            self.nodes.get_unchecked_mut(index as usize)
-        }
-        #[cfg(feature = "bounds-checks")]
-        &mut self.nodes[index as usize]
-    }
-
-    #[inline(always)]
-    fn item(&self, index: u32) -> &ItemLink {
-        debug_assert!((index as usize) < self.items.len());
-        #[cfg(not(feature = "bounds-checks"))]
-        // SAFETY: item indices are `0..=item_count + 1`, the length of
-        // `items`, by construction, and only stored indices are used.
-        unsafe {
-            self.items.get_unchecked(index as usize)
-        }
-        #[cfg(feature = "bounds-checks")]
-        &self.items[index as usize]
-    }
-
-    #[inline(always)]
-    fn item_mut(&mut self, index: u32) -> &mut ItemLink {
-        debug_assert!((index as usize) < self.items.len());
-        #[cfg(not(feature = "bounds-checks"))]
-        // SAFETY: as for `item`.
-        unsafe {
-            self.items.get_unchecked_mut(index as usize)
-        }
-        #[cfg(feature = "bounds-checks")]
-        &mut self.items[index as usize]
     }
 
     /// The length field of item header `item`.
     #[inline(always)]
     pub(crate) fn len(&self, item: u32) -> u32 {
-        self.node(item).item
+        self.nodes[item as usize].item
     }
 
     /// Whether `item` (a header index) is in its active list.
     pub(crate) fn is_active(&self, item: u32) -> bool {
-        let prev = self.item(item).prev;
-        self.item(prev).next == item
+        let prev = self.items[item as usize].prev;
+        self.items[prev as usize].next == item
     }
 
     /// Takes `item` out of the active list and hides every option in its
     /// list from the other items' lists.
     #[inline(always)]
     pub(crate) fn cover(&mut self, item: u32) {
-        let ItemLink { prev, next } = *self.item(item);
-        self.item_mut(prev).next = next;
-        self.item_mut(next).prev = prev;
-        self.updates += 1;
-        let mut row = self.node(item).down;
-        while row != item {
-            self.hide(row);
-            row = self.node(row).down;
-        }
+        let a = self.arrays();
+        // SAFETY: `item` is a header index, and see `Arrays`.
+        self.updates += unsafe { a.cover(item) };
     }
 
-    /// Undoes [`Links::cover`]: the options come back bottom to top, so every
-    /// link is restored in the reverse order it was changed.
+    /// Undoes [`Links::cover`].
     #[inline(always)]
     pub(crate) fn uncover(&mut self, item: u32) {
-        let mut row = self.node(item).up;
-        while row != item {
-            self.unhide(row);
-            row = self.node(row).up;
-        }
-        let ItemLink { prev, next } = *self.item(item);
-        self.item_mut(prev).next = item;
-        self.item_mut(next).prev = item;
-    }
-
-    /// Unlinks every node of `node`'s option except `node` itself from its
-    /// item's list.
-    #[inline(always)]
-    fn hide(&mut self, node: u32) {
-        let mut q = node + 1;
-        while q != node {
-            let Node { item, up, down } = *self.node(q);
-            if item == 0 {
-                // A spacer: wrap around to the option's first node.
-                q = up;
-                continue;
-            }
-            self.node_mut(up).down = down;
-            self.node_mut(down).up = up;
-            self.node_mut(item).item -= 1;
-            self.updates += 1;
-            q += 1;
-        }
-    }
-
-    /// Undoes [`Links::hide`], walking the option right to left.
-    #[inline(always)]
-    fn unhide(&mut self, node: u32) {
-        let mut q = node - 1;
-        while q != node {
-            let Node { item, up, down } = *self.node(q);
-            if item == 0 {
-                // A spacer: wrap around to the option's last node.
-                q = down;
-                continue;
-            }
-            self.node_mut(up).down = q;
-            self.node_mut(down).up = q;
-            self.node_mut(item).item += 1;
-            q -= 1;
-        }
+        let a = self.arrays();
+        // SAFETY: `item` is a header index, and see `Arrays`.
+        unsafe { a.uncover(item) }
     }
 
     /// Covers every item of `node`'s option except `node`'s own, left to
     /// right.
     #[inline(always)]
     pub(crate) fn commit(&mut self, node: u32) {
-        let mut q = node + 1;
-        while q != node {
-            let Node { item, up, .. } = *self.node(q);
-            if item == 0 {
-                q = up;
-                continue;
-            }
-            self.cover(item);
-            q += 1;
-        }
+        let a = self.arrays();
+        // SAFETY: `node` is an option node, and see `Arrays`.
+        self.updates += unsafe { a.commit(node) };
     }
 
     /// Undoes [`Links::commit`], right to left.
     #[inline(always)]
     pub(crate) fn uncommit(&mut self, node: u32) {
-        let mut q = node - 1;
-        while q != node {
-            let Node { item, down, .. } = *self.node(q);
-            if item == 0 {
-                q = down;
-                continue;
-            }
-            self.uncover(item);
-            q -= 1;
-        }
+        let a = self.arrays();
+        // SAFETY: `node` is an option node, and see `Arrays`.
+        unsafe { a.uncommit(node) }
     }
 
     /// The first active primary item with the fewest options (ties go to the
     /// earliest in item order), or `None` when no primary item is active.
     #[inline(always)]
     pub(crate) fn choose_fewest(&self) -> Option<u32> {
-        let mut k = self.item(ROOT).next;
+        let mut k = self.items[ROOT as usize].next;
         if k == ROOT {
             return None;
         }
         let mut best = k;
         let mut best_len = self.len(k);
         while best_len > 0 {
-            k = self.item(k).next;
+            k = self.items[k as usize].next;
             if k == ROOT {
                 break;
             }
@@ -328,7 +219,7 @@ impl Links {
     /// Whether no primary item is left to cover.
     #[inline(always)]
     pub(crate) fn all_primary_covered(&self) -> bool {
-        self.item(ROOT).next == ROOT
+        self.items[ROOT as usize].next == ROOT
     }
 
     /// The header of the item that `node` belongs to; a header is its own.
@@ -337,7 +228,7 @@ impl Links {
         if node <= self.item_count {
             node
         } else {
-            self.node(node).item
+            self.nodes[node as usize].item
         }
     }
 
@@ -378,6 +269,177 @@ impl Links {
             }
         }
         Ok(())
+    }
+}
+
+
+/// Raw pointers to the two arrays, for the operations that run billions of
+/// times.
+///
+/// Why raw pointers: through `&mut self`, the compiler must assume a store
+/// into a node may change the vectors' own pointer fields and the update
+/// counter, and reloads them on every step; with the base pointers and the
+/// counter in locals it does not. And why no bounds checks: every index these
+/// functions use is either passed in as a header or option node, or read
+/// from the links themselves, and every stored link was written by
+/// [`Links::new`] as a position inside the arrays (or copied from another
+/// stored link); the only computed indices, `q + 1` and `q - 1` inside an
+/// option, stop at the spacer that closes every option. So every access is
+/// in bounds. Debug builds (and the `bounds-checks` feature) assert it.
+/// The two arrays are separate allocations, so no node pointer aliases an
+/// item pointer. `cargo xtask bench` measures what this gains; see
+/// ARCHITECTURE.md ("unsafe").
+#[derive(Clone, Copy)]
+struct Arrays {
+    nodes: *mut Node,
+    items: *mut ItemLink,
+    #[cfg(any(debug_assertions, feature = "bounds-checks"))]
+    lens: (usize, usize),
+}
+
+impl Arrays {
+    #[inline(always)]
+    unsafe fn node(self, index: u32) -> *mut Node {
+        #[cfg(any(debug_assertions, feature = "bounds-checks"))]
+        assert!((index as usize) < self.lens.0, "node {index} out of bounds");
+        self.nodes.add(index as usize)
+    }
+
+    #[inline(always)]
+    unsafe fn item(self, index: u32) -> *mut ItemLink {
+        #[cfg(any(debug_assertions, feature = "bounds-checks"))]
+        assert!((index as usize) < self.lens.1, "item {index} out of bounds");
+        self.items.add(index as usize)
+    }
+
+    /// Knuth's `cover`: unlinks `item` from the active list, then hides
+    /// every option in its list. Returns the updates made.
+    #[inline(always)]
+    unsafe fn cover(self, item: u32) -> u64 {
+        let ItemLink { prev, next } = *self.item(item);
+        (*self.item(prev)).next = next;
+        (*self.item(next)).prev = prev;
+        let mut updates = 1;
+        let mut row = (*self.node(item)).down;
+        while row != item {
+            updates += self.hide(row);
+            row = (*self.node(row)).down;
+        }
+        updates
+    }
+
+    /// Undoes [`Arrays::cover`]: the options come back bottom to top, so
+    /// every link is restored in the reverse order it was changed.
+    #[inline(always)]
+    unsafe fn uncover(self, item: u32) {
+        let mut row = (*self.node(item)).up;
+        while row != item {
+            self.unhide(row);
+            row = (*self.node(row)).up;
+        }
+        let ItemLink { prev, next } = *self.item(item);
+        (*self.item(prev)).next = item;
+        (*self.item(next)).prev = item;
+    }
+
+    /// Unlinks every node of `node`'s option except `node` itself from its
+    /// item's list. Returns the updates made.
+    ///
+    /// The option is walked in two runs, from `node` right to the closing
+    /// spacer and then from the option's first node up to `node`, so neither
+    /// run needs a second test per node; the updates are the option's length
+    /// less one, known from where the runs end.
+    #[inline(always)]
+    unsafe fn hide(self, node: u32) -> u64 {
+        let mut q = node + 1;
+        loop {
+            let Node { item, up, down } = *self.node(q);
+            if item == 0 {
+                break;
+            }
+            (*self.node(up)).down = down;
+            (*self.node(down)).up = up;
+            (*self.node(item)).item -= 1;
+            q += 1;
+        }
+        let spacer = q;
+        let first = (*self.node(spacer)).up;
+        q = first;
+        while q != node {
+            let Node { item, up, down } = *self.node(q);
+            (*self.node(up)).down = down;
+            (*self.node(down)).up = up;
+            (*self.node(item)).item -= 1;
+            q += 1;
+        }
+        u64::from(spacer - first - 1)
+    }
+
+    /// Undoes [`Arrays::hide`], walking the option right to left: from
+    /// `node` left to the spacer before the option, then from the option's
+    /// last node down to `node`.
+    #[inline(always)]
+    unsafe fn unhide(self, node: u32) {
+        let mut q = node - 1;
+        loop {
+            let Node { item, up, down } = *self.node(q);
+            if item == 0 {
+                break;
+            }
+            (*self.node(up)).down = q;
+            (*self.node(down)).up = q;
+            (*self.node(item)).item += 1;
+            q -= 1;
+        }
+        q = (*self.node(q)).down;
+        while q != node {
+            let Node { item, up, down } = *self.node(q);
+            (*self.node(up)).down = q;
+            (*self.node(down)).up = q;
+            (*self.node(item)).item += 1;
+            q -= 1;
+        }
+    }
+
+    /// Covers the items of `node`'s option other than `node`'s, left to
+    /// right (in two runs, as [`Arrays::hide`]). Returns the updates made.
+    #[inline(always)]
+    unsafe fn commit(self, node: u32) -> u64 {
+        let mut updates = 0;
+        let mut q = node + 1;
+        loop {
+            let item = (*self.node(q)).item;
+            if item == 0 {
+                break;
+            }
+            updates += self.cover(item);
+            q += 1;
+        }
+        q = (*self.node(q)).up;
+        while q != node {
+            updates += self.cover((*self.node(q)).item);
+            q += 1;
+        }
+        updates
+    }
+
+    /// Undoes [`Arrays::commit`], right to left.
+    #[inline(always)]
+    unsafe fn uncommit(self, node: u32) {
+        let mut q = node - 1;
+        loop {
+            let item = (*self.node(q)).item;
+            if item == 0 {
+                break;
+            }
+            self.uncover(item);
+            q -= 1;
+        }
+        q = (*self.node(q)).down;
+        while q != node {
+            self.uncover((*self.node(q)).item);
+            q -= 1;
+        }
     }
 }
 
