@@ -11,7 +11,7 @@ use std::io::{self, Write};
 
 use clap::{Args, ValueEnum};
 use cover_models::exact::{Format, InputError, Instance, Instances, ParseError};
-use dlx_core::{Control, Limits, Problem, Solver, Stats};
+use dlx_core::{count_parallel, Control, Limits, Problem, Solver, SplitConfig, Stats};
 use serde::Serialize;
 
 use crate::common::{Common, Inputs, Session};
@@ -169,10 +169,22 @@ pub struct Searched {
 /// Searches `problem` as `mode` says, handing each solution (the chosen
 /// options, in the order the search chose them) to `visit`; in count mode
 /// `visit` is never called. Returning [`Control::Stop`] ends the search.
-pub fn solve<V>(problem: &Problem, mode: Mode, mut visit: V) -> Searched
+///
+/// An unlimited count with `parallel` set is split across rayon's threads
+/// ([`dlx_core::count_parallel`]); its counters equal the serial search's.
+pub fn solve<V>(problem: &Problem, mode: Mode, parallel: bool, mut visit: V) -> Searched
 where
     V: FnMut(&[usize]) -> Control,
 {
+    if parallel && mode == (Mode::Count { limit: None }) {
+        let report = count_parallel(problem, &[], &SplitConfig::default())
+            .expect("no options are given, so none is unknown");
+        return Searched {
+            count: report.stats.solutions,
+            complete: report.outcome.is_complete(),
+            stats: report.stats,
+        };
+    }
     let mut solver = Solver::new(problem);
     let limits = |limit: Option<u64>| Limits {
         max_solutions: limit,
@@ -303,18 +315,25 @@ impl Printer {
         instance: &Instance,
         mode: Mode,
     ) -> io::Result<Searched> {
+        // One big count is worth splitting across the threads `--jobs`
+        // allows; `--jobs 1` stays exactly the serial search.
+        let parallel = rayon::current_num_threads() > 1;
         match self {
             Printer::Text => {
                 let mut failed = None;
-                let searched = solve(&instance.problem, mode, |options| {
-                    match write_solution(w, instance, options) {
-                        Ok(()) => Control::Continue,
-                        Err(e) => {
-                            failed = Some(e);
-                            Control::Stop
-                        }
-                    }
-                });
+                let searched =
+                    solve(
+                        &instance.problem,
+                        mode,
+                        parallel,
+                        |options| match write_solution(w, instance, options) {
+                            Ok(()) => Control::Continue,
+                            Err(e) => {
+                                failed = Some(e);
+                                Control::Stop
+                            }
+                        },
+                    );
                 if let Some(e) = failed {
                     return Err(e);
                 }
@@ -327,7 +346,7 @@ impl Printer {
             }
             Printer::Json => {
                 let mut solutions = Vec::new();
-                let searched = solve(&instance.problem, mode, |options| {
+                let searched = solve(&instance.problem, mode, parallel, |options| {
                     solutions.push(labels(instance, options));
                     Control::Continue
                 });
@@ -483,15 +502,20 @@ mod tests {
     fn solve_counts_and_limits() {
         let problem = instance(TWO_WAYS).problem;
         let mut seen = Vec::new();
-        let searched = solve(&problem, Mode::All { limit: None }, |o| {
+        let searched = solve(&problem, Mode::All { limit: None }, false, |o| {
             seen.push(o.to_vec());
             Control::Continue
         });
         assert_eq!(seen, [vec![0, 1], vec![2]]);
         assert_eq!((searched.count, searched.complete), (2, true));
-        let searched = solve(&problem, Mode::Count { limit: Some(1) }, |_| unreachable!());
+        let searched = solve(
+            &problem,
+            Mode::Count { limit: Some(1) },
+            false,
+            |_| unreachable!(),
+        );
         assert_eq!((searched.count, searched.complete), (1, false));
-        let searched = solve(&problem, Mode::First, |_| Control::Continue);
+        let searched = solve(&problem, Mode::First, false, |_| Control::Continue);
         assert_eq!(searched.count, 1);
     }
 

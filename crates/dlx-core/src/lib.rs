@@ -15,6 +15,9 @@
 //!   flag), and reports [`Stats`] with Knuth's meaning of nodes and updates.
 //!   Every search leaves the links as it found them, so one solver serves
 //!   many searches, each with its own given options.
+//! - [`count_parallel`] and [`search_parallel`]: one search split into
+//!   independent subproblems by the choices of its first levels, run on all
+//!   of rayon's threads; counters add up to the serial search's.
 //!
 //! ## Example
 //! ```
@@ -44,8 +47,10 @@
 mod links;
 mod problem;
 mod search;
+mod split;
 
 pub use problem::{Problem, ProblemBuilder, ProblemError, MAX_NODES};
 pub use search::{
     Control, Limits, Outcome, Report, Solutions, Solver, Stats, UnknownOption, Visitor,
 };
+pub use split::{count_parallel, search_parallel, split, Split, SplitConfig};

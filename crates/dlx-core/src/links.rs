@@ -272,7 +272,6 @@ impl Links {
     }
 }
 
-
 /// Raw pointers to the two arrays, for the operations that run billions of
 /// times.
 ///

@@ -145,6 +145,9 @@ enum Phase {
 /// What one run of the loop ended with.
 enum Step {
     Solution,
+    /// The search reached the split depth: the options chosen so far are a
+    /// prefix whose subtree is left to someone else (see `split.rs`).
+    Prefix,
     End(Outcome),
 }
 
@@ -171,6 +174,9 @@ pub struct Solver {
     solutions: u64,
     updates_at_start: u64,
     limits: Limits,
+    /// When set, the loop stops at this level and reports a prefix instead
+    /// of entering it.
+    split_depth: Option<usize>,
 }
 
 impl Solver {
@@ -193,6 +199,7 @@ impl Solver {
             solutions: 0,
             updates_at_start: 0,
             limits: Limits::none(),
+            split_depth: None,
         }
     }
 
@@ -251,6 +258,7 @@ impl Solver {
                         break Outcome::Stopped;
                     }
                 }
+                Step::Prefix => unreachable!("no split depth is set"),
                 Step::End(outcome) => break outcome,
             }
         };
@@ -269,6 +277,40 @@ impl Solver {
             solver: self,
             outcome: None,
         })
+    }
+
+    /// Runs the search down to level `depth` only (`depth >= 1`): each time
+    /// it would enter level `depth`, it hands the options chosen on levels
+    /// `0..depth` to `prefix` instead, and solutions found above that level
+    /// to `solution`. Together the prefixes' subtrees and those solutions
+    /// are the whole search; the report counts only the levels above
+    /// `depth`. Searching each prefix as givens then gives the rest: the
+    /// nodes and updates of all parts add up to the serial search's.
+    pub fn enumerate_prefixes(
+        &mut self,
+        given: &[usize],
+        depth: usize,
+        mut prefix: impl FnMut(&[usize]),
+        mut solution: impl FnMut(&[usize]),
+    ) -> Result<Report, UnknownOption> {
+        assert!(depth >= 1, "a split needs at least one level");
+        self.begin(given, Limits::none())?;
+        self.split_depth = Some(depth);
+        let outcome = loop {
+            match self.step() {
+                Step::Solution => {
+                    self.fill_solution();
+                    solution(&self.solution);
+                }
+                Step::Prefix => {
+                    self.fill_solution();
+                    prefix(&self.solution);
+                }
+                Step::End(outcome) => break outcome,
+            }
+        };
+        self.split_depth = None;
+        Ok(self.finish(outcome))
     }
 
     /// Whether this solver's links equal `other`'s, node for node (a check
@@ -294,7 +336,6 @@ impl Solver {
         self.solutions = 0;
         self.level = 0;
         self.conflict = false;
-        self.updates_at_start = self.links.updates;
         for &option in given {
             let first = self.links.first_node[option];
             if !self.option_is_free(first) {
@@ -307,6 +348,9 @@ impl Solver {
             self.links.commit(first);
             self.forced.push(first);
         }
+        // The counters cover the search below the givens: forcing them is
+        // not part of it (and so the parts of a split search add up).
+        self.updates_at_start = self.links.updates;
         self.phase = if self.conflict {
             Phase::Done
         } else {
@@ -431,6 +475,14 @@ impl Solver {
                     if let Some(outcome) = self.should_stop() {
                         break Step::End(outcome);
                     }
+                    if self.split_depth == Some(level) {
+                        // Leave this subtree to whoever takes the prefix:
+                        // back to the level above, as after a solution.
+                        level -= 1;
+                        best = self.links.item_of(self.choice[level]);
+                        phase = Phase::Recover;
+                        break Step::Prefix;
+                    }
                     self.nodes += 1;
                     best = self
                         .links
@@ -515,6 +567,7 @@ impl Iterator for Solutions<'_> {
                 self.solver.fill_solution();
                 Some(self.solver.solution.clone())
             }
+            Step::Prefix => unreachable!("no split depth is set"),
             Step::End(outcome) => {
                 self.end(outcome);
                 None
