@@ -73,9 +73,13 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// `../shared` next to the workspace root.
+/// The shared data folder: `$COVER_SHARED` when set, else `../shared`
+/// next to the workspace root.
 pub fn shared_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared")
+    match std::env::var_os("COVER_SHARED") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared"),
+    }
 }
 
 pub struct ReferenceRow {

@@ -1,13 +1,21 @@
 //! Project chores, run as `cargo xtask <chore>`:
 //! - `bench [problem ...]`: times the engine on `../shared/xc/` problems.
+//! - `fixtures`: regenerates the generated files of `fixtures/`.
+//! - `verify [--bin PATH] [family ...]`: builds the `cover` binary (or uses
+//!   PATH), runs it on every fixture and checks its answers with checkers
+//!   that trust neither the engine nor the parsers.
 use anyhow::{bail, Result};
 
 mod bench;
+mod fixtures;
+mod verify;
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("bench") => bench::run(&args[1..]),
-        _ => bail!("usage: cargo xtask <bench>"),
+        Some("fixtures") => fixtures::run(&args[1..]),
+        Some("verify") => verify::run(&args[1..]),
+        _ => bail!("usage: cargo xtask <bench|fixtures|verify>"),
     }
 }

@@ -6,4 +6,5 @@
 #![deny(missing_docs)]
 
 pub mod exact;
+pub mod queens;
 pub mod text;
