@@ -9,6 +9,7 @@ use anyhow::{bail, Result};
 mod bench;
 mod fixtures;
 mod verify;
+mod verify_queens;
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();

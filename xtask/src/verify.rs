@@ -45,7 +45,10 @@ use crate::fixtures::fixtures_dir;
 pub type Family = fn(&Env) -> Result<Vec<Check>>;
 
 /// Every family, by name, in the order they run.
-pub const FAMILIES: &[(&str, Family)] = &[("exact", exact_checks)];
+pub const FAMILIES: &[(&str, Family)] = &[
+    ("exact", exact_checks),
+    ("queens", crate::verify_queens::queens_checks),
+];
 
 /// At most this many solutions are asked for with `--all`.
 const ALL_LIMIT: u64 = 1000;
@@ -74,7 +77,7 @@ pub struct Check {
 }
 
 impl Check {
-    fn new(fixture: &str, what: &str, outcome: Result<(), String>) -> Check {
+    pub(crate) fn new(fixture: &str, what: &str, outcome: Result<(), String>) -> Check {
         Check {
             fixture: fixture.to_owned(),
             what: what.to_owned(),
@@ -178,13 +181,13 @@ fn spawn_reader<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinH
 }
 
 /// A named look at one run's output: `Err(reason)` when it is wrong.
-type Inspection<'a> = (&'a str, &'a dyn Fn(&Run) -> Result<(), String>);
+pub(crate) type Inspection<'a> = (&'a str, &'a dyn Fn(&Run) -> Result<(), String>);
 
 /// Runs `cover ARGS` and turns it into checks: one per inspection of the
 /// output, then one for the exit status. When the binary cannot be run,
 /// every one of them fails with that reason, so the number of checks does
 /// not depend on what went wrong.
-fn run_checks(
+pub(crate) fn run_checks(
     env: &Env,
     fixture: &str,
     args: &[&str],

@@ -11,6 +11,8 @@
 mod common;
 mod exact;
 mod output;
+mod progress;
+mod queens;
 
 use std::io;
 use std::process::ExitCode;
@@ -49,6 +51,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     Exact(exact::ExactArgs),
+    Queens(queens::QueensArgs),
 }
 
 impl Command {
@@ -56,6 +59,7 @@ impl Command {
     fn common(&self) -> &Common {
         match self {
             Command::Exact(args) => &args.common,
+            Command::Queens(args) => &args.common,
         }
     }
 }
@@ -68,6 +72,7 @@ fn main() -> ExitCode {
     let mut session = Session::new();
     let result = common.init_threads().and_then(|()| match &cli.command {
         Command::Exact(args) => exact::run(args, &mut session),
+        Command::Queens(args) => queens::run(args, &mut session),
     });
     match result {
         Ok(()) => {}
@@ -99,7 +104,9 @@ mod tests {
     #[test]
     fn limit_alone_and_conflicts() {
         let cli = Cli::try_parse_from(["cover", "exact", "--limit", "3", "a.txt"]).unwrap();
-        let Command::Exact(args) = cli.command;
+        let Command::Exact(args) = cli.command else {
+            panic!("parsed as another command");
+        };
         assert_eq!(args.mode(), exact::Mode::All { limit: Some(3) });
         assert_eq!(args.inputs.files, [std::path::PathBuf::from("a.txt")]);
         assert!(Cli::try_parse_from(["cover", "exact", "--count", "--all"]).is_err());

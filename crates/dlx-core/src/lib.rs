@@ -53,4 +53,4 @@ pub use problem::{Problem, ProblemBuilder, ProblemError, MAX_NODES};
 pub use search::{
     Control, Limits, Outcome, Report, Solutions, Solver, Stats, UnknownOption, Visitor,
 };
-pub use split::{count_parallel, search_parallel, split, Split, SplitConfig};
+pub use split::{count_parallel, search_parallel, split, Split, SplitConfig, SplitProgress};

@@ -13,7 +13,7 @@
 //! not count the forcing, the parts' nodes, updates and solutions add up to
 //! the serial search's exactly.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -31,6 +31,18 @@ pub struct SplitConfig {
     pub max_depth: usize,
     /// Stop when this flag is raised (checked on entering each level).
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Where to count the subproblems done, for a progress display.
+    pub progress: Option<Arc<SplitProgress>>,
+}
+
+/// How far a split search has got: another thread may read these while
+/// the search runs.
+#[derive(Debug, Default)]
+pub struct SplitProgress {
+    /// Subproblems finished.
+    pub parts_done: AtomicU64,
+    /// Subproblems in all (0 until the split is known).
+    pub parts_total: AtomicU64,
 }
 
 impl Default for SplitConfig {
@@ -39,6 +51,7 @@ impl Default for SplitConfig {
             min_prefixes: 256,
             max_depth: 12,
             cancel: None,
+            progress: None,
         }
     }
 }
@@ -125,6 +138,10 @@ where
         }
     }
     let external_cancel = config.cancel.clone();
+    if let Some(progress) = &config.progress {
+        let total = split.prefixes.len() as u64;
+        progress.parts_total.store(total, Ordering::Relaxed);
+    }
     let limits = Limits {
         cancel: Some(Arc::clone(&stop)),
         ..Limits::none()
@@ -151,9 +168,13 @@ where
                     }
                     Control::Continue
                 };
-                solver
+                let report = solver
                     .search(prefix, &limits, &mut visit)
-                    .expect("prefixes name options of this problem")
+                    .expect("prefixes name options of this problem");
+                if let Some(progress) = &config.progress {
+                    progress.parts_done.fetch_add(1, Ordering::Relaxed);
+                }
+                report
             },
         )
         .collect();

@@ -1,0 +1,196 @@
+//! `cover queens N`: N queens on an N×N board, none attacking another.
+//!
+//! The model is [`cover_models::queens::Queens`] (Knuth's formulation).
+//! Counting splits the search across all threads
+//! ([`dlx_core::count_parallel`]); `--jobs 1` runs the serial search, with
+//! the same counters. `--symmetry` counts only boards whose first-rank
+//! queen is in the left half (and the middle file of an odd board) and
+//! weighs them, which halves the work.
+
+use std::io::Write;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use clap::Args;
+use cover_models::queens::{draw, Queens};
+use dlx_core::{
+    count_parallel, Control, Limits, Report, Solver, SplitConfig, SplitProgress, Stats,
+};
+use serde::Serialize;
+
+use crate::common::{Common, Session};
+use crate::output::{self, Out};
+use crate::progress::Ticker;
+
+const AFTER_LONG_HELP: &str = "\
+Output (text): the board, one line per rank, `Q` for a queen and `.` for an
+empty square; with --all every board, a blank line after each; with --count
+the number of solutions. N = 2 and N = 3 have no solution: `no solution`,
+exit status 1.
+
+JSON (--json), one object: n, status (\"solved\" or \"no_solution\"),
+solutions (each a list giving the file of the queen in each rank, from 0),
+count (with --count), complete (false when --limit stopped the search),
+nodes, updates.
+
+Examples:
+  cover queens 8                   one solution of 8 queens
+  cover queens --count 12          14200
+  cover queens --count --symmetry 14 --stats
+  cover queens --all --limit 3 6   three boards";
+
+/// Solve the N-queens problem: place N queens on an N×N board so that none
+/// attacks another.
+#[derive(Args, Debug, Clone)]
+#[command(after_long_help = AFTER_LONG_HELP)]
+pub struct QueensArgs {
+    /// The size of the board.
+    #[arg(value_name = "N", value_parser = clap::value_parser!(u64).range(1..=cover_models::queens::MAX_N as u64))]
+    pub n: u64,
+
+    /// Print the number of solutions (all threads share the search).
+    #[arg(long, conflicts_with = "all")]
+    pub count: bool,
+
+    /// Print every solution.
+    #[arg(long)]
+    pub all: bool,
+
+    /// Stop after N solutions (alone: the same as --all --limit N).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
+
+    /// With --count: count boards with the first queen in the left half
+    /// only and double them (mirror images), with care for the middle
+    /// file of odd boards.
+    #[arg(long, requires = "count")]
+    pub symmetry: bool,
+
+    #[command(flatten)]
+    pub common: Common,
+}
+
+#[derive(Debug, Serialize)]
+struct Record {
+    n: usize,
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solutions: Option<Vec<Vec<usize>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    count: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    complete: Option<bool>,
+    nodes: u64,
+    updates: u64,
+}
+
+/// Counts the solutions that contain `given`: split across threads unless
+/// there is only one, with a progress bar for long counts.
+fn count(queens: &Queens, given: &[usize], limit: Option<u64>) -> Report {
+    let problem = queens.problem();
+    if rayon::current_num_threads() == 1 || limit.is_some() {
+        let limits = Limits {
+            max_solutions: limit,
+            ..Limits::none()
+        };
+        return Solver::new(problem)
+            .count_with(given, &limits)
+            .expect("given options come from the model");
+    }
+    let progress = Arc::new(SplitProgress::default());
+    let config = SplitConfig {
+        progress: Some(Arc::clone(&progress)),
+        ..SplitConfig::default()
+    };
+    let ticker = Ticker::start("counting", move || {
+        (
+            progress.parts_done.load(Ordering::Relaxed),
+            progress.parts_total.load(Ordering::Relaxed),
+        )
+    });
+    let report =
+        count_parallel(problem, given, &config).expect("given options come from the model");
+    ticker.finish();
+    report
+}
+
+/// Runs `cover queens`.
+pub fn run(args: &QueensArgs, session: &mut Session) -> anyhow::Result<()> {
+    let queens = Queens::new(args.n as usize)?;
+    let mut out = Out::stdout();
+    let (found, complete, stats, solutions) = if args.count {
+        let mut stats = Stats::default();
+        let mut complete = true;
+        if args.symmetry {
+            let mut total = 0;
+            for (option, weight) in queens.symmetric_starts() {
+                let report = count(&queens, &[option], None);
+                total += weight * report.stats.solutions;
+                stats += report.stats;
+            }
+            // The counters are those of the searches made; the count is
+            // the weighted total.
+            stats.solutions = total;
+        } else {
+            let report = count(&queens, &[], args.limit);
+            complete = report.outcome.is_complete();
+            stats = report.stats;
+        }
+        (stats.solutions, complete, stats, None)
+    } else {
+        let limit = if args.all || args.limit.is_some() {
+            args.limit
+        } else {
+            Some(1)
+        };
+        let limits = Limits {
+            max_solutions: limit,
+            ..Limits::none()
+        };
+        let mut boards = Vec::new();
+        let mut failed = None;
+        let report = Solver::new(queens.problem())
+            .search(&[], &limits, &mut |solution: &[usize]| {
+                let board = queens.board(solution);
+                if !args.common.json {
+                    if let Err(e) = out.write_all(draw(&board).as_bytes()) {
+                        failed = Some(e);
+                        return Control::Stop;
+                    }
+                    if args.all || args.limit.is_some() {
+                        if let Err(e) = writeln!(out) {
+                            failed = Some(e);
+                            return Control::Stop;
+                        }
+                    }
+                }
+                boards.push(board);
+                Control::Continue
+            })
+            .expect("no options are given");
+        if let Some(e) = failed {
+            return Err(e.into());
+        }
+        let complete = report.outcome.is_complete();
+        (report.stats.solutions, complete, report.stats, Some(boards))
+    };
+    session.answered(found > 0, stats);
+    if args.common.json {
+        let record = Record {
+            n: queens.n(),
+            status: if found > 0 { "solved" } else { "no_solution" },
+            count: args.count.then_some(found),
+            complete: (args.count || args.all || args.limit.is_some()).then_some(complete),
+            solutions,
+            nodes: stats.nodes,
+            updates: stats.updates,
+        };
+        output::write_json_line(&mut out, &record)?;
+    } else if args.count {
+        writeln!(out, "{found}")?;
+    } else if found == 0 {
+        writeln!(out, "no solution")?;
+    }
+    out.flush()?;
+    Ok(())
+}

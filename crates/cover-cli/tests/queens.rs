@@ -1,0 +1,103 @@
+//! End-to-end tests of `cover queens`: boards checked by a checker that
+//! does not trust the solver, counts against OEIS A000170, the parallel
+//! count against the serial one.
+
+mod support;
+
+use support::cover;
+
+/// OEIS A000170.
+const A000170: [u64; 10] = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724];
+
+/// The file of the queen in each rank of a text board, checked: one queen
+/// per rank and file, none on a shared diagonal.
+fn checked_board(text: &str) -> Vec<usize> {
+    let files: Vec<usize> = text
+        .lines()
+        .map(|line| {
+            assert!(line.chars().all(|c| c == 'Q' || c == '.'), "{line:?}");
+            assert_eq!(line.matches('Q').count(), 1, "{line:?}");
+            line.find('Q').unwrap()
+        })
+        .collect();
+    let n = files.len();
+    for a in 0..n {
+        assert_eq!(text.lines().nth(a).unwrap().len(), n);
+        for b in a + 1..n {
+            assert_ne!(files[a], files[b], "same file");
+            assert_ne!(files[a].abs_diff(files[b]), b - a, "same diagonal");
+        }
+    }
+    files
+}
+
+#[test]
+fn first_board_is_valid() {
+    for n in [1, 4, 5, 8, 20, 64] {
+        let (out, _, code) = cover(&["queens", &n.to_string()], b"");
+        assert_eq!(code, 0);
+        assert_eq!(checked_board(&out).len(), n);
+    }
+}
+
+#[test]
+fn no_solution_for_two_and_three() {
+    for n in ["2", "3"] {
+        let (out, _, code) = cover(&["queens", n], b"");
+        assert_eq!((out.as_str(), code), ("no solution\n", 1));
+    }
+}
+
+#[test]
+fn counts_match_oeis_serial_and_parallel() {
+    for (k, &expected) in A000170.iter().enumerate() {
+        let n = (k + 1).to_string();
+        let mut answers = Vec::new();
+        for jobs in ["1", "2"] {
+            let (out, _, code) = cover(&["queens", "--count", "--json", "--jobs", jobs, &n], b"");
+            assert_eq!(code, if expected > 0 { 0 } else { 1 });
+            let record: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+            assert_eq!(record["count"], expected, "N = {n}");
+            answers.push((record["nodes"].clone(), record["updates"].clone()));
+        }
+        assert_eq!(answers[0], answers[1], "N = {n}: split counters differ");
+        let (out, _, _) = cover(&["queens", "--count", "--symmetry", &n], b"");
+        assert_eq!(out.trim(), expected.to_string(), "N = {n} with --symmetry");
+    }
+}
+
+#[test]
+fn all_boards_are_distinct_and_valid() {
+    let (out, _, code) = cover(&["queens", "--all", "6"], b"");
+    assert_eq!(code, 0);
+    let boards: Vec<Vec<usize>> = out
+        .split("\n\n")
+        .filter(|b| !b.trim().is_empty())
+        .map(checked_board)
+        .collect();
+    assert_eq!(boards.len(), 4);
+    let mut distinct = boards.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 4);
+
+    let (out, _, _) = cover(&["queens", "--limit", "3", "8"], b"");
+    assert_eq!(
+        out.split("\n\n").filter(|b| !b.trim().is_empty()).count(),
+        3
+    );
+}
+
+#[test]
+fn bad_sizes_are_usage_errors() {
+    for args in [
+        &["queens", "0"][..],
+        &["queens", "x"],
+        &["queens", "99999"],
+        &["queens", "--symmetry", "8"],
+    ] {
+        let (out, err, code) = cover(args, b"");
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty());
+    }
+}

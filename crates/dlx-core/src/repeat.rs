@@ -1,0 +1,1025 @@
+//! Repeat cover: choose options so that every primary item is covered at
+//! least once, deciding whether at most K options suffice or finding the
+//! fewest that do.
+//!
+//! In a repeat cover, choosing an option removes the items it covers but
+//! leaves every other option available, so Algorithm X's links buy little;
+//! this module uses flat bitsets instead (one row of `u64` words per
+//! option, over the items), which makes "what is still uncovered" a
+//! word-wise `and not`.
+//!
+//! ## How a problem is prepared ([`RepeatSolver::new`])
+//! 1. *Reductions*, repeated until nothing changes: an option whose items
+//!    are a subset of another option's is dropped (any cover using it can
+//!    use the larger one instead; of equal options the first is kept); an
+//!    item whose options are a superset of another item's options is
+//!    dropped (covering the other item covers it too; of equal items the
+//!    first is kept).
+//! 2. *Components*: items that share no option are independent problems;
+//!    the minimum is the sum of the components' minima.
+//! 3. Per component, items are renumbered by how few options cover them,
+//!    a greedy cover gives an upper bound and the lower bound below a lower
+//!    one.
+//!
+//! ## The search
+//! A depth-first search bounded by K (iterative, with an explicit stack of
+//! at most K + 1 levels, so never deeper than the number of items). At each
+//! node it branches on the uncovered item with the fewest options still
+//! allowed, tries that item's options (most newly covered items first),
+//! and after trying an option forbids it in the sibling branches that
+//! follow, so every set of options is examined once, not once per order.
+//! Among the options of the branching item, one whose uncovered items are a
+//! subset of another's is not tried.
+//!
+//! A node is cut when `depth + h > K`, with `h` an admissible lower bound
+//! on the options still needed, the larger of:
+//! - the *packing* bound (the classic one of the contest programs): take an
+//!   uncovered item, count 1, and mark covered every item of every allowed
+//!   option that covers it; repeat. The items counted pairwise share no
+//!   option, so each needs an option of its own.
+//! - the *fractional* bound: give each uncovered item the weight
+//!   `1 / g`, where `g` is the most uncovered items any allowed option
+//!   covering it covers. No option collects more than 1 in weight, so by
+//!   linear-programming duality every cover has at least the sum (rounded
+//!   up) options. It implies `ceil(uncovered / largest option)`.
+//!
+//! [`RepeatSolver::minimum`] deepens: it decides K = lower bound, lower
+//! bound + 1, ... until a cover is found or the greedy cover is shown
+//! optimal.
+
+use std::sync::atomic::Ordering;
+
+use crate::problem::Problem;
+use crate::search::{Limits, Outcome, Stats};
+
+/// What a repeat-cover search reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RepeatReport {
+    /// Why the search ended: [`Outcome::Exhausted`] when the answer is
+    /// proven, [`Outcome::NodeBudget`] or [`Outcome::Cancelled`] when a
+    /// limit stopped it first.
+    pub outcome: Outcome,
+    /// The cover found, as option numbers of the problem, ascending.
+    ///
+    /// For [`RepeatSolver::at_most`]: `Some` when at most K options cover
+    /// every primary item; `None` with [`Outcome::Exhausted`] when no such
+    /// cover exists. For [`RepeatSolver::minimum`]: with
+    /// [`Outcome::Exhausted`], a minimum cover (`None` only when some item
+    /// no option covers); when stopped early, the best cover known.
+    pub cover: Option<Vec<usize>>,
+    /// Search nodes (nodes entered, each root included, plus one per cover
+    /// found); `updates` counts options forbidden in sibling branches.
+    pub stats: Stats,
+}
+
+/// A repeat-cover problem, prepared for searching (see the module
+/// documentation). Immutable once built; each search allocates its own
+/// scratch space, so one solver can answer many questions.
+#[derive(Debug, Clone)]
+pub struct RepeatSolver {
+    /// Some primary item that no option covers.
+    uncoverable: bool,
+    components: Vec<Component>,
+    primary: usize,
+    options: usize,
+}
+
+/// One connected component of the reduced problem.
+#[derive(Debug, Clone)]
+struct Component {
+    /// Items `0..items`, numbered from the fewest options to the most.
+    items: usize,
+    /// Words per item bitset.
+    words: usize,
+    /// Option `o`'s items are the bits of `option_bits[o * words..][..words]`.
+    option_bits: Vec<u64>,
+    /// Option `o`'s items are `option_item[option_start[o]..option_start[o + 1]]`.
+    option_start: Vec<u32>,
+    option_item: Vec<u32>,
+    /// Item `i`'s options are `item_option[item_start[i]..item_start[i + 1]]`.
+    item_start: Vec<u32>,
+    item_option: Vec<u32>,
+    /// The problem's number of each option.
+    original: Vec<u32>,
+    /// A lower bound on this component's minimum.
+    lower_bound: usize,
+    /// A cover found greedily (local option numbers).
+    greedy: Vec<u32>,
+}
+
+impl RepeatSolver {
+    /// Prepares `problem` for repeat cover. Its primary items must each be
+    /// covered at least once; secondary items constrain nothing in a repeat
+    /// cover and are ignored.
+    pub fn new(problem: &Problem) -> RepeatSolver {
+        let primary = problem.primary_count();
+        let options: Vec<Vec<u32>> = problem
+            .options()
+            .map(|items| {
+                items
+                    .iter()
+                    .copied()
+                    .filter(|&i| (i as usize) < primary)
+                    .collect()
+            })
+            .collect();
+        let option_count = options.len();
+        let reduced = Reduced::new(primary, &options);
+        let components = if reduced.uncoverable {
+            Vec::new()
+        } else {
+            reduced.components(&options)
+        };
+        RepeatSolver {
+            uncoverable: reduced.uncoverable,
+            components,
+            primary,
+            options: option_count,
+        }
+    }
+
+    /// The number of primary items.
+    pub fn primary_count(&self) -> usize {
+        self.primary
+    }
+
+    /// The number of options of the problem.
+    pub fn option_count(&self) -> usize {
+        self.options
+    }
+
+    /// Whether every primary item is covered by some option (otherwise
+    /// there is no cover at all).
+    pub fn is_coverable(&self) -> bool {
+        !self.uncoverable
+    }
+
+    /// The number of independent parts the reduced problem falls into.
+    pub fn component_count(&self) -> usize {
+        self.components.len()
+    }
+
+    /// An admissible lower bound on the size of every cover (the sum of
+    /// the components' bounds); `usize::MAX` when there is no cover.
+    pub fn lower_bound(&self) -> usize {
+        if self.uncoverable {
+            return usize::MAX;
+        }
+        self.components.iter().map(|c| c.lower_bound).sum()
+    }
+
+    /// A cover found greedily (option numbers, ascending), or `None` when
+    /// there is no cover.
+    pub fn greedy_cover(&self) -> Option<Vec<usize>> {
+        if self.uncoverable {
+            return None;
+        }
+        let parts: Vec<(usize, &[u32])> = self
+            .components
+            .iter()
+            .enumerate()
+            .map(|(k, c)| (k, &c.greedy[..]))
+            .collect();
+        Some(self.assemble(&parts))
+    }
+
+    /// Decides whether at most `k` options cover every primary item, and
+    /// finds such a cover when they do, within `limits` (node budget and
+    /// cancel flag; `max_solutions` is ignored).
+    pub fn at_most(&self, k: usize, limits: &Limits) -> RepeatReport {
+        let mut stats = Stats::default();
+        let mut report = |outcome, cover: Option<Vec<usize>>, stats: Stats| RepeatReport {
+            outcome,
+            cover,
+            stats,
+        };
+        if self.uncoverable {
+            return report(Outcome::Exhausted, None, stats);
+        }
+        let lower: usize = self.components.iter().map(|c| c.lower_bound).sum();
+        let upper: usize = self.components.iter().map(|c| c.greedy.len()).sum();
+        if upper <= k {
+            return report(Outcome::Exhausted, self.greedy_cover(), stats);
+        }
+        if lower > k {
+            return report(Outcome::Exhausted, None, stats);
+        }
+        // Settle the components whose size is not yet known one by one,
+        // the easiest (smallest gap between the bounds) first. `known[c]`
+        // is the size of component c's cover, exact once settled; the
+        // others count their lower bound.
+        let mut known: Vec<usize> = self.components.iter().map(|c| c.lower_bound).collect();
+        let mut covers: Vec<Option<Vec<u32>>> = self
+            .components
+            .iter()
+            .map(|c| (c.greedy.len() == c.lower_bound).then(|| c.greedy.clone()))
+            .collect();
+        let mut open: Vec<usize> = (0..self.components.len())
+            .filter(|&c| covers[c].is_none())
+            .collect();
+        open.sort_by_key(|&c| {
+            let comp = &self.components[c];
+            (comp.greedy.len() - comp.lower_bound, c)
+        });
+        for (position, &c) in open.iter().enumerate() {
+            let comp = &self.components[c];
+            let others: usize = known.iter().sum::<usize>() - known[c];
+            let Some(budget) = k.checked_sub(others) else {
+                return report(Outcome::Exhausted, None, stats);
+            };
+            if budget < comp.lower_bound {
+                return report(Outcome::Exhausted, None, stats);
+            }
+            let last = position + 1 == open.len();
+            let found = if last {
+                // The last open component only needs "at most budget".
+                if comp.greedy.len() <= budget {
+                    Ok(Some(comp.greedy.clone()))
+                } else {
+                    Dfs::new(comp).decide(budget, limits, &mut stats)
+                }
+            } else {
+                comp.minimum_within(budget, limits, &mut stats)
+            };
+            match found {
+                Ok(Some(cover)) => {
+                    known[c] = cover.len();
+                    covers[c] = Some(cover);
+                }
+                Ok(None) => return report(Outcome::Exhausted, None, stats),
+                Err(outcome) => return report(outcome, None, stats),
+            }
+        }
+        let parts: Vec<(usize, &[u32])> = covers
+            .iter()
+            .enumerate()
+            .map(|(c, cover)| (c, cover.as_deref().expect("every component settled")))
+            .collect();
+        let cover = self.assemble(&parts);
+        debug_assert!(cover.len() <= k);
+        report(Outcome::Exhausted, Some(cover), stats)
+    }
+
+    /// Finds a minimum cover, within `limits` (node budget and cancel
+    /// flag). When a limit stops the search, the report carries the best
+    /// cover known and the outcome says it is not proven minimum.
+    pub fn minimum(&self, limits: &Limits) -> RepeatReport {
+        let mut stats = Stats::default();
+        if self.uncoverable {
+            return RepeatReport {
+                outcome: Outcome::Exhausted,
+                cover: None,
+                stats,
+            };
+        }
+        let mut covers: Vec<Vec<u32>> = Vec::with_capacity(self.components.len());
+        let mut outcome = Outcome::Exhausted;
+        for comp in &self.components {
+            if outcome != Outcome::Exhausted {
+                covers.push(comp.greedy.clone());
+                continue;
+            }
+            match comp.minimum_within(comp.greedy.len(), limits, &mut stats) {
+                Ok(Some(cover)) => covers.push(cover),
+                Ok(None) => unreachable!("the greedy cover fits within its own size"),
+                Err(stopped) => {
+                    outcome = stopped;
+                    covers.push(comp.greedy.clone());
+                }
+            }
+        }
+        let parts: Vec<(usize, &[u32])> = covers
+            .iter()
+            .enumerate()
+            .map(|(c, cover)| (c, &cover[..]))
+            .collect();
+        RepeatReport {
+            outcome,
+            cover: Some(self.assemble(&parts)),
+            stats,
+        }
+    }
+
+    /// The problem's option numbers of the components' covers, ascending.
+    fn assemble(&self, parts: &[(usize, &[u32])]) -> Vec<usize> {
+        let mut cover: Vec<usize> = parts
+            .iter()
+            .flat_map(|&(c, local)| {
+                let comp = &self.components[c];
+                local.iter().map(|&o| comp.original[o as usize] as usize)
+            })
+            .collect();
+        cover.sort_unstable();
+        cover
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Bitset helpers.
+
+fn words_for(bits: usize) -> usize {
+    bits.div_ceil(64).max(1)
+}
+
+fn set_bit(bits: &mut [u64], i: usize) {
+    bits[i / 64] |= 1 << (i % 64);
+}
+
+fn clear_bit(bits: &mut [u64], i: usize) {
+    bits[i / 64] &= !(1 << (i % 64));
+}
+
+fn has_bit(bits: &[u64], i: usize) -> bool {
+    bits[i / 64] >> (i % 64) & 1 == 1
+}
+
+fn count_bits(bits: &[u64]) -> u32 {
+    bits.iter().map(|w| w.count_ones()).sum()
+}
+
+/// Whether `a ⊆ b`.
+fn is_subset(a: &[u64], b: &[u64]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x & !y == 0)
+}
+
+/// Iterates over the set bits of `bits`, ascending.
+fn ones(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    bits.iter().enumerate().flat_map(|(w, &word)| {
+        let mut word = word;
+        std::iter::from_fn(move || {
+            (word != 0).then(|| {
+                let bit = word.trailing_zeros() as usize;
+                word &= word - 1;
+                w * 64 + bit
+            })
+        })
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Reductions and components.
+
+/// The whole problem after dropping dominated options and implied items.
+struct Reduced {
+    items: usize,
+    options: usize,
+    /// Some item that no option covers.
+    uncoverable: bool,
+    item_alive: Vec<bool>,
+    option_alive: Vec<bool>,
+    /// Rows over the live items, one per option.
+    option_bits: Vec<u64>,
+    item_words: usize,
+}
+
+impl Reduced {
+    fn new(items: usize, options: &[Vec<u32>]) -> Reduced {
+        let m = options.len();
+        let item_words = words_for(items);
+        let option_words = words_for(m);
+        let mut option_bits = vec![0u64; m * item_words];
+        let mut item_bits = vec![0u64; items * option_words];
+        for (o, list) in options.iter().enumerate() {
+            for &i in list {
+                set_bit(&mut option_bits[o * item_words..][..item_words], i as usize);
+                set_bit(&mut item_bits[i as usize * option_words..][..option_words], o);
+            }
+        }
+        let mut item_alive = vec![true; items];
+        let mut option_alive: Vec<bool> = options.iter().map(|l| !l.is_empty()).collect();
+        let uncoverable = (0..items).any(|i| count_bits(&item_bits[i * option_words..][..option_words]) == 0);
+        let mut reduced = Reduced {
+            items,
+            options: m,
+            uncoverable,
+            item_alive: Vec::new(),
+            option_alive: Vec::new(),
+            option_bits: Vec::new(),
+            item_words,
+        };
+        if uncoverable {
+            return reduced;
+        }
+        let mut option_size: Vec<u32> = (0..m)
+            .map(|o| count_bits(&option_bits[o * item_words..][..item_words]))
+            .collect();
+        let mut item_degree: Vec<u32> = (0..items)
+            .map(|i| count_bits(&item_bits[i * option_words..][..option_words]))
+            .collect();
+        loop {
+            let mut changed = false;
+            // Options: drop `a` when a live `b` covers all of `a`'s items
+            // (and more, or as many with a smaller number).
+            for a in 0..m {
+                if !option_alive[a] {
+                    continue;
+                }
+                let row_a = &option_bits[a * item_words..][..item_words];
+                let dominated = option_size[a] == 0
+                    || (0..m).any(|b| {
+                        b != a
+                            && option_alive[b]
+                            && (option_size[a] < option_size[b]
+                                || (option_size[a] == option_size[b] && b < a))
+                            && is_subset(row_a, &option_bits[b * item_words..][..item_words])
+                    });
+                if dominated {
+                    option_alive[a] = false;
+                    changed = true;
+                    for i in ones(&option_bits[a * item_words..][..item_words]).collect::<Vec<_>>() {
+                        clear_bit(&mut item_bits[i * option_words..][..option_words], a);
+                        item_degree[i] -= 1;
+                    }
+                }
+            }
+            // Items: drop `j` when a live `i` has only options that cover
+            // `j` too (fewer of them, or as many with a smaller number).
+            for j in 0..items {
+                if !item_alive[j] {
+                    continue;
+                }
+                let row_j = &item_bits[j * option_words..][..option_words];
+                let implied = (0..items).any(|i| {
+                    i != j
+                        && item_alive[i]
+                        && (item_degree[i] < item_degree[j]
+                            || (item_degree[i] == item_degree[j] && i < j))
+                        && is_subset(&item_bits[i * option_words..][..option_words], row_j)
+                });
+                if implied {
+                    item_alive[j] = false;
+                    changed = true;
+                    for o in ones(&item_bits[j * option_words..][..option_words]).collect::<Vec<_>>() {
+                        clear_bit(&mut option_bits[o * item_words..][..item_words], j);
+                        option_size[o] -= 1;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        reduced.item_alive = item_alive;
+        reduced.option_alive = option_alive;
+        reduced.option_bits = option_bits;
+        reduced
+    }
+
+    /// Splits the live items and options into connected components.
+    fn components(&self, options: &[Vec<u32>]) -> Vec<Component> {
+        let w = self.item_words;
+        let row = |o: usize| &self.option_bits[o * w..][..w];
+        // Union-find over items, joined through each live option.
+        let mut parent: Vec<usize> = (0..self.items).collect();
+        fn find(parent: &mut [usize], mut x: usize) -> usize {
+            while parent[x] != x {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+            }
+            x
+        }
+        for o in (0..self.options).filter(|&o| self.option_alive[o]) {
+            let mut items = ones(row(o));
+            if let Some(first) = items.next() {
+                let root = find(&mut parent, first);
+                for i in items {
+                    let r = find(&mut parent, i);
+                    parent[r] = root;
+                }
+            }
+        }
+        // Group live items by root, in order of their first item.
+        let mut group_of_root = vec![usize::MAX; self.items];
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for i in (0..self.items).filter(|&i| self.item_alive[i]) {
+            let r = find(&mut parent, i);
+            if group_of_root[r] == usize::MAX {
+                group_of_root[r] = groups.len();
+                groups.push(Vec::new());
+            }
+            groups[group_of_root[r]].push(i);
+        }
+        let mut group_options: Vec<Vec<usize>> = vec![Vec::new(); groups.len()];
+        for o in (0..self.options).filter(|&o| self.option_alive[o]) {
+            if let Some(first) = ones(row(o)).next() {
+                let r = find(&mut parent, first);
+                group_options[group_of_root[r]].push(o);
+            }
+        }
+        let _ = options;
+        groups
+            .iter()
+            .zip(&group_options)
+            .map(|(items, opts)| Component::new(items, opts, |o| ones(row(o))))
+            .collect()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// One component.
+
+impl Component {
+    /// Builds a component from its items and options (numbers of the
+    /// whole problem); `items_of(o)` lists option `o`'s live items.
+    fn new<'a, F, I>(items: &[usize], options: &[usize], items_of: F) -> Component
+    where
+        F: Fn(usize) -> I,
+        I: Iterator<Item = usize> + 'a,
+    {
+        // Degree of each item within the component, to renumber items from
+        // the fewest options to the most (the packing bound takes items in
+        // that order).
+        let mut degree = std::collections::HashMap::with_capacity(items.len());
+        for &o in options {
+            for i in items_of(o) {
+                *degree.entry(i).or_insert(0u32) += 1;
+            }
+        }
+        let mut order: Vec<usize> = items.to_vec();
+        order.sort_by_key(|i| (degree[i], *i));
+        let local: std::collections::HashMap<usize, u32> = order
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| (i, k as u32))
+            .collect();
+        let n = order.len();
+        let words = words_for(n);
+        let mut option_bits = vec![0u64; options.len() * words];
+        let mut option_start = Vec::with_capacity(options.len() + 1);
+        let mut option_item = Vec::new();
+        option_start.push(0u32);
+        for (o, &global) in options.iter().enumerate() {
+            let mut list: Vec<u32> = items_of(global).map(|i| local[&i]).collect();
+            list.sort_unstable();
+            for &i in &list {
+                set_bit(&mut option_bits[o * words..][..words], i as usize);
+            }
+            option_item.extend_from_slice(&list);
+            option_start.push(option_item.len() as u32);
+        }
+        // Transpose into item → options.
+        let mut item_start = vec![0u32; n + 1];
+        for &i in &option_item {
+            item_start[i as usize + 1] += 1;
+        }
+        for i in 0..n {
+            item_start[i + 1] += item_start[i];
+        }
+        let mut fill = item_start.clone();
+        let mut item_option = vec![0u32; option_item.len()];
+        for o in 0..options.len() {
+            for &i in &option_item[option_start[o] as usize..option_start[o + 1] as usize] {
+                item_option[fill[i as usize] as usize] = o as u32;
+                fill[i as usize] += 1;
+            }
+        }
+        let mut component = Component {
+            items: n,
+            words,
+            option_bits,
+            option_start,
+            option_item,
+            item_start,
+            item_option,
+            original: options.iter().map(|&o| o as u32).collect(),
+            lower_bound: 0,
+            greedy: Vec::new(),
+        };
+        component.greedy = component.greedy_cover();
+        let mut dfs = Dfs::new(&component);
+        dfs.uncovered[..words].copy_from_slice(&full_set(n, words));
+        let bound = dfs.lower_bound(0, usize::MAX);
+        component.lower_bound = bound.clamp(1, component.greedy.len());
+        component
+    }
+
+    fn row(&self, o: usize) -> &[u64] {
+        &self.option_bits[o * self.words..][..self.words]
+    }
+
+    fn options_of(&self, i: usize) -> &[u32] {
+        &self.item_option[self.item_start[i] as usize..self.item_start[i + 1] as usize]
+    }
+
+    fn items_of(&self, o: usize) -> &[u32] {
+        &self.option_item[self.option_start[o] as usize..self.option_start[o + 1] as usize]
+    }
+
+    /// Repeatedly takes the option covering the most uncovered items.
+    fn greedy_cover(&self) -> Vec<u32> {
+        let mut uncovered = full_set(self.items, self.words);
+        let mut cover = Vec::new();
+        while uncovered.iter().any(|&w| w != 0) {
+            let best = (0..self.original.len())
+                .map(|o| {
+                    let gain: u32 = self
+                        .row(o)
+                        .iter()
+                        .zip(&uncovered)
+                        .map(|(a, u)| (a & u).count_ones())
+                        .sum();
+                    (gain, std::cmp::Reverse(o))
+                })
+                .max()
+                .expect("a component has options");
+            let o = best.1 .0;
+            for (u, a) in uncovered.iter_mut().zip(self.row(o)) {
+                *u &= !a;
+            }
+            cover.push(o as u32);
+        }
+        cover
+    }
+
+    /// The smallest cover of at most `budget` options, found by deepening
+    /// from the lower bound; `Ok(None)` when every cover is larger.
+    fn minimum_within(
+        &self,
+        budget: usize,
+        limits: &Limits,
+        stats: &mut Stats,
+    ) -> Result<Option<Vec<u32>>, Outcome> {
+        let mut dfs = Dfs::new(self);
+        for k in self.lower_bound..=budget {
+            if k >= self.greedy.len() {
+                return Ok(Some(self.greedy.clone()));
+            }
+            if let Some(cover) = dfs.decide(k, limits, stats)? {
+                return Ok(Some(cover));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// The bitset of items `0..n`.
+fn full_set(n: usize, words: usize) -> Vec<u64> {
+    let mut bits = vec![0u64; words];
+    for (w, word) in bits.iter_mut().enumerate() {
+        let from = w * 64;
+        if n >= from + 64 {
+            *word = u64::MAX;
+        } else if n > from {
+            *word = (1u64 << (n - from)) - 1;
+        }
+    }
+    bits
+}
+
+// ---------------------------------------------------------------------------
+// The bounded search over one component.
+
+/// What the loop does next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Enter `level`: check limits, bound, pick an item, list its options.
+    Enter,
+    /// Try the next option of `level`'s item.
+    Try,
+    /// Every option of `level` was tried: allow them again and back up.
+    Back,
+}
+
+/// The scratch state of searches over one component.
+struct Dfs<'c> {
+    comp: &'c Component,
+    /// Whether each option may still be chosen (options tried earlier in a
+    /// parent's list are forbidden below their later siblings).
+    allowed: Vec<bool>,
+    /// For each item, how many allowed options cover it.
+    allowed_count: Vec<u32>,
+    /// The uncovered items at each level, `words` per level.
+    uncovered: Vec<u64>,
+    /// Scratch bitset for the packing bound.
+    remaining: Vec<u64>,
+    /// Scratch: uncovered items each option covers.
+    gain: Vec<u32>,
+    /// The options to try at each level, one after another.
+    candidates: Vec<u32>,
+    /// Per level: where its candidates start, the next to try, and how
+    /// many of them are forbidden at present.
+    first: Vec<u32>,
+    next: Vec<u32>,
+    forbidden_to: Vec<u32>,
+    /// The option chosen at each level.
+    chosen: Vec<u32>,
+    /// Scratch for building a level's candidates: (option, gain).
+    scratch: Vec<(u32, u32)>,
+}
+
+impl<'c> Dfs<'c> {
+    fn new(comp: &'c Component) -> Dfs<'c> {
+        let m = comp.original.len();
+        let allowed_count = (0..comp.items)
+            .map(|i| comp.options_of(i).len() as u32)
+            .collect();
+        Dfs {
+            comp,
+            allowed: vec![true; m],
+            allowed_count,
+            uncovered: vec![0; comp.words],
+            remaining: vec![0; comp.words],
+            gain: vec![0; m],
+            candidates: Vec::new(),
+            first: Vec::new(),
+            next: Vec::new(),
+            forbidden_to: Vec::new(),
+            chosen: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    fn uncovered_at(&self, level: usize) -> &[u64] {
+        let w = self.comp.words;
+        &self.uncovered[level * w..][..w]
+    }
+
+    /// A lower bound on the allowed options needed to cover the items
+    /// uncovered at `level`; it stops counting once above `limit`.
+    /// `usize::MAX` when some uncovered item has no allowed option.
+    fn lower_bound(&mut self, level: usize, limit: usize) -> usize {
+        let packing = self.packing_bound(level, limit);
+        if packing > limit {
+            return packing;
+        }
+        packing.max(self.fractional_bound(level))
+    }
+
+    /// The packing bound: items pairwise without a common allowed option.
+    fn packing_bound(&mut self, level: usize, limit: usize) -> usize {
+        let comp = self.comp;
+        let w = comp.words;
+        let start = level * w;
+        self.remaining.copy_from_slice(&self.uncovered[start..start + w]);
+        let mut count = 0;
+        for word in 0..w {
+            while self.remaining[word] != 0 {
+                let item = word * 64 + self.remaining[word].trailing_zeros() as usize;
+                count += 1;
+                if count > limit {
+                    return count;
+                }
+                let mut any = false;
+                for &o in comp.options_of(item) {
+                    if self.allowed[o as usize] {
+                        any = true;
+                        for (r, a) in self.remaining.iter_mut().zip(comp.row(o as usize)) {
+                            *r &= !a;
+                        }
+                    }
+                }
+                if !any {
+                    return usize::MAX;
+                }
+            }
+        }
+        count
+    }
+
+    /// The fractional bound: each uncovered item weighs one over the most
+    /// uncovered items an allowed option through it covers.
+    fn fractional_bound(&mut self, level: usize) -> usize {
+        let comp = self.comp;
+        let w = comp.words;
+        let start = level * w;
+        let uncovered = &self.uncovered[start..start + w];
+        for o in 0..comp.original.len() {
+            self.gain[o] = if self.allowed[o] {
+                comp.row(o)
+                    .iter()
+                    .zip(uncovered)
+                    .map(|(a, u)| (a & u).count_ones())
+                    .sum()
+            } else {
+                0
+            };
+        }
+        let mut total = 0.0f64;
+        for item in ones(uncovered) {
+            let best = comp
+                .options_of(item)
+                .iter()
+                .map(|&o| self.gain[o as usize])
+                .max()
+                .unwrap_or(0);
+            if best == 0 {
+                return usize::MAX;
+            }
+            total += 1.0 / f64::from(best);
+        }
+        // The sum of at most a few million terms 1/g is off by far less
+        // than 1e-6; subtracting that keeps the bound admissible.
+        (total - 1e-6).ceil().max(0.0) as usize
+    }
+
+    /// Forbids option `o` below the later siblings of `level`; true when
+    /// that leaves some item uncovered at `level` without any option.
+    fn forbid(&mut self, o: u32, level: usize) -> bool {
+        let comp = self.comp;
+        self.allowed[o as usize] = false;
+        let w = comp.words;
+        let uncovered = &self.uncovered[level * w..][..w];
+        let mut dead = false;
+        for &i in comp.items_of(o as usize) {
+            let count = &mut self.allowed_count[i as usize];
+            *count -= 1;
+            if *count == 0 && has_bit(uncovered, i as usize) {
+                dead = true;
+            }
+        }
+        dead
+    }
+
+    fn allow(&mut self, o: u32) {
+        self.allowed[o as usize] = true;
+        for &i in self.comp.items_of(o as usize) {
+            self.allowed_count[i as usize] += 1;
+        }
+    }
+
+    /// Allows again the options `level` forbade and drops its candidates.
+    fn pop_level(&mut self, level: usize) {
+        let first = self.first[level] as usize;
+        for k in first..self.forbidden_to[level] as usize {
+            let o = self.candidates[k];
+            self.allow(o);
+        }
+        self.candidates.truncate(first);
+    }
+
+    /// Lists the options to try for `item` at `level`: allowed ones, not
+    /// dominated by another on the uncovered items, most gain first.
+    fn push_candidates(&mut self, item: usize, level: usize) {
+        let comp = self.comp;
+        let w = comp.words;
+        let uncovered = &self.uncovered[level * w..][..w];
+        self.scratch.clear();
+        for &o in comp.options_of(item) {
+            if self.allowed[o as usize] {
+                let gain = comp
+                    .row(o as usize)
+                    .iter()
+                    .zip(uncovered)
+                    .map(|(a, u)| (a & u).count_ones())
+                    .sum();
+                self.scratch.push((o, gain));
+            }
+        }
+        // Most gain first; ties by option number, so that a dominated
+        // option always comes after one that dominates it.
+        self.scratch
+            .sort_unstable_by_key(|&(o, gain)| (std::cmp::Reverse(gain), o));
+        let first = self.candidates.len();
+        for k in 0..self.scratch.len() {
+            let (a, gain_a) = self.scratch[k];
+            let row_a = comp.row(a as usize);
+            // Only an earlier entry (as much gain or more) can dominate.
+            let dominated = self.scratch[..k].iter().any(|&(b, gain_b)| {
+                gain_b >= gain_a
+                    && row_a
+                        .iter()
+                        .zip(comp.row(b as usize))
+                        .zip(uncovered)
+                        .all(|((x, y), u)| x & u & !y == 0)
+            });
+            if !dominated {
+                self.candidates.push(a);
+            }
+        }
+        self.first.push(first as u32);
+        self.next.push(first as u32);
+        self.forbidden_to.push(first as u32);
+    }
+
+    /// Searches for a cover of at most `k` options; `Ok(None)` when none
+    /// exists, `Err` when a limit stopped the search. The scratch state is
+    /// restored however it ends.
+    fn decide(
+        &mut self,
+        k: usize,
+        limits: &Limits,
+        stats: &mut Stats,
+    ) -> Result<Option<Vec<u32>>, Outcome> {
+        let comp = self.comp;
+        let w = comp.words;
+        let k = k.min(comp.items);
+        self.uncovered.clear();
+        self.uncovered.resize((k + 1) * w, 0);
+        self.uncovered[..w].copy_from_slice(&full_set(comp.items, w));
+        self.chosen.clear();
+        self.chosen.resize(k, 0);
+        self.first.clear();
+        self.next.clear();
+        self.forbidden_to.clear();
+        self.candidates.clear();
+        let mut level = 0usize;
+        let mut phase = Phase::Enter;
+        let result = loop {
+            match phase {
+                Phase::Enter => {
+                    if let Some(outcome) = should_stop(limits, stats.nodes) {
+                        break Err(outcome);
+                    }
+                    stats.nodes += 1;
+                    let uncovered = self.uncovered_at(level);
+                    if uncovered.iter().all(|&x| x == 0) {
+                        stats.nodes += 1;
+                        stats.solutions += 1;
+                        break Ok(Some(self.chosen[..level].to_vec()));
+                    }
+                    // The uncovered item with the fewest allowed options.
+                    let mut best = (u32::MAX, 0);
+                    for item in ones(uncovered) {
+                        let count = self.allowed_count[item];
+                        if count < best.0 {
+                            best = (count, item);
+                            if count <= 1 {
+                                break;
+                            }
+                        }
+                    }
+                    let fails = best.0 == 0 || level >= k || {
+                        let bound = self.lower_bound(level, k - level);
+                        level + bound > k
+                    };
+                    if fails {
+                        if level == 0 {
+                            break Ok(None);
+                        }
+                        level -= 1;
+                        phase = Phase::Try;
+                        continue;
+                    }
+                    self.push_candidates(best.1, level);
+                    phase = Phase::Try;
+                }
+                Phase::Try => {
+                    let mut at = self.next[level] as usize;
+                    let end = self.candidates.len();
+                    // Forbid the option tried last below its later
+                    // siblings; if that strands an item, stop here.
+                    if at > self.first[level] as usize && self.forbidden_to[level] < at as u32 {
+                        let o = self.candidates[at - 1];
+                        self.forbidden_to[level] = at as u32;
+                        stats.updates += 1;
+                        if self.forbid(o, level) {
+                            at = end;
+                        }
+                    }
+                    if at >= end {
+                        phase = Phase::Back;
+                        continue;
+                    }
+                    let o = self.candidates[at];
+                    self.next[level] = at as u32 + 1;
+                    self.chosen[level] = o;
+                    let (below, above) = self.uncovered.split_at_mut((level + 1) * w);
+                    for ((next, cur), a) in above[..w]
+                        .iter_mut()
+                        .zip(&below[level * w..])
+                        .zip(comp.row(o as usize))
+                    {
+                        *next = cur & !a;
+                    }
+                    level += 1;
+                    phase = Phase::Enter;
+                }
+                Phase::Back => {
+                    self.pop_level(level);
+                    self.first.pop();
+                    self.next.pop();
+                    self.forbidden_to.pop();
+                    if level == 0 {
+                        break Ok(None);
+                    }
+                    level -= 1;
+                    phase = Phase::Try;
+                }
+            }
+        };
+        // Undo what the levels still on the stack forbade.
+        while let Some(level) = self.first.len().checked_sub(1) {
+            self.pop_level(level);
+            self.first.pop();
+            self.next.pop();
+            self.forbidden_to.pop();
+        }
+        debug_assert!(self.allowed.iter().all(|&a| a));
+        result
+    }
+}
+
+/// Whether the limits say to stop before entering a node.
+fn should_stop(limits: &Limits, nodes: u64) -> Option<Outcome> {
+    if limits.node_budget.is_some_and(|budget| nodes >= budget) {
+        return Some(Outcome::NodeBudget);
+    }
+    if limits
+        .cancel
+        .as_ref()
+        .is_some_and(|flag| flag.load(Ordering::Relaxed))
+    {
+        return Some(Outcome::Cancelled);
+    }
+    None
+}
