@@ -8,6 +8,7 @@ use anyhow::{bail, Result};
 
 mod bench;
 mod fixtures;
+mod tidy;
 mod verify;
 mod verify_queens;
 
