@@ -16,13 +16,12 @@ mod tests {
         script
             .lines()
             .map(str::trim)
-            .filter(|l| {
+            .rfind(|l| {
                 !l.is_empty()
                     && !l.starts_with('#')
                     && !l.starts_with("set ")
                     && !l.starts_with("cd ")
             })
-            .last()
             .expect(".ci/run runs a command")
             .to_owned()
     }
