@@ -62,6 +62,12 @@ pub enum ProblemError {
 
 /// An exact-cover problem: primary items (each covered exactly once),
 /// secondary items (each covered at most once) and options (sets of items).
+///
+/// As in Knuth's DLX1, the search branches on primary items only, so an
+/// option made only of secondary items is never chosen (unless it is
+/// given): a solution is a set of options covering every primary item
+/// exactly once and every secondary item at most once, each option of it
+/// holding at least one primary item.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
     primary: u32,

@@ -43,7 +43,9 @@ impl std::ops::AddAssign for Stats {
 pub struct Limits {
     /// Stop after this many solutions.
     pub max_solutions: Option<u64>,
-    /// Stop before entering a level once this many search nodes were visited.
+    /// Stop before entering a level once this many search nodes were
+    /// visited. The budget bounds the levels entered: solutions found on
+    /// the last level entered still count as nodes.
     pub node_budget: Option<u64>,
     /// Stop as soon as another thread sets this flag (checked on entering a
     /// level).
@@ -460,6 +462,9 @@ impl Solver {
         let step = loop {
             match phase {
                 Phase::Start => {
+                    if let Some(outcome) = self.should_stop() {
+                        break Step::End(outcome);
+                    }
                     if self.links.all_primary_covered() {
                         // The givens (or an empty problem) already cover
                         // every primary item: one solution, at no level.
