@@ -1,10 +1,5 @@
-//! The dancing links: two flat arrays of `u32` indices, laid out as in
+//! The dancing links: two flat arrays of `u32` links, laid out as in
 //! Knuth's DLX1.
-//!
-//! `items` is the doubly linked list of active items. Index 0 is the root of
-//! the primary items; items are `1..=n`; index `n + 1` heads the secondary
-//! items, which are never chosen for branching but are covered when an option
-//! that contains them is chosen.
 //!
 //! `nodes` holds, in this order: an unused slot 0, the item headers `1..=n`
 //! (whose `item` field is aliased as the item's length, the number of options
@@ -13,6 +8,18 @@
 //! option before it and its `down` the last node of the option after it, so
 //! walking an option row wraps around without a separate "left/right" array.
 //!
+//! `items` is the doubly linked list of active items. Entry 0 is the root of
+//! the primary items; items are `1..=n`; entry `n + 1` heads the secondary
+//! items, which are never chosen for branching but are covered when an option
+//! that contains them is chosen.
+//!
+//! A link names a node by its byte offset in `nodes` (a [`NodeRef`], the
+//! node's index times [`NODE_BYTES`]), not by its index: the hot loops then
+//! address a node as `base + link` with no multiplication, which the
+//! benchmarks showed pays (see ARCHITECTURE.md, "unsafe"). Item `i`'s
+//! header is node `i`, so an item is named by the `NodeRef` of its header
+//! too, and its entry in `items` is that offset shifted right.
+//!
 //! The operations are Knuth's: [`Links::cover`] takes an item out of the
 //! active list and hides every option in its list; [`Links::uncover`] undoes
 //! exactly that, in reverse. Every search restores the arrays to their initial
@@ -20,77 +27,109 @@
 
 use crate::problem::Problem;
 
-/// One node of the structure. For item headers `item` is the item's length.
+/// A node's byte offset in `nodes`: its index times [`NODE_BYTES`].
+pub(crate) type NodeRef = u32;
+
+/// The size of a [`Node`]; a power of two, so a `NodeRef` is an index
+/// shifted left by [`NODE_SHIFT`].
+pub(crate) const NODE_BYTES: u32 = 16;
+const NODE_SHIFT: u32 = 4;
+const _: () = assert!(1 << NODE_SHIFT == NODE_BYTES);
+const _: () = assert!(std::mem::size_of::<Node>() == NODE_BYTES as usize);
+const _: () = assert!(crate::problem::MAX_NODES <= MAX_LINKED_NODES);
+
+/// The most nodes a `NodeRef` can address.
+pub(crate) const MAX_LINKED_NODES: usize = (u32::MAX >> NODE_SHIFT) as usize;
+
+/// One node of the structure, aligned so that no node straddles two cache
+/// lines. For item headers `item` is the item's length; for spacers it is 0;
+/// for option nodes it is the item's header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[repr(C)]
+#[repr(C, align(16))]
 pub(crate) struct Node {
     pub(crate) item: u32,
-    pub(crate) up: u32,
-    pub(crate) down: u32,
+    pub(crate) up: NodeRef,
+    pub(crate) down: NodeRef,
+    spare: u32,
 }
 
-/// One entry of the active-item list.
+/// One entry of the active-item list: the headers of the items before and
+/// after.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[repr(C)]
 pub(crate) struct ItemLink {
-    pub(crate) prev: u32,
-    pub(crate) next: u32,
+    pub(crate) prev: NodeRef,
+    pub(crate) next: NodeRef,
 }
 
 /// The root of the list of active primary items.
-pub(crate) const ROOT: u32 = 0;
+pub(crate) const ROOT: NodeRef = 0;
+
+/// The `NodeRef` of node `index`.
+#[inline(always)]
+pub(crate) const fn node_ref(index: usize) -> NodeRef {
+    (index as u32) << NODE_SHIFT
+}
+
+/// The index of the node (or the item entry) that `node` names.
+#[inline(always)]
+pub(crate) const fn index(node: NodeRef) -> usize {
+    (node >> NODE_SHIFT) as usize
+}
 
 /// The linked structure for one problem, owned by one solver.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Links {
     pub(crate) items: Vec<ItemLink>,
     pub(crate) nodes: Vec<Node>,
-    /// For each node, the option it belongs to (unused for headers and
+    /// For each node index, the option it belongs to (unused for headers and
     /// spacers). Read only when a solution is reported.
-    pub(crate) option_of: Vec<u32>,
+    option_of: Vec<u32>,
     /// For each option, its first node.
-    pub(crate) first_node: Vec<u32>,
-    /// The number of items; headers are nodes `1..=item_count`.
-    pub(crate) item_count: u32,
+    pub(crate) first_node: Vec<NodeRef>,
+    /// The last item header; headers are the nodes up to it.
+    last_header: NodeRef,
     /// One for each item taken out of the active list and for each node
     /// unlinked from its item's list (see `shared/xc/README.md`).
     pub(crate) updates: u64,
 }
 
 impl Links {
-    /// Builds the structure for `problem`. Node numbers fit in `u32` because
-    /// the builder refused any problem with more than `MAX_NODES` nodes.
+    /// Builds the structure for `problem`. Every link fits in a `NodeRef`
+    /// because the builder refused any problem with more than `MAX_NODES`
+    /// (at most [`MAX_LINKED_NODES`]) nodes.
     pub(crate) fn new(problem: &Problem) -> Links {
-        let n = problem.item_count() as u32;
-        let primary = problem.primary_count() as u32;
+        let n = problem.item_count();
+        let primary = problem.primary_count();
         let secondary_head = n + 1;
 
-        let mut items = vec![ItemLink::default(); n as usize + 2];
+        let mut items = vec![ItemLink::default(); n + 2];
         // Primary items form a circular list through ROOT.
         for i in 0..=primary {
-            items[i as usize] = ItemLink {
-                prev: if i == 0 { primary } else { i - 1 },
-                next: if i == primary { ROOT } else { i + 1 },
+            items[i] = ItemLink {
+                prev: node_ref(if i == 0 { primary } else { i - 1 }),
+                next: if i == primary { ROOT } else { node_ref(i + 1) },
             };
         }
         // Secondary items form a circular list through `secondary_head`.
         let mut prev = secondary_head;
         for i in primary + 1..=n {
-            items[i as usize].prev = prev;
-            items[prev as usize].next = i;
+            items[i].prev = node_ref(prev);
+            items[prev].next = node_ref(i);
             prev = i;
         }
-        items[prev as usize].next = secondary_head;
-        items[secondary_head as usize].prev = prev;
+        items[prev].next = node_ref(secondary_head);
+        items[secondary_head].prev = node_ref(prev);
 
         let total = problem.node_count();
         let mut nodes = Vec::with_capacity(total);
         nodes.push(Node::default());
         for i in 1..=n {
+            let header = node_ref(i);
             nodes.push(Node {
-                item: 0,
-                up: i,
-                down: i,
+                up: header,
+                down: header,
+                ..Node::default()
             });
         }
         let mut option_of = vec![0u32; total];
@@ -99,29 +138,28 @@ impl Links {
         let mut last_spacer = nodes.len();
         nodes.push(Node::default());
         for (option, option_items) in problem.options().enumerate() {
-            let first = nodes.len() as u32;
-            first_node.push(first);
+            let first = nodes.len();
+            first_node.push(node_ref(first));
             for &item in option_items {
-                let header = item + 1;
-                let p = nodes.len() as u32;
-                let last = nodes[header as usize].up;
+                let header = item as usize + 1;
+                let p = nodes.len();
+                let last = nodes[header].up;
                 nodes.push(Node {
-                    item: header,
+                    item: node_ref(header),
                     up: last,
-                    down: header,
+                    down: node_ref(header),
+                    ..Node::default()
                 });
-                nodes[last as usize].down = p;
-                nodes[header as usize].up = p;
-                nodes[header as usize].item += 1;
-                option_of[p as usize] = option as u32;
+                nodes[index(last)].down = node_ref(p);
+                nodes[header].up = node_ref(p);
+                nodes[header].item += 1;
+                option_of[p] = option as u32;
             }
-            let last = nodes.len() as u32 - 1;
-            nodes[last_spacer].down = last;
+            nodes[last_spacer].down = node_ref(nodes.len() - 1);
             last_spacer = nodes.len();
             nodes.push(Node {
-                item: 0,
-                up: first,
-                down: 0,
+                up: node_ref(first),
+                ..Node::default()
             });
         }
         debug_assert_eq!(nodes.len(), total);
@@ -130,7 +168,7 @@ impl Links {
             nodes,
             option_of,
             first_node,
-            item_count: n,
+            last_header: node_ref(n),
             updates: 0,
         }
     }
@@ -139,46 +177,79 @@ impl Links {
     #[inline(always)]
     fn arrays(&mut self) -> Arrays {
         Arrays {
-            nodes: self.nodes.as_mut_ptr(),
+            nodes: self.nodes.as_mut_ptr().cast(),
             items: self.items.as_mut_ptr(),
             #[cfg(any(debug_assertions, feature = "bounds-checks"))]
             lens: (self.nodes.len(), self.items.len()),
         }
     }
 
-    /// The length field of item header `item`.
+    /// Node `node`.
     #[inline(always)]
-    pub(crate) fn len(&self, item: u32) -> u32 {
-        self.nodes[item as usize].item
+    pub(crate) fn node(&self, node: NodeRef) -> &Node {
+        &self.nodes[index(node)]
     }
 
-    /// Whether `item` (a header index) is in its active list.
-    pub(crate) fn is_active(&self, item: u32) -> bool {
-        let prev = self.items[item as usize].prev;
-        self.items[prev as usize].next == item
+    /// The length field of item header `item`.
+    #[inline(always)]
+    pub(crate) fn len(&self, item: NodeRef) -> u32 {
+        self.node(item).item
+    }
+
+    /// The node below `node` in its item's list.
+    #[inline(always)]
+    pub(crate) fn down(&self, node: NodeRef) -> NodeRef {
+        self.node(node).down
+    }
+
+    /// The option that option node `node` belongs to.
+    pub(crate) fn option_of(&self, node: NodeRef) -> usize {
+        self.option_of[index(node)] as usize
+    }
+
+    /// Whether `item` (a header) is in its active list.
+    pub(crate) fn is_active(&self, item: NodeRef) -> bool {
+        let prev = self.items[index(item)].prev;
+        self.items[index(prev)].next == item
+    }
+
+    /// Whether every item of the option starting at `first` is still active
+    /// (then the option is also still in every list).
+    pub(crate) fn option_is_free(&self, first: NodeRef) -> bool {
+        let mut q = first;
+        loop {
+            let item = self.node(q).item;
+            if item == 0 {
+                return true;
+            }
+            if !self.is_active(item) {
+                return false;
+            }
+            q += NODE_BYTES;
+        }
     }
 
     /// Takes `item` out of the active list and hides every option in its
     /// list from the other items' lists.
     #[inline(always)]
-    pub(crate) fn cover(&mut self, item: u32) {
+    pub(crate) fn cover(&mut self, item: NodeRef) {
         let a = self.arrays();
-        // SAFETY: `item` is a header index, and see `Arrays`.
+        // SAFETY: `item` is a header, and see `Arrays`.
         self.updates += unsafe { a.cover(item) };
     }
 
     /// Undoes [`Links::cover`].
     #[inline(always)]
-    pub(crate) fn uncover(&mut self, item: u32) {
+    pub(crate) fn uncover(&mut self, item: NodeRef) {
         let a = self.arrays();
-        // SAFETY: `item` is a header index, and see `Arrays`.
+        // SAFETY: `item` is a header, and see `Arrays`.
         unsafe { a.uncover(item) }
     }
 
     /// Covers every item of `node`'s option except `node`'s own, left to
     /// right.
     #[inline(always)]
-    pub(crate) fn commit(&mut self, node: u32) {
+    pub(crate) fn commit(&mut self, node: NodeRef) {
         let a = self.arrays();
         // SAFETY: `node` is an option node, and see `Arrays`.
         self.updates += unsafe { a.commit(node) };
@@ -186,7 +257,7 @@ impl Links {
 
     /// Undoes [`Links::commit`], right to left.
     #[inline(always)]
-    pub(crate) fn uncommit(&mut self, node: u32) {
+    pub(crate) fn uncommit(&mut self, node: NodeRef) {
         let a = self.arrays();
         // SAFETY: `node` is an option node, and see `Arrays`.
         unsafe { a.uncommit(node) }
@@ -195,15 +266,15 @@ impl Links {
     /// The first active primary item with the fewest options (ties go to the
     /// earliest in item order), or `None` when no primary item is active.
     #[inline(always)]
-    pub(crate) fn choose_fewest(&self) -> Option<u32> {
-        let mut k = self.items[ROOT as usize].next;
+    pub(crate) fn choose_fewest(&self) -> Option<NodeRef> {
+        let mut k = self.items[index(ROOT)].next;
         if k == ROOT {
             return None;
         }
         let mut best = k;
         let mut best_len = self.len(k);
         while best_len > 0 {
-            k = self.items[k as usize].next;
+            k = self.items[index(k)].next;
             if k == ROOT {
                 break;
             }
@@ -219,29 +290,28 @@ impl Links {
     /// Whether no primary item is left to cover.
     #[inline(always)]
     pub(crate) fn all_primary_covered(&self) -> bool {
-        self.items[ROOT as usize].next == ROOT
+        self.items[index(ROOT)].next == ROOT
     }
 
     /// The header of the item that `node` belongs to; a header is its own.
     #[inline(always)]
-    pub(crate) fn item_of(&self, node: u32) -> u32 {
-        if node <= self.item_count {
+    pub(crate) fn item_of(&self, node: NodeRef) -> NodeRef {
+        if node <= self.last_header {
             node
         } else {
-            self.nodes[node as usize].item
+            self.node(node).item
         }
     }
 
     /// Checks every link against every other one (for tests and debugging):
     /// lists are circular and consistent, lengths match the lists.
-    #[allow(dead_code)]
     pub(crate) fn sanity_check(&self) -> Result<(), String> {
-        for item in 1..=self.item_count {
+        for item in (NODE_BYTES..=self.last_header).step_by(NODE_BYTES as usize) {
             let mut count = 0;
-            let mut p = self.nodes[item as usize].down;
+            let mut p = self.down(item);
             let mut prev = item;
             while p != item {
-                let node = self.nodes[p as usize];
+                let node = self.node(p);
                 if node.up != prev {
                     return Err(format!("node {p}: up is {} not {prev}", node.up));
                 }
@@ -258,7 +328,7 @@ impl Links {
                 prev = p;
                 p = node.down;
             }
-            if self.nodes[item as usize].up != prev {
+            if self.node(item).up != prev {
                 return Err(format!("item {item}: header up is wrong"));
             }
             if self.len(item) as usize != count {
@@ -278,19 +348,20 @@ impl Links {
 /// Why raw pointers: through `&mut self`, the compiler must assume a store
 /// into a node may change the vectors' own pointer fields and the update
 /// counter, and reloads them on every step; with the base pointers and the
-/// counter in locals it does not. And why no bounds checks: every index these
-/// functions use is either passed in as a header or option node, or read
+/// counter in locals it does not. And why no bounds checks: every link these
+/// functions follow is either passed in as a header or option node, or read
 /// from the links themselves, and every stored link was written by
-/// [`Links::new`] as a position inside the arrays (or copied from another
-/// stored link); the only computed indices, `q + 1` and `q - 1` inside an
-/// option, stop at the spacer that closes every option. So every access is
-/// in bounds. Debug builds (and the `bounds-checks` feature) assert it.
-/// The two arrays are separate allocations, so no node pointer aliases an
-/// item pointer. `cargo xtask bench` measures what this gains; see
-/// ARCHITECTURE.md ("unsafe").
+/// [`Links::new`] as the offset of a node inside the array (or copied from
+/// another stored link); the only computed links, `q ± NODE_BYTES` inside
+/// an option, stop at the spacer that closes every option. Item entries are
+/// reached only through headers, whose index is below `items.len()`. So
+/// every access is in bounds and aligned. Debug builds (and the
+/// `bounds-checks` feature) assert it. The two arrays are separate
+/// allocations, so no node pointer aliases an item pointer.
 #[derive(Clone, Copy)]
 struct Arrays {
-    nodes: *mut Node,
+    /// The start of `nodes`, as bytes, so that a `NodeRef` is added as is.
+    nodes: *mut u8,
     items: *mut ItemLink,
     #[cfg(any(debug_assertions, feature = "bounds-checks"))]
     lens: (usize, usize),
@@ -298,23 +369,26 @@ struct Arrays {
 
 impl Arrays {
     #[inline(always)]
-    unsafe fn node(self, index: u32) -> *mut Node {
+    unsafe fn node(self, node: NodeRef) -> *mut Node {
         #[cfg(any(debug_assertions, feature = "bounds-checks"))]
-        assert!((index as usize) < self.lens.0, "node {index} out of bounds");
-        self.nodes.add(index as usize)
+        assert!(
+            index(node) < self.lens.0 && node % NODE_BYTES == 0,
+            "node {node} out of bounds"
+        );
+        self.nodes.add(node as usize).cast()
     }
 
     #[inline(always)]
-    unsafe fn item(self, index: u32) -> *mut ItemLink {
+    unsafe fn item(self, item: NodeRef) -> *mut ItemLink {
         #[cfg(any(debug_assertions, feature = "bounds-checks"))]
-        assert!((index as usize) < self.lens.1, "item {index} out of bounds");
-        self.items.add(index as usize)
+        assert!(index(item) < self.lens.1, "item {item} out of bounds");
+        self.items.add(index(item))
     }
 
     /// Knuth's `cover`: unlinks `item` from the active list, then hides
     /// every option in its list. Returns the updates made.
     #[inline(always)]
-    unsafe fn cover(self, item: u32) -> u64 {
+    unsafe fn cover(self, item: NodeRef) -> u64 {
         let ItemLink { prev, next } = *self.item(item);
         (*self.item(prev)).next = next;
         (*self.item(next)).prev = prev;
@@ -330,7 +404,7 @@ impl Arrays {
     /// Undoes [`Arrays::cover`]: the options come back bottom to top, so
     /// every link is restored in the reverse order it was changed.
     #[inline(always)]
-    unsafe fn uncover(self, item: u32) {
+    unsafe fn uncover(self, item: NodeRef) {
         let mut row = (*self.node(item)).up;
         while row != item {
             self.unhide(row);
@@ -349,95 +423,95 @@ impl Arrays {
     /// run needs a second test per node; the updates are the option's length
     /// less one, known from where the runs end.
     #[inline(always)]
-    unsafe fn hide(self, node: u32) -> u64 {
-        let mut q = node + 1;
+    unsafe fn hide(self, node: NodeRef) -> u64 {
+        let mut q = node + NODE_BYTES;
         loop {
-            let Node { item, up, down } = *self.node(q);
+            let Node { item, up, down, .. } = *self.node(q);
             if item == 0 {
                 break;
             }
             (*self.node(up)).down = down;
             (*self.node(down)).up = up;
             (*self.node(item)).item -= 1;
-            q += 1;
+            q += NODE_BYTES;
         }
         let spacer = q;
         let first = (*self.node(spacer)).up;
         q = first;
         while q != node {
-            let Node { item, up, down } = *self.node(q);
+            let Node { item, up, down, .. } = *self.node(q);
             (*self.node(up)).down = down;
             (*self.node(down)).up = up;
             (*self.node(item)).item -= 1;
-            q += 1;
+            q += NODE_BYTES;
         }
-        u64::from(spacer - first - 1)
+        u64::from((spacer - first) >> NODE_SHIFT) - 1
     }
 
     /// Undoes [`Arrays::hide`], walking the option right to left: from
     /// `node` left to the spacer before the option, then from the option's
     /// last node down to `node`.
     #[inline(always)]
-    unsafe fn unhide(self, node: u32) {
-        let mut q = node - 1;
+    unsafe fn unhide(self, node: NodeRef) {
+        let mut q = node - NODE_BYTES;
         loop {
-            let Node { item, up, down } = *self.node(q);
+            let Node { item, up, down, .. } = *self.node(q);
             if item == 0 {
                 break;
             }
             (*self.node(up)).down = q;
             (*self.node(down)).up = q;
             (*self.node(item)).item += 1;
-            q -= 1;
+            q -= NODE_BYTES;
         }
         q = (*self.node(q)).down;
         while q != node {
-            let Node { item, up, down } = *self.node(q);
+            let Node { item, up, down, .. } = *self.node(q);
             (*self.node(up)).down = q;
             (*self.node(down)).up = q;
             (*self.node(item)).item += 1;
-            q -= 1;
+            q -= NODE_BYTES;
         }
     }
 
     /// Covers the items of `node`'s option other than `node`'s, left to
     /// right (in two runs, as [`Arrays::hide`]). Returns the updates made.
     #[inline(always)]
-    unsafe fn commit(self, node: u32) -> u64 {
+    unsafe fn commit(self, node: NodeRef) -> u64 {
         let mut updates = 0;
-        let mut q = node + 1;
+        let mut q = node + NODE_BYTES;
         loop {
             let item = (*self.node(q)).item;
             if item == 0 {
                 break;
             }
             updates += self.cover(item);
-            q += 1;
+            q += NODE_BYTES;
         }
         q = (*self.node(q)).up;
         while q != node {
             updates += self.cover((*self.node(q)).item);
-            q += 1;
+            q += NODE_BYTES;
         }
         updates
     }
 
     /// Undoes [`Arrays::commit`], right to left.
     #[inline(always)]
-    unsafe fn uncommit(self, node: u32) {
-        let mut q = node - 1;
+    unsafe fn uncommit(self, node: NodeRef) {
+        let mut q = node - NODE_BYTES;
         loop {
             let item = (*self.node(q)).item;
             if item == 0 {
                 break;
             }
             self.uncover(item);
-            q -= 1;
+            q -= NODE_BYTES;
         }
         q = (*self.node(q)).down;
         while q != node {
             self.uncover((*self.node(q)).item);
-            q -= 1;
+            q -= NODE_BYTES;
         }
     }
 }
@@ -463,38 +537,36 @@ mod tests {
         b.build()
     }
 
+    /// Node `i` as (item, up, down), with links as indices, as in Knuth's
+    /// table.
+    fn row(links: &Links, i: usize) -> (usize, usize, usize) {
+        let node = links.nodes[i];
+        let item = if i <= 7 {
+            node.item as usize
+        } else {
+            index(node.item)
+        };
+        (item, index(node.up), index(node.down))
+    }
+
     #[test]
     fn layout_matches_knuth_table() {
         let links = Links::new(&small());
         // Headers: lengths of a..g are 2 2 2 3 2 2 3.
-        let lens: Vec<u32> = (1..=7).map(|i| links.len(i)).collect();
+        let lens: Vec<u32> = (1..=7).map(|i| links.len(node_ref(i))).collect();
         assert_eq!(lens, [2, 2, 2, 3, 2, 2, 3]);
         // Nodes 8 (first spacer), 9..10 option "c e", 11 spacer, ...
-        assert_eq!(
-            links.nodes[8],
-            Node {
-                item: 0,
-                up: 0,
-                down: 10
-            }
-        );
-        assert_eq!(links.nodes[9].item, 3);
-        assert_eq!(links.nodes[10].item, 5);
-        assert_eq!(
-            links.nodes[11],
-            Node {
-                item: 0,
-                up: 9,
-                down: 14
-            }
-        );
+        assert_eq!(row(&links, 8), (0, 0, 10));
+        assert_eq!(row(&links, 9).0, 3);
+        assert_eq!(row(&links, 10).0, 5);
+        assert_eq!(row(&links, 11), (0, 9, 14));
         // Item a's list: nodes 12 (a d g) and 20 (a d f).
-        assert_eq!(links.nodes[1].down, 12);
-        assert_eq!(links.nodes[12].down, 20);
-        assert_eq!(links.nodes[20].down, 1);
-        assert_eq!(links.nodes[1].up, 20);
-        assert_eq!(links.option_of[20], 3);
-        assert_eq!(links.first_node, [9, 12, 16, 20, 24, 27]);
+        assert_eq!(row(&links, 1), (2, 20, 12));
+        assert_eq!(row(&links, 12), (1, 1, 20));
+        assert_eq!(row(&links, 20), (1, 12, 1));
+        assert_eq!(links.option_of(node_ref(20)), 3);
+        let firsts: Vec<usize> = links.first_node.iter().map(|&f| index(f)).collect();
+        assert_eq!(firsts, [9, 12, 16, 20, 24, 27]);
         links.sanity_check().unwrap();
     }
 
@@ -502,12 +574,12 @@ mod tests {
     fn cover_and_uncover_restore_every_link() {
         let mut links = Links::new(&small());
         let fresh = links.clone();
-        links.cover(1);
-        links.commit(12);
-        assert!(!links.is_active(1) && !links.is_active(4) && !links.is_active(7));
+        links.cover(node_ref(1));
+        links.commit(node_ref(12));
+        assert!([1, 4, 7].iter().all(|&i| !links.is_active(node_ref(i))));
         links.sanity_check().unwrap();
-        links.uncommit(12);
-        links.uncover(1);
+        links.uncommit(node_ref(12));
+        links.uncover(node_ref(1));
         links.updates = 0;
         assert_eq!(links, fresh);
     }

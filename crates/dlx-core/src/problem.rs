@@ -10,8 +10,9 @@ use std::collections::HashMap;
 use thiserror::Error;
 
 /// The largest number of nodes (item headers, option nodes and spacers) a
-/// problem may have, so that every link fits in a `u32`.
-pub const MAX_NODES: usize = u32::MAX as usize - 1;
+/// problem may have: every link is a `u32` byte offset into an array of
+/// 16-byte nodes, so 2^28 - 1 (about 268 million nodes, 4 GiB of links).
+pub const MAX_NODES: usize = (1 << 28) - 1;
 
 /// Why a problem could not be built.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

@@ -16,7 +16,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use crate::links::Links;
+use crate::links::{Links, NodeRef};
 use crate::problem::Problem;
 
 /// What the search has done so far.
@@ -161,13 +161,13 @@ enum Step {
 pub struct Solver {
     links: Links,
     /// `choice[l]` is the node of the option tried at level `l`.
-    choice: Vec<u32>,
+    choice: Vec<NodeRef>,
     level: usize,
     /// The item branched on at `level`.
-    best: u32,
+    best: NodeRef,
     phase: Phase,
     /// The given options' first nodes, in the order they were forced.
-    forced: Vec<u32>,
+    forced: Vec<NodeRef>,
     /// Whether the givens conflict (the search then has no solutions).
     conflict: bool,
     /// Options of the current solution, reported to visitors.
@@ -340,7 +340,7 @@ impl Solver {
         self.conflict = false;
         for &option in given {
             let first = self.links.first_node[option];
-            if !self.option_is_free(first) {
+            if !self.links.option_is_free(first) {
                 self.conflict = true;
                 break;
             }
@@ -359,22 +359,6 @@ impl Solver {
             Phase::Start
         };
         Ok(())
-    }
-
-    /// Whether every item of the option starting at `first` is still active
-    /// (then the option is also still in every list).
-    fn option_is_free(&self, first: u32) -> bool {
-        let mut q = first;
-        loop {
-            let item = self.links.nodes[q as usize].item;
-            if item == 0 {
-                return true;
-            }
-            if !self.links.is_active(item) {
-                return false;
-            }
-            q += 1;
-        }
     }
 
     /// Undoes whatever the loop and the givens left covered, and reports.
@@ -422,13 +406,11 @@ impl Solver {
     fn fill_solution(&mut self) {
         self.solution.clear();
         for &first in &self.forced {
-            self.solution
-                .push(self.links.option_of[first as usize] as usize);
+            self.solution.push(self.links.option_of(first));
         }
         if self.phase == Phase::Recover {
             for &node in &self.choice[..=self.level] {
-                self.solution
-                    .push(self.links.option_of[node as usize] as usize);
+                self.solution.push(self.links.option_of(node));
             }
         }
     }
@@ -494,7 +476,7 @@ impl Solver {
                         .choose_fewest()
                         .expect("an active primary item exists on entering a level");
                     self.links.cover(best);
-                    self.choice[level] = self.links.nodes[best as usize].down;
+                    self.choice[level] = self.links.down(best);
                     phase = Phase::Advance;
                 }
                 Phase::Advance => {
@@ -524,7 +506,7 @@ impl Solver {
                 Phase::Recover => {
                     let node = self.choice[level];
                     self.links.uncommit(node);
-                    self.choice[level] = self.links.nodes[node as usize].down;
+                    self.choice[level] = self.links.down(node);
                     phase = Phase::Advance;
                 }
                 Phase::Done => break Step::End(Outcome::Exhausted),
