@@ -120,6 +120,86 @@ impl<F: FnMut(&[usize]) -> Control> Visitor for F {
     }
 }
 
+/// A visitor that also follows the search as it goes, so that it can cut
+/// branches: branch and bound, or any other model-specific pruning, without
+/// the engine knowing the model.
+///
+/// The engine calls [`Guide::push`] after it adds an option to the partial
+/// solution and [`Guide::pop`] before it takes that option back, in strict
+/// stack order; the given options are not pushed (the guide knows them).
+/// Before entering each level it asks [`Guide::prune`]: `true` abandons the
+/// partial solution as it stands, as if no option of the next item worked.
+/// Solutions still arrive through [`Visitor::solution`].
+pub trait Guide: Visitor {
+    /// `option` joined the partial solution.
+    fn push(&mut self, option: usize);
+    /// `option`, the last one pushed, left the partial solution.
+    fn pop(&mut self, option: usize);
+    /// Whether nothing below the current partial solution is wanted.
+    fn prune(&mut self) -> bool;
+}
+
+/// The guide of an ordinary search: it follows nothing and cuts nothing,
+/// and compiles away.
+struct Unguided<'v, V: ?Sized>(&'v mut V);
+
+impl<V: Visitor + ?Sized> Visitor for Unguided<'_, V> {
+    #[inline(always)]
+    fn solution(&mut self, options: &[usize]) -> Control {
+        self.0.solution(options)
+    }
+}
+
+/// Whether a guide type wants to hear of each option (the `Unguided` one
+/// does not, so the plain search does not even look the options up).
+trait Follows {
+    const FOLLOWS: bool;
+}
+
+impl<V: Visitor + ?Sized> Follows for Unguided<'_, V> {
+    const FOLLOWS: bool = false;
+}
+
+impl<V: Visitor + ?Sized> Guide for Unguided<'_, V> {
+    #[inline(always)]
+    fn push(&mut self, _: usize) {}
+    #[inline(always)]
+    fn pop(&mut self, _: usize) {}
+    #[inline(always)]
+    fn prune(&mut self) -> bool {
+        false
+    }
+}
+
+/// A user's guide, which hears of every option.
+struct Guided<'g, G: ?Sized>(&'g mut G);
+
+impl<G: Guide + ?Sized> Visitor for Guided<'_, G> {
+    #[inline(always)]
+    fn solution(&mut self, options: &[usize]) -> Control {
+        self.0.solution(options)
+    }
+}
+
+impl<G: Guide + ?Sized> Follows for Guided<'_, G> {
+    const FOLLOWS: bool = true;
+}
+
+impl<G: Guide + ?Sized> Guide for Guided<'_, G> {
+    #[inline(always)]
+    fn push(&mut self, option: usize) {
+        self.0.push(option)
+    }
+    #[inline(always)]
+    fn pop(&mut self, option: usize) {
+        self.0.pop(option)
+    }
+    #[inline(always)]
+    fn prune(&mut self) -> bool {
+        self.0.prune()
+    }
+}
+
 /// A given option that cannot be forced.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("given option {option} does not exist (the problem has {options} options)")]
@@ -252,11 +332,28 @@ impl Solver {
         visitor: &mut V,
     ) -> Result<Report, UnknownOption> {
         self.begin(given, limits.clone())?;
+        Ok(self.run(&mut Unguided(visitor)))
+    }
+
+    /// Like [`Solver::search`], with a [`Guide`] that follows every choice
+    /// and may cut branches (branch and bound).
+    pub fn search_guided<G: Guide + ?Sized>(
+        &mut self,
+        given: &[usize],
+        limits: &Limits,
+        guide: &mut G,
+    ) -> Result<Report, UnknownOption> {
+        self.begin(given, limits.clone())?;
+        Ok(self.run(&mut Guided(guide)))
+    }
+
+    /// Runs a begun search to its end, handing solutions to `guide`.
+    fn run<G: Guide + Follows>(&mut self, guide: &mut G) -> Report {
         let outcome = loop {
-            match self.step() {
+            match self.step(guide) {
                 Step::Solution => {
                     self.fill_solution();
-                    if visitor.solution(&self.solution) == Control::Stop {
+                    if guide.solution(&self.solution) == Control::Stop {
                         break Outcome::Stopped;
                     }
                 }
@@ -264,7 +361,7 @@ impl Solver {
                 Step::End(outcome) => break outcome,
             }
         };
-        Ok(self.finish(outcome))
+        self.finish(outcome)
     }
 
     /// An iterator over all solutions containing the `given` options, within
@@ -299,7 +396,7 @@ impl Solver {
         self.begin(given, Limits::none())?;
         self.split_depth = Some(depth);
         let outcome = loop {
-            match self.step() {
+            match self.step(&mut Unguided(&mut |_: &[usize]| Control::Continue)) {
                 Step::Solution => {
                     self.fill_solution();
                     solution(&self.solution);
@@ -431,8 +528,9 @@ impl Solver {
         None
     }
 
-    /// Runs the loop until the next solution or the end.
-    fn step(&mut self) -> Step {
+    /// Runs the loop until the next solution or the end, telling `guide`
+    /// of every choice when it follows them.
+    fn step<G: Guide + Follows>(&mut self, guide: &mut G) -> Step {
         if let Some(max) = self.limits.max_solutions {
             if self.solutions >= max {
                 return Step::End(Outcome::SolutionLimit);
@@ -461,6 +559,19 @@ impl Solver {
                 Phase::Forward => {
                     if let Some(outcome) = self.should_stop() {
                         break Step::End(outcome);
+                    }
+                    if G::FOLLOWS && guide.prune() {
+                        // The guide wants nothing below this partial
+                        // solution: a dead end, as if the next item had no
+                        // options.
+                        if level == 0 {
+                            phase = Phase::Done;
+                            continue;
+                        }
+                        level -= 1;
+                        best = self.links.item_of(self.choice[level]);
+                        phase = Phase::Recover;
+                        continue;
                     }
                     if self.split_depth == Some(level) {
                         // Leave this subtree to whoever takes the prefix:
@@ -494,6 +605,9 @@ impl Solver {
                         continue;
                     }
                     self.links.commit(node);
+                    if G::FOLLOWS {
+                        guide.push(self.links.option_of(node));
+                    }
                     if self.links.all_primary_covered() {
                         self.nodes += 1;
                         self.solutions += 1;
@@ -505,6 +619,9 @@ impl Solver {
                 }
                 Phase::Recover => {
                     let node = self.choice[level];
+                    if G::FOLLOWS {
+                        guide.pop(self.links.option_of(node));
+                    }
                     self.links.uncommit(node);
                     self.choice[level] = self.links.down(node);
                     phase = Phase::Advance;
@@ -549,7 +666,10 @@ impl Iterator for Solutions<'_> {
         if self.outcome.is_some() {
             return None;
         }
-        match self.solver.step() {
+        match self
+            .solver
+            .step(&mut Unguided(&mut |_: &[usize]| Control::Continue))
+        {
             Step::Solution => {
                 self.solver.fill_solution();
                 Some(self.solver.solution.clone())

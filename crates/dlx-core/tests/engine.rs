@@ -24,8 +24,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use dlx_core::{
-    count_parallel, search_parallel, Control, Limits, Outcome, Problem, Report, Solver,
-    SplitConfig, UnknownOption,
+    count_parallel, search_parallel, Control, Guide, Limits, Outcome, Problem, Report, Solver,
+    SplitConfig, UnknownOption, Visitor,
 };
 use proptest::prelude::*;
 use proptest::sample::{subsequence, Index};
@@ -781,4 +781,69 @@ fn cancelled_before_start_without_primary_items() {
     let report = solver.count_with(&[], &limits).unwrap();
     assert_eq!(report.outcome, Outcome::NodeBudget, "{report:?}");
     assert_eq!(report.stats.nodes, 0);
+}
+
+// ---------------------------------------------------------------------------
+// Guided search (branch and bound hooks)
+// ---------------------------------------------------------------------------
+
+/// A guide that keeps its own stack of pushed options, checks it against
+/// each solution, and prunes every partial solution of `cut_at` options or
+/// more.
+struct StackGuide {
+    given: usize,
+    stack: Vec<usize>,
+    cut_at: usize,
+    solutions: Vec<Vec<usize>>,
+    mismatch: Option<String>,
+}
+
+impl Visitor for StackGuide {
+    fn solution(&mut self, options: &[usize]) -> Control {
+        if options[self.given..] != self.stack[..] {
+            self.mismatch = Some(format!("solution {options:?}, stack {:?}", self.stack));
+        }
+        self.solutions.push(options.to_vec());
+        Control::Continue
+    }
+}
+
+impl Guide for StackGuide {
+    fn push(&mut self, option: usize) {
+        self.stack.push(option);
+    }
+    fn pop(&mut self, option: usize) {
+        if self.stack.pop() != Some(option) {
+            self.mismatch = Some(format!("popped {option} out of order"));
+        }
+    }
+    fn prune(&mut self) -> bool {
+        self.stack.len() >= self.cut_at
+    }
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    #[test]
+    fn a_guide_follows_the_search_and_cuts_where_told(spec in specs(), cut_at in 0usize..6) {
+        let problem = spec.build();
+        let mut solver = Solver::new(&problem);
+        let (plain_report, plain) = unlimited(&mut solver);
+        let mut guide = StackGuide { given: 0, stack: Vec::new(), cut_at: usize::MAX, solutions: Vec::new(), mismatch: None };
+        let report = solver.search_guided(&[], &Limits::none(), &mut guide).unwrap();
+        prop_assert_eq!(guide.mismatch.take(), None);
+        prop_assert_eq!(report, plain_report);
+        prop_assert_eq!(&guide.solutions, &plain);
+        prop_assert!(guide.stack.is_empty());
+
+        // Cutting every partial solution of `cut_at` options keeps exactly
+        // the solutions whose options before the last number fewer.
+        let mut guide = StackGuide { given: 0, stack: Vec::new(), cut_at, solutions: Vec::new(), mismatch: None };
+        solver.search_guided(&[], &Limits::none(), &mut guide).unwrap();
+        prop_assert_eq!(guide.mismatch.take(), None);
+        let kept: Vec<Vec<usize>> = plain.iter().filter(|s| s.len() <= cut_at).cloned().collect();
+        prop_assert_eq!(guide.solutions, kept);
+        assert_restored(&solver, &problem, "a guided search")?;
+    }
 }
