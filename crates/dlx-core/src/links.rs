@@ -105,8 +105,8 @@ impl Links {
 
         let mut items = vec![ItemLink::default(); n + 2];
         // Primary items form a circular list through ROOT.
-        for i in 0..=primary {
-            items[i] = ItemLink {
+        for (i, link) in items.iter_mut().enumerate().take(primary + 1) {
+            *link = ItemLink {
                 prev: node_ref(if i == 0 { primary } else { i - 1 }),
                 next: if i == primary { ROOT } else { node_ref(i + 1) },
             };
