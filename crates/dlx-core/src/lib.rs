@@ -51,6 +51,6 @@ mod split;
 
 pub use problem::{Problem, ProblemBuilder, ProblemError, MAX_NODES};
 pub use search::{
-    Control, Limits, Outcome, Report, Solutions, Solver, Stats, UnknownOption, Visitor,
+    Control, Guide, Limits, Outcome, Report, Solutions, Solver, Stats, UnknownOption, Visitor,
 };
 pub use split::{count_parallel, search_parallel, split, Split, SplitConfig, SplitProgress};
