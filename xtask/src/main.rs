@@ -1,5 +1,6 @@
 //! Project chores, run as `cargo xtask <chore>`:
-//! - `bench [problem ...]`: times the engine on `../shared/xc/` problems.
+//! - `bench [problem ...]`: times the engine on `../shared/xc/` problems;
+//!   `bench radar [--quick]` times `cover radar`'s solver (see `bench_radar`);
 //! - `fixtures`: regenerates the generated files of `fixtures/`.
 //! - `verify [--bin PATH] [family ...]`: builds the `cover` binary (or uses
 //!   PATH), runs it on every fixture and checks its answers with checkers
@@ -7,14 +8,19 @@
 use anyhow::{bail, Result};
 
 mod bench;
+mod bench_radar;
 mod fixtures;
 mod tidy;
 mod verify;
 mod verify_queens;
+mod verify_radar;
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
+        Some("bench") if args.get(1).map(String::as_str) == Some("radar") => {
+            bench_radar::run(&args[2..])
+        }
         Some("bench") => bench::run(&args[1..]),
         Some("fixtures") => fixtures::run(&args[1..]),
         Some("verify") => verify::run(&args[1..]),

@@ -48,6 +48,7 @@ pub type Family = fn(&Env) -> Result<Vec<Check>>;
 pub const FAMILIES: &[(&str, Family)] = &[
     ("exact", exact_checks),
     ("queens", crate::verify_queens::queens_checks),
+    ("radar", crate::verify_radar::radar_checks),
 ];
 
 /// At most this many solutions are asked for with `--all`.

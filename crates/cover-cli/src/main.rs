@@ -13,6 +13,7 @@ mod exact;
 mod output;
 mod progress;
 mod queens;
+mod radar;
 
 use std::io;
 use std::process::ExitCode;
@@ -52,6 +53,7 @@ struct Cli {
 enum Command {
     Exact(exact::ExactArgs),
     Queens(queens::QueensArgs),
+    Radar(radar::RadarArgs),
 }
 
 impl Command {
@@ -60,6 +62,7 @@ impl Command {
         match self {
             Command::Exact(args) => &args.common,
             Command::Queens(args) => &args.common,
+            Command::Radar(args) => &args.common,
         }
     }
 }
@@ -73,6 +76,7 @@ fn main() -> ExitCode {
     let result = common.init_threads().and_then(|()| match &cli.command {
         Command::Exact(args) => exact::run(args, &mut session),
         Command::Queens(args) => queens::run(args, &mut session),
+        Command::Radar(args) => radar::run(args, &mut session),
     });
     match result {
         Ok(()) => {}

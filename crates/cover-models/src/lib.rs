@@ -7,4 +7,5 @@
 
 pub mod exact;
 pub mod queens;
+pub mod radar;
 pub mod text;

@@ -46,10 +46,12 @@
 
 mod links;
 mod problem;
+mod repeat;
 mod search;
 mod split;
 
 pub use problem::{Problem, ProblemBuilder, ProblemError, MAX_NODES};
+pub use repeat::{RepeatReport, RepeatSolver};
 pub use search::{
     Control, Guide, Limits, Outcome, Report, Solutions, Solver, Stats, UnknownOption, Visitor,
 };
