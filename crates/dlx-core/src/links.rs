@@ -266,25 +266,10 @@ impl Links {
     /// The first active primary item with the fewest options (ties go to the
     /// earliest in item order), or `None` when no primary item is active.
     #[inline(always)]
-    pub(crate) fn choose_fewest(&self) -> Option<NodeRef> {
-        let mut k = self.items[index(ROOT)].next;
-        if k == ROOT {
-            return None;
-        }
-        let mut best = k;
-        let mut best_len = self.len(k);
-        while best_len > 0 {
-            k = self.items[index(k)].next;
-            if k == ROOT {
-                break;
-            }
-            let len = self.len(k);
-            if len < best_len {
-                best = k;
-                best_len = len;
-            }
-        }
-        Some(best)
+    pub(crate) fn choose_fewest(&mut self) -> Option<NodeRef> {
+        let a = self.arrays();
+        // SAFETY: see `Arrays`.
+        unsafe { a.choose_fewest() }
     }
 
     /// Whether no primary item is left to cover.
@@ -383,6 +368,31 @@ impl Arrays {
         #[cfg(any(debug_assertions, feature = "bounds-checks"))]
         assert!(index(item) < self.lens.1, "item {item} out of bounds");
         self.items.add(index(item))
+    }
+
+    /// See [`Links::choose_fewest`]: the first active primary item with the
+    /// fewest options. The scan stops early at an item with none, since
+    /// nothing can beat it.
+    #[inline(always)]
+    unsafe fn choose_fewest(self) -> Option<NodeRef> {
+        let mut k = (*self.item(ROOT)).next;
+        if k == ROOT {
+            return None;
+        }
+        let mut best = k;
+        let mut best_len = (*self.node(k)).item;
+        while best_len > 0 {
+            k = (*self.item(k)).next;
+            if k == ROOT {
+                break;
+            }
+            let len = (*self.node(k)).item;
+            if len < best_len {
+                best = k;
+                best_len = len;
+            }
+        }
+        Some(best)
     }
 
     /// Knuth's `cover`: unlinks `item` from the active list, then hides
