@@ -1,6 +1,9 @@
 //! `cargo xtask bench`: counts all solutions of the reference problems in
 //! `../shared/xc/` (when present) and prints time, nodes, updates and
-//! updates per second, next to the counts and DLX1 times of REFERENCE.md.
+//! updates per second, next to the counts and DLX1 times of REFERENCE.md,
+//! and the time of the contest template's DLX ([`Classic`]) on the same
+//! problem in the same process, with the ratio of the two: on a busy
+//! machine that ratio holds where absolute times drift.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -8,6 +11,8 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use cover_models::exact::Instances;
 use dlx_core::{Limits, Solver};
+
+use crate::baseline::Classic;
 
 /// The exact-cover problems timed by default.
 const DEFAULT_PROBLEMS: &[&str] = &["queens14", "queens15", "langford12", "pentomino_6x10"];
@@ -25,8 +30,17 @@ pub fn run(args: &[String]) -> Result<()> {
         args.to_vec()
     };
     println!(
-        "{:<16} {:>10} {:>12} {:>13} {:>9} {:>9} {:>7} {:>8}",
-        "problem", "solutions", "nodes", "updates", "seconds", "dlx1 s", "ratio", "Mupd/s"
+        "{:<16} {:>10} {:>11} {:>12} {:>8} {:>9} {:>7} {:>7} {:>7} {:>8}",
+        "problem",
+        "solutions",
+        "nodes",
+        "updates",
+        "seconds",
+        "classic s",
+        "ratio",
+        "dlx1 s",
+        "ratio",
+        "Mupd/s"
     );
     let mut all_match = true;
     for name in names {
@@ -40,27 +54,38 @@ pub fn run(args: &[String]) -> Result<()> {
         let report = solver.count_with(&[], &Limits::none())?;
         let seconds = start.elapsed().as_secs_f64();
         let stats = report.stats;
-        let expected = reference.iter().find(|r| r.name == name);
-        let (mark, dlx1) = match expected {
-            Some(r)
-                if (r.solutions, r.nodes, r.updates)
-                    == (stats.solutions, stats.nodes, stats.updates) =>
-            {
-                ("", r.seconds)
-            }
+        // The contest template on the same problem, in the same process:
+        // the ratio to it holds when the machine is busy.
+        let mut classic = Classic::new(&instance.problem);
+        let start = Instant::now();
+        let classic_count = classic.count();
+        let classic_seconds = start.elapsed().as_secs_f64();
+        let mut mark = String::new();
+        if (classic_count, classic.nodes) != (stats.solutions, stats.nodes) {
+            all_match = false;
+            mark.push_str("  MISMATCH with the classic search");
+        }
+        let dlx1 = match reference.iter().find(|r| r.name == name) {
             Some(r) => {
-                all_match = false;
-                ("  MISMATCH with REFERENCE.md", r.seconds)
+                if (r.solutions, r.nodes, r.updates)
+                    != (stats.solutions, stats.nodes, stats.updates)
+                {
+                    all_match = false;
+                    mark.push_str("  MISMATCH with REFERENCE.md");
+                }
+                r.seconds
             }
-            None => ("", f64::NAN),
+            None => f64::NAN,
         };
         println!(
-            "{:<16} {:>10} {:>12} {:>13} {:>9.3} {:>9.2} {:>7.2} {:>8.1}{}",
+            "{:<16} {:>10} {:>11} {:>12} {:>8.3} {:>9.3} {:>7.2} {:>7.2} {:>7.2} {:>8.1}{}",
             name,
             stats.solutions,
             stats.nodes,
             stats.updates,
             seconds,
+            classic_seconds,
+            seconds / classic_seconds,
             dlx1,
             seconds / dlx1,
             stats.updates as f64 / seconds / 1e6,

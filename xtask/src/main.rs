@@ -7,6 +7,7 @@
 //!   that trust neither the engine nor the parsers.
 use anyhow::{bail, Result};
 
+mod baseline;
 mod bench;
 mod bench_radar;
 mod fixtures;
