@@ -1,6 +1,8 @@
 //! Project chores, run as `cargo xtask <chore>`:
 //! - `bench [problem ...]`: times the engine on `../shared/xc/` problems;
 //!   `bench radar [--quick]` times `cover radar`'s solver (see `bench_radar`);
+//!   `bench target [--quick]` times `cover target`'s branch and bound
+//!   (see `bench_target`).
 //! - `fixtures`: regenerates the generated files of `fixtures/`.
 //! - `verify [--bin PATH] [family ...]`: builds the `cover` binary (or uses
 //!   PATH), runs it on every fixture and checks its answers with checkers
@@ -10,17 +12,22 @@ use anyhow::{bail, Result};
 mod baseline;
 mod bench;
 mod bench_radar;
+mod bench_target;
 mod fixtures;
 mod tidy;
 mod verify;
 mod verify_queens;
 mod verify_radar;
+mod verify_target;
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("bench") if args.get(1).map(String::as_str) == Some("radar") => {
             bench_radar::run(&args[2..])
+        }
+        Some("bench") if args.get(1).map(String::as_str) == Some("target") => {
+            bench_target::run(&args[2..])
         }
         Some("bench") => bench::run(&args[1..]),
         Some("fixtures") => fixtures::run(&args[1..]),

@@ -49,6 +49,7 @@ pub const FAMILIES: &[(&str, Family)] = &[
     ("exact", exact_checks),
     ("queens", crate::verify_queens::queens_checks),
     ("radar", crate::verify_radar::radar_checks),
+    ("target", crate::verify_target::target_checks),
 ];
 
 /// At most this many solutions are asked for with `--all`.

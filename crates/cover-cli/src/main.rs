@@ -14,6 +14,7 @@ mod output;
 mod progress;
 mod queens;
 mod radar;
+mod target;
 
 use std::io;
 use std::process::ExitCode;
@@ -54,6 +55,7 @@ enum Command {
     Exact(exact::ExactArgs),
     Queens(queens::QueensArgs),
     Radar(radar::RadarArgs),
+    Target(target::TargetArgs),
 }
 
 impl Command {
@@ -63,6 +65,7 @@ impl Command {
             Command::Exact(args) => &args.common,
             Command::Queens(args) => &args.common,
             Command::Radar(args) => &args.common,
+            Command::Target(args) => &args.common,
         }
     }
 }
@@ -77,6 +80,7 @@ fn main() -> ExitCode {
         Command::Exact(args) => exact::run(args, &mut session),
         Command::Queens(args) => queens::run(args, &mut session),
         Command::Radar(args) => radar::run(args, &mut session),
+        Command::Target(args) => target::run(args, &mut session),
     });
     match result {
         Ok(()) => {}

@@ -8,4 +8,5 @@
 pub mod exact;
 pub mod queens;
 pub mod radar;
+pub mod target;
 pub mod text;

@@ -1,0 +1,301 @@
+//! End-to-end tests of `cover target`: the fixtures of `fixtures/target/`
+//! (exact output, exit status, the lines errors name), and every grid that
+//! `--show` and `--json` print checked by a checker here that does not
+//! trust the solver: its own reading of the input, a valid sudoku that
+//! keeps every given, and the score recomputed from the grid.
+
+mod support;
+
+use std::path::PathBuf;
+
+use support::{cover, json_lines};
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/target")
+}
+
+fn fixture(name: &str) -> String {
+    fixtures().join(name).to_str().unwrap().to_owned()
+}
+
+fn read_fixture(name: &str) -> String {
+    std::fs::read_to_string(fixtures().join(name)).unwrap()
+}
+
+// ---------------------------------------------------------------------------
+// An independent reading of the input and a checker of grids.
+
+type Cells = [u8; 81];
+
+/// Reads well-formed input: 9 rows of 9 digits per puzzle; blank lines,
+/// `#` lines and a byte-order mark skipped.
+fn read_puzzles(text: &str) -> Vec<Cells> {
+    let digits: Vec<Vec<u8>> = text
+        .trim_start_matches('\u{feff}')
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.split_whitespace().map(|w| w.parse().unwrap()).collect())
+        .collect();
+    digits
+        .chunks(9)
+        .map(|rows| {
+            let all: Vec<u8> = rows.concat();
+            all.try_into().expect("9 rows of 9 digits")
+        })
+        .collect()
+}
+
+/// Checks `grid` against `puzzle` and returns its score, or why it is
+/// wrong.
+fn check_grid(puzzle: &Cells, grid: &Cells) -> Result<u32, String> {
+    for k in 0..81 {
+        if puzzle[k] != 0 && puzzle[k] != grid[k] {
+            return Err(format!("cell {k}: given {} became {}", puzzle[k], grid[k]));
+        }
+    }
+    let units = (0..9).flat_map(|u| {
+        [
+            (0..9).map(|c| u * 9 + c).collect::<Vec<_>>(),
+            (0..9).map(|r| r * 9 + u).collect(),
+            (0..9)
+                .map(|k| (u / 3 * 3 + k / 3) * 9 + u % 3 * 3 + k % 3)
+                .collect(),
+        ]
+    });
+    for unit in units {
+        let mut digits: Vec<u8> = unit.iter().map(|&k| grid[k]).collect();
+        digits.sort_unstable();
+        if digits != [1, 2, 3, 4, 5, 6, 7, 8, 9] {
+            return Err(format!("cells {unit:?} hold {digits:?}"));
+        }
+    }
+    let weight = |k: usize| {
+        let (r, c) = (k / 9, k % 9);
+        6 + r.min(c).min(8 - r).min(8 - c) as u32
+    };
+    Ok((0..81).map(|k| weight(k) * u32::from(grid[k])).sum())
+}
+
+/// Reads `--show` output into (score, grid) pairs.
+fn read_shown(stdout: &str) -> Vec<(i64, Option<Cells>)> {
+    let lines: Vec<&str> = stdout.lines().collect();
+    let mut answers = Vec::new();
+    let mut at = 0;
+    while at < lines.len() {
+        let score: i64 = lines[at].parse().unwrap();
+        at += 1;
+        let grid = (score != -1).then(|| {
+            let grid = read_puzzles(&lines[at..at + 9].join("\n"))[0];
+            at += 9;
+            grid
+        });
+        assert_eq!(lines[at], "", "a blank line ends each answer");
+        at += 1;
+        answers.push((score, grid));
+    }
+    answers
+}
+
+/// Checks every answer of `--show` output for `input` against `expected`
+/// scores.
+fn check_shown(input: &str, stdout: &str, expected: &[i64]) {
+    let puzzles = read_puzzles(input);
+    let answers = read_shown(stdout);
+    assert_eq!(answers.len(), puzzles.len());
+    for ((puzzle, (score, grid)), want) in puzzles.iter().zip(&answers).zip(expected) {
+        assert_eq!(score, want);
+        match grid {
+            Some(grid) => assert_eq!(i64::from(check_grid(puzzle, grid).unwrap()), *score),
+            None => assert_eq!(*score, -1),
+        }
+    }
+}
+
+fn scores(text: &str) -> Vec<i64> {
+    text.lines().map(|l| l.parse().unwrap()).collect()
+}
+
+#[test]
+fn the_checker_rejects_wrong_grids() {
+    let puzzle = read_puzzles(&read_fixture("p1074_sample1.in"))[0];
+    let stdout = cover(&["target", "--show", &fixture("p1074_sample1.in")], b"").0;
+    let (_, grid) = read_shown(&stdout)[0];
+    let grid = grid.unwrap();
+    assert_eq!(check_grid(&puzzle, &grid), Ok(2829));
+    let mut swapped = grid;
+    swapped.swap(0, 1);
+    assert!(check_grid(&puzzle, &swapped).is_err());
+    let mut other = [0; 81];
+    other[0] = grid[1];
+    assert!(check_grid(&other, &grid).is_err());
+}
+
+// ---------------------------------------------------------------------------
+// The samples and the fixtures.
+
+#[test]
+fn the_samples() {
+    for (name, expected) in [("p1074_sample1", "2829\n"), ("p1074_sample2", "2852\n")] {
+        let (stdout, stderr, code) = cover(&["target", &fixture(&format!("{name}.in"))], b"");
+        assert_eq!((stdout.as_str(), stderr.as_str(), code), (expected, "", 0));
+        assert_eq!(read_fixture(&format!("{name}.out")), expected);
+    }
+}
+
+#[test]
+fn every_fixture_gives_its_expected_output() {
+    let manifest = read_fixture("expected.tsv");
+    let rows: Vec<Vec<&str>> = manifest
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .skip(1)
+        .map(|l| l.split('\t').collect())
+        .collect();
+    assert!(rows.len() >= 7);
+    for row in rows {
+        let [name, exit, lines] = row[..] else {
+            panic!("a row of 3 columns: {row:?}");
+        };
+        let (stdout, stderr, code) = cover(&["target", &fixture(name)], b"");
+        assert_eq!(stdout, read_fixture(&name.replace(".in", ".out")), "{name}");
+        assert_eq!(code.to_string(), exit, "{name}: {stderr}");
+        let named: Vec<String> = stderr
+            .lines()
+            .map(|l| l.split(':').nth(2).unwrap().to_owned())
+            .collect();
+        let expected: Vec<&str> = if lines == "-" {
+            vec![]
+        } else {
+            lines.split(',').collect()
+        };
+        assert_eq!(named, expected, "{name}");
+    }
+}
+
+#[test]
+fn shown_grids_are_valid_keep_the_givens_and_score_what_is_printed() {
+    for name in [
+        "p1074_sample1",
+        "p1074_sample2",
+        "random_small",
+        "random_hard",
+        "layout",
+        "no_solution",
+    ] {
+        let input = read_fixture(&format!("{name}.in"));
+        let expected = scores(&read_fixture(&format!("{name}.out")));
+        let (stdout, _, code) = cover(&["target", "--show", &fixture(&format!("{name}.in"))], b"");
+        assert_eq!(code, if expected.contains(&-1) { 1 } else { 0 });
+        check_shown(&input, &stdout, &expected);
+    }
+}
+
+#[test]
+fn json_records_and_the_same_answers_on_any_number_of_threads() {
+    let path = fixture("random_small.in");
+    let input = read_fixture("random_small.in");
+    let puzzles = read_puzzles(&input);
+    let expected = scores(&read_fixture("random_small.out"));
+    let one = cover(&["target", "--json", "--jobs", "1", &path], b"");
+    let two = cover(&["target", "--json", "--jobs", "2", &path], b"");
+    assert_eq!(one.0, two.0, "the same records, in the same order");
+    let records = json_lines(&one.0);
+    assert_eq!(records.len(), puzzles.len());
+    for (k, ((record, puzzle), want)) in records.iter().zip(&puzzles).zip(&expected).enumerate() {
+        assert_eq!(record["index"], k + 1);
+        assert_eq!(record["file"], path.as_str());
+        assert_eq!(record["status"], "solved");
+        assert_eq!(record["score"], *want);
+        assert_eq!(record["line"], 10 * k + 1);
+        let grid: Vec<u8> = record["grid"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|row| row.as_array().unwrap().clone())
+            .map(|d| d.as_u64().unwrap() as u8)
+            .collect();
+        let grid: Cells = grid.try_into().unwrap();
+        assert_eq!(i64::from(check_grid(puzzle, &grid).unwrap()), *want);
+        assert!(record["nodes"].as_u64().unwrap() > 0);
+        assert!(record["solutions_visited"].as_u64().unwrap() >= 1);
+        assert!(record["updates"].is_u64());
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Puzzles without solution, bad input, input from anywhere.
+
+#[test]
+fn puzzles_without_solution_print_minus_one() {
+    let (stdout, stderr, code) = cover(&["target", &fixture("no_solution.in")], b"");
+    assert_eq!(stdout, "-1\n-1\n-1\n2829\n-1\n-1\n-1\n");
+    assert_eq!((stderr.as_str(), code), ("", 1));
+    let records = json_lines(&cover(&["target", "--json", &fixture("no_solution.in")], b"").0);
+    assert_eq!(records[0]["status"], "no_solution");
+    assert_eq!(records[0]["score"], -1);
+    assert!(records[0].get("grid").is_none());
+    assert_eq!(records[3]["status"], "solved");
+    // --show: nothing but the -1 and the blank line.
+    let shown = cover(&["target", "--show", &fixture("no_solution.in")], b"").0;
+    assert!(shown.starts_with("-1\n\n-1\n\n-1\n\n2829\n7 5 4 9"));
+}
+
+#[test]
+fn bad_puzzles_are_reported_and_the_others_answered() {
+    let path = fixture("bad_input.in");
+    let (stdout, stderr, code) = cover(&["target", &path], b"");
+    assert_eq!((stdout.as_str(), code), ("2829\n2852\n", 2));
+    let messages: Vec<&str> = stderr.lines().collect();
+    assert_eq!(messages.len(), 5, "{stderr}");
+    assert!(messages[0].starts_with(&format!("cover: {path}:18: ")));
+    assert!(messages[0].contains("ends after 8 rows"));
+    assert!(messages[1].contains(":22: a row has 9 numbers, this one has 8"));
+    assert!(messages[2].contains(":34: 10 is not a digit"));
+    assert!(messages[3].contains(":48: \"x\" is not a number"));
+    assert!(messages[4].contains(":62: ") && messages[4].contains("after 3 rows"));
+    // JSON keeps one line per puzzle, in order.
+    let records = json_lines(&cover(&["target", "--json", &path], b"").0);
+    let statuses: Vec<&str> = records
+        .iter()
+        .map(|r| r["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        statuses,
+        ["solved", "invalid", "invalid", "invalid", "invalid", "solved", "invalid"]
+    );
+    assert_eq!(records[2]["line"], 22);
+    assert!(records[2]["error"].as_str().unwrap().contains("8"));
+}
+
+#[test]
+fn standard_input_missing_files_and_stats() {
+    let sample = read_fixture("p1074_sample2.in");
+    let (stdout, _, code) = cover(&["target"], sample.as_bytes());
+    assert_eq!((stdout.as_str(), code), ("2852\n", 0));
+    let missing = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("no/such/file.in");
+    let missing = missing.to_str().unwrap();
+    let one = fixture("p1074_sample1.in");
+    let (stdout, stderr, code) = cover(
+        &["target", "--stats", missing, "-", &one],
+        sample.as_bytes(),
+    );
+    assert_eq!((stdout.as_str(), code), ("2852\n2829\n", 2));
+    assert!(stderr.contains("no/such/file.in"), "{stderr}");
+    assert!(
+        stderr.contains("instances:     2 (2 answered: 2 solved, 0 without solution; 0 invalid)")
+    );
+    assert!(stderr.contains("search nodes:"));
+    // Empty input: nothing to answer.
+    assert_eq!(cover(&["target"], b"").0, "");
+    assert_eq!(cover(&["target"], b"\n# nothing\n\n").2, 0);
+}
+
+#[test]
+fn help_describes_the_score_and_the_output() {
+    let (stdout, _, code) = cover(&["target", "--help"], b"");
+    assert_eq!(code, 0);
+    for words in ["weight", "--show", "-1", "Exit status", "solutions_visited"] {
+        assert!(stdout.contains(words), "{words}");
+    }
+}

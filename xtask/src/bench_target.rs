@@ -1,0 +1,279 @@
+//! `cargo xtask bench target`: times the branch and bound of `cover target`
+//! on target-sudoku puzzles with few givens, one puzzle at a time on one
+//! thread.
+//!
+//! The puzzles: random full grids (a randomised backtracking fill from a
+//! seeded ChaCha8 generator, the same on every machine), each emptied down
+//! to 20–23 givens at random cells. Such puzzles have a great many
+//! solutions (the seed's plain depth-first search took from 0.03 s to
+//! 139 s on the first 12, which are `fixtures/target/random_hard.in`); the
+//! issue's bar is under 0.5 s for every one of them. Each time is the best
+//! of `--runs` runs. The puzzles are also written to
+//! `target/bench-target/puzzles.txt` for timing other programs.
+//!
+//! Then the bounds are compared on the first 12 puzzles (search nodes,
+//! time, searches stopped by a node budget): the ring identity (the
+//! default), the per-line pairing, the global pairing, weight × 9 per empty
+//! cell, and no bound at all.
+//!
+//! Usage: `cargo xtask bench target [--count N] [--seed S] [--givens A-B]
+//! [--runs N] [--quick]` (defaults: 30 puzzles, seed 1074, 20-23 givens,
+//! 3 runs; `--quick`: no comparison of bounds). It fails when a puzzle
+//! misses the bar.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use cover_models::target::{format_grid, Bound, Grid, TargetModel, TargetPuzzle, CELLS, SIDE};
+use dlx_core::{Limits, Solver};
+use rand::rngs::ChaCha8Rng;
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+
+/// The default seed.
+const SEED: u64 = 1074;
+/// The default number of puzzles.
+const COUNT: usize = 30;
+/// The bounds are compared on this many puzzles.
+const COMPARED: usize = 12;
+/// The bar of the issue, per puzzle.
+const BAR: Duration = Duration::from_millis(500);
+/// Searches with the weaker bounds stop after this many nodes.
+const NODE_BUDGET: u64 = 10_000_000;
+
+pub fn run(args: &[String]) -> Result<()> {
+    let mut count = COUNT;
+    let mut seed = SEED;
+    let mut runs = 3;
+    let mut quick = false;
+    let mut givens = 20..=23;
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--count" => count = args.next().context("--count needs N")?.parse()?,
+            "--seed" => seed = args.next().context("--seed needs S")?.parse()?,
+            "--runs" => {
+                runs = args
+                    .next()
+                    .context("--runs needs N")?
+                    .parse::<usize>()?
+                    .max(1)
+            }
+            "--quick" => quick = true,
+            "--givens" => {
+                let range = args.next().context("--givens needs A-B")?;
+                let (low, high) = range.split_once('-').context("--givens needs A-B")?;
+                givens = low.parse()?..=high.parse()?;
+                if givens.is_empty() || *givens.end() > CELLS {
+                    bail!("--givens {range}: expected A-B with A <= B <= {CELLS}");
+                }
+            }
+            other => bail!(
+                "unknown argument {other:?}; usage: cargo xtask bench target \
+                 [--count N] [--seed S] [--givens A-B] [--runs N] [--quick]"
+            ),
+        }
+    }
+    let puzzles = random_puzzles(seed, count, givens.clone());
+    let path = write_puzzles(&puzzles)?;
+    println!(
+        "bench target: {count} puzzles from random full grids, {}-{} givens, seed {seed}; \
+         one thread, best of {runs} runs; written to {}",
+        givens.start(),
+        givens.end(),
+        path.display()
+    );
+    let model = TargetModel::new();
+    let mut solver = Solver::new(model.problem());
+    println!(
+        "{:>6} {:>6} {:>6} {:>12} {:>10} {:>10}",
+        "puzzle", "givens", "score", "nodes", "reached", "seconds"
+    );
+    let mut slowest = (0, Duration::ZERO);
+    let mut total = Duration::ZERO;
+    let mut scores = Vec::new();
+    for (index, puzzle) in puzzles.iter().enumerate() {
+        let mut time = Duration::MAX;
+        let mut answer = None;
+        for _ in 0..runs {
+            let start = Instant::now();
+            let found = model.best_with(&mut solver, puzzle, Bound::Rings, &Limits::none());
+            time = time.min(start.elapsed());
+            answer = Some(found);
+        }
+        let answer = answer.expect("ran at least once");
+        total += time;
+        if time > slowest.1 {
+            slowest = (index + 1, time);
+        }
+        let score = answer.best.as_ref().map_or(-1, |b| i64::from(b.score));
+        scores.push(score);
+        println!(
+            "{:>6} {:>6} {:>6} {:>12} {:>10} {:>10.4}",
+            index + 1,
+            given_count(puzzle),
+            score,
+            answer.stats.nodes,
+            answer.stats.solutions,
+            time.as_secs_f64()
+        );
+    }
+    let met = slowest.1 < BAR;
+    println!(
+        "total {:.3} s, mean {:.4} s; slowest: puzzle {} in {:.4} s (bar {:.1} s: {})",
+        total.as_secs_f64(),
+        total.as_secs_f64() / count.max(1) as f64,
+        slowest.0,
+        slowest.1.as_secs_f64(),
+        BAR.as_secs_f64(),
+        if met { "met" } else { "MISSED" }
+    );
+    if !quick {
+        compare_bounds(&model, &mut solver, &puzzles, &scores);
+    }
+    if !met {
+        bail!("puzzle {} missed the bar", slowest.0);
+    }
+    Ok(())
+}
+
+/// Prints the nodes and time of each bound on the first [`COMPARED`]
+/// puzzles, and whether each found the same score as the default.
+fn compare_bounds(
+    model: &TargetModel,
+    solver: &mut Solver,
+    puzzles: &[TargetPuzzle],
+    scores: &[i64],
+) {
+    let compared = puzzles.len().min(COMPARED);
+    println!();
+    println!(
+        "bounds compared on the first {compared} puzzles (a search stops after {NODE_BUDGET} nodes):"
+    );
+    println!(
+        "{:<8} {:>14} {:>10} {:>9} {:>12}",
+        "bound", "nodes", "seconds", "stopped", "other score"
+    );
+    let limits = Limits {
+        node_budget: Some(NODE_BUDGET),
+        ..Limits::none()
+    };
+    for bound in [
+        Bound::Rings,
+        Bound::Lines,
+        Bound::Global,
+        Bound::Nine,
+        Bound::None,
+    ] {
+        let (mut nodes, mut stopped, mut other) = (0, 0, 0);
+        let start = Instant::now();
+        for (puzzle, &expected) in puzzles.iter().zip(scores).take(compared) {
+            let answer = model.best_with(solver, puzzle, bound, &limits);
+            nodes += answer.stats.nodes;
+            if !answer.complete {
+                stopped += 1;
+            } else if answer.best.map_or(-1, |b| i64::from(b.score)) != expected {
+                other += 1;
+            }
+        }
+        println!(
+            "{:<8} {:>14} {:>10.3} {:>9} {:>12}",
+            bound.to_string(),
+            nodes,
+            start.elapsed().as_secs_f64(),
+            stopped,
+            other
+        );
+    }
+}
+
+fn given_count(puzzle: &TargetPuzzle) -> usize {
+    puzzle.cells.iter().filter(|&&d| d != 0).count()
+}
+
+/// A random full grid: cells filled in order, digits tried in a random
+/// order, backtracking on a dead end.
+pub fn random_full_grid(rng: &mut ChaCha8Rng) -> Grid {
+    let mut grid = [0u8; CELLS];
+    // `tries[cell]`: the digits of the cell in the order they are tried,
+    // and how many were tried.
+    let mut tries = [([0u8; SIDE], 0usize); CELLS];
+    let mut cell = 0;
+    tries[0].0 = shuffled_digits(rng);
+    while cell < CELLS {
+        let (order, next) = &mut tries[cell];
+        grid[cell] = 0;
+        let mut placed = false;
+        while *next < SIDE {
+            let digit = order[*next];
+            *next += 1;
+            if fits(&grid, cell, digit) {
+                grid[cell] = digit;
+                placed = true;
+                break;
+            }
+        }
+        if placed {
+            cell += 1;
+            if cell < CELLS {
+                tries[cell] = (shuffled_digits(rng), 0);
+            }
+        } else {
+            cell -= 1;
+        }
+    }
+    grid
+}
+
+fn shuffled_digits(rng: &mut ChaCha8Rng) -> [u8; SIDE] {
+    let mut digits = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+    digits.shuffle(rng);
+    digits
+}
+
+/// Whether `digit` can go in `cell` of a grid filled before `cell`.
+fn fits(grid: &[u8; CELLS], cell: usize, digit: u8) -> bool {
+    let (row, column) = (cell / SIDE, cell % SIDE);
+    let (box_row, box_column) = (row / 3 * 3, column / 3 * 3);
+    (0..SIDE).all(|k| {
+        grid[row * SIDE + k] != digit
+            && grid[k * SIDE + column] != digit
+            && grid[(box_row + k / 3) * SIDE + box_column + k % 3] != digit
+    })
+}
+
+/// `count` puzzles, each a random full grid keeping a random number of
+/// givens from `givens` at random cells.
+pub fn random_puzzles(
+    seed: u64,
+    count: usize,
+    givens: std::ops::RangeInclusive<usize>,
+) -> Vec<TargetPuzzle> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..count)
+        .map(|_| {
+            let grid = random_full_grid(&mut rng);
+            let keep = rng.random_range(givens.clone());
+            let mut cells: Vec<usize> = (0..CELLS).collect();
+            cells.shuffle(&mut rng);
+            let mut puzzle = [0; CELLS];
+            for &cell in &cells[..keep] {
+                puzzle[cell] = grid[cell];
+            }
+            TargetPuzzle {
+                cells: puzzle,
+                line: 0,
+            }
+        })
+        .collect()
+}
+
+fn write_puzzles(puzzles: &[TargetPuzzle]) -> Result<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/bench-target");
+    std::fs::create_dir_all(&dir)?;
+    let path = dir.join("puzzles.txt");
+    let text: Vec<String> = puzzles.iter().map(|p| format_grid(&p.cells)).collect();
+    std::fs::write(&path, text.join("\n"))?;
+    Ok(path)
+}
