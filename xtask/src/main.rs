@@ -1,6 +1,10 @@
 //! Project chores, run as `cargo xtask <chore>`:
 //! - `bench [problem ...]`: times the engine on `../shared/xc/` problems;
+//!   `bench generate [--runs N] [--quick]` times `cover generate`'s
+//!   generator (see `bench_generate`);
 //!   `bench radar [--quick]` times `cover radar`'s solver (see `bench_radar`);
+//!   `bench sudoku [--runs N] [SET ...]` times `cover sudoku` on the puzzle
+//!   sets of `../shared/datasets/` (see `bench_sudoku`);
 //!   `bench target [--quick]` times `cover target`'s branch and bound
 //!   (see `bench_target`).
 //! - `fixtures`: regenerates the generated files of `fixtures/`.
@@ -11,20 +15,30 @@ use anyhow::{bail, Result};
 
 mod baseline;
 mod bench;
+mod bench_generate;
 mod bench_radar;
+mod bench_sudoku;
 mod bench_target;
 mod fixtures;
 mod tidy;
 mod verify;
+mod verify_generate;
 mod verify_queens;
 mod verify_radar;
+mod verify_sudoku;
 mod verify_target;
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
+        Some("bench") if args.get(1).map(String::as_str) == Some("generate") => {
+            bench_generate::run(&args[2..])
+        }
         Some("bench") if args.get(1).map(String::as_str) == Some("radar") => {
             bench_radar::run(&args[2..])
+        }
+        Some("bench") if args.get(1).map(String::as_str) == Some("sudoku") => {
+            bench_sudoku::run(&args[2..])
         }
         Some("bench") if args.get(1).map(String::as_str) == Some("target") => {
             bench_target::run(&args[2..])

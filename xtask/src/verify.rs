@@ -47,8 +47,10 @@ pub type Family = fn(&Env) -> Result<Vec<Check>>;
 /// Every family, by name, in the order they run.
 pub const FAMILIES: &[(&str, Family)] = &[
     ("exact", exact_checks),
+    ("generate", crate::verify_generate::generate_checks),
     ("queens", crate::verify_queens::queens_checks),
     ("radar", crate::verify_radar::radar_checks),
+    ("sudoku", crate::verify_sudoku::sudoku_checks),
     ("target", crate::verify_target::target_checks),
 ];
 

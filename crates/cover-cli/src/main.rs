@@ -10,10 +10,12 @@
 
 mod common;
 mod exact;
+mod generate;
 mod output;
 mod progress;
 mod queens;
 mod radar;
+mod sudoku;
 mod target;
 
 use std::io;
@@ -53,8 +55,10 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     Exact(exact::ExactArgs),
+    Generate(generate::GenerateArgs),
     Queens(queens::QueensArgs),
     Radar(radar::RadarArgs),
+    Sudoku(sudoku::SudokuArgs),
     Target(target::TargetArgs),
 }
 
@@ -63,8 +67,10 @@ impl Command {
     fn common(&self) -> &Common {
         match self {
             Command::Exact(args) => &args.common,
+            Command::Generate(args) => &args.common,
             Command::Queens(args) => &args.common,
             Command::Radar(args) => &args.common,
+            Command::Sudoku(args) => &args.common,
             Command::Target(args) => &args.common,
         }
     }
@@ -78,8 +84,10 @@ fn main() -> ExitCode {
     let mut session = Session::new();
     let result = common.init_threads().and_then(|()| match &cli.command {
         Command::Exact(args) => exact::run(args, &mut session),
+        Command::Generate(args) => generate::run(args, &mut session),
         Command::Queens(args) => queens::run(args, &mut session),
         Command::Radar(args) => radar::run(args, &mut session),
+        Command::Sudoku(args) => sudoku::run(args, &mut session),
         Command::Target(args) => target::run(args, &mut session),
     });
     match result {

@@ -6,7 +6,9 @@
 #![deny(missing_docs)]
 
 pub mod exact;
+pub mod generate;
 pub mod queens;
 pub mod radar;
+pub mod sudoku;
 pub mod target;
 pub mod text;

@@ -44,12 +44,14 @@
 //! - The search is iterative: depth is limited by memory, not the stack.
 #![deny(missing_docs)]
 
+mod compact;
 mod links;
 mod problem;
 mod repeat;
 mod search;
 mod split;
 
+pub use compact::{CompactSolver, TooWide, Undo, MAX_COMPACT_ITEMS, MAX_ITEM_OPTIONS};
 pub use problem::{Problem, ProblemBuilder, ProblemError, MAX_NODES};
 pub use repeat::{RepeatReport, RepeatSolver};
 pub use search::{

@@ -1,0 +1,264 @@
+//! `cover generate`: sudoku puzzles with exactly one solution, reproducible
+//! from a seed, graded by difficulty.
+//!
+//! Making and rating puzzles is [`cover_models::generate`]; this module adds
+//! the arguments, the parallelism (puzzles are made a chunk at a time on
+//! rayon's threads, one generator per thread, and printed in order; puzzle
+//! `i` depends only on the seed and `i`, so any `--jobs` prints the same
+//! bytes), the progress bar, the output (text or JSON) and the session's
+//! bookkeeping.
+
+use std::io::Write;
+use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use clap::Args;
+use cover_models::generate::{Generated, Generator, Grade, Request, GENERATED_BOX_SIDES};
+use cover_models::sudoku::Size;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::common::{Common, Session};
+use crate::output::{self, Out};
+use crate::progress::Ticker;
+
+const LONG_ABOUT: &str = "\
+Generate sudoku puzzles with exactly one solution.
+
+Each puzzle starts as a random full grid (the exact-cover engine with its
+options in random order); then its cells are emptied one at a time, in
+random order, and each is given back unless the puzzle still has exactly
+one solution. After one pass no clue can be removed: the puzzle is minimal.
+With --clues N the removal stops at N clues instead; with --symmetric cells
+go in pairs that a 180° rotation swaps (the puzzle is then minimal among
+symmetric puzzles).
+
+Difficulty: `nodes` is the number of search nodes the classic dancing-links
+engine visits to solve the puzzle and prove its solution unique (default
+branching: the cell or constraint with the fewest candidates). The grade
+cuts nodes per cell at 1.25, 4 and 12: for 9×9, easy ≤ 101, medium ≤ 324,
+hard ≤ 972, extreme above (calibrated on public sets: most 17-clue puzzles
+grade easy or medium, the forum's hardest puzzles extreme).
+
+Puzzle i depends only on the seed and i: the same --seed prints the same
+bytes with any --jobs, on any machine.";
+
+const AFTER_LONG_HELP: &str = "\
+Output (text): one puzzle per line, row by row, `.` for an empty cell, in
+the default symbols of the size (1-4, 1-9, A-P).
+
+JSON (--json), one object per puzzle per line:
+  index        the puzzle's number, from 1
+  seed         the seed
+  size         the side (4, 9, 16)
+  puzzle       the puzzle, as in the text output
+  solution     its one solution
+  clues        the number of given cells
+  minimal      true when no clue (pair) can be removed
+  nodes        the difficulty: search nodes (see above)
+  grade        easy, medium, hard or extreme
+  attempts     puzzles made to meet --clues and --difficulty
+  target_met   false when they were not met (the closest is printed)
+
+When a puzzle cannot meet --clues or --difficulty within --attempts tries,
+the closest one made is printed (nearest grade, then fewest clues), the
+reason goes to standard error, and the exit status is 1.
+
+Without --seed, a seed is taken from the clock and written to standard
+error, so that a run can be repeated.
+
+Exit status: 0 every puzzle met its targets; 1 some puzzle did not; 2 bad
+usage or an I/O error.
+
+Examples:
+  cover generate                           one minimal 9×9 puzzle
+  cover generate --count 100 --seed 7      the same 100 puzzles every time
+  cover generate --size 16 --symmetric     a symmetric 16×16 puzzle
+  cover generate --clues 30 --json         30 clues, with solution and grade
+  cover generate --difficulty hard --count 10 --stats";
+
+/// Generate sudoku puzzles with exactly one solution.
+#[derive(Args, Debug, Clone)]
+#[command(long_about = LONG_ABOUT, after_long_help = AFTER_LONG_HELP)]
+pub struct GenerateArgs {
+    /// The side of the grid: 4, 9 or 16.
+    #[arg(long, value_name = "SIDE", default_value = "9", value_parser = parse_size)]
+    pub size: Size,
+
+    /// How many puzzles to make.
+    #[arg(long, value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub count: u64,
+
+    /// The seed of the random numbers [default: from the clock].
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+
+    /// Stop removing clues at N (instead of at a minimal puzzle).
+    #[arg(long, value_name = "N")]
+    pub clues: Option<usize>,
+
+    /// Remove clues in pairs swapped by a 180° rotation.
+    #[arg(long)]
+    pub symmetric: bool,
+
+    /// Make puzzles until one has this grade: easy, medium, hard, extreme.
+    #[arg(long, value_name = "GRADE", value_parser = parse_grade)]
+    pub difficulty: Option<Grade>,
+
+    /// Give up on --clues and --difficulty after N puzzles made for one.
+    #[arg(long, value_name = "N", default_value = "1000")]
+    pub attempts: NonZeroU32,
+
+    #[command(flatten)]
+    pub common: Common,
+}
+
+fn parse_size(text: &str) -> Result<Size, String> {
+    match text.trim().parse::<usize>().ok().and_then(Size::from_side) {
+        Some(size) if GENERATED_BOX_SIDES.contains(&size.box_side()) => Ok(size),
+        _ => Err("expected 4, 9 or 16 (a minimal 25×25 puzzle takes minutes)".to_owned()),
+    }
+}
+
+fn parse_grade(text: &str) -> Result<Grade, String> {
+    text.parse()
+        .map_err(|e: cover_models::generate::UnknownGrade| e.to_string())
+}
+
+/// At most this many puzzles per thread are made before they are printed.
+const CHUNK_PER_THREAD: u64 = 16;
+
+/// One line of `--json` output.
+#[derive(Debug, Serialize)]
+struct Record<'a> {
+    index: u64,
+    seed: u64,
+    size: usize,
+    puzzle: &'a str,
+    solution: &'a str,
+    clues: usize,
+    minimal: bool,
+    nodes: Option<u64>,
+    grade: Option<&'static str>,
+    attempts: u32,
+    target_met: bool,
+}
+
+/// Why puzzle `index` (from 1) missed its targets, for standard error.
+fn miss_message(args: &GenerateArgs, index: u64, generated: &Generated) -> String {
+    let mut wanted = Vec::new();
+    if let Some(clues) = args.clues {
+        wanted.push(format!("{clues} clues"));
+    }
+    if let Some(grade) = args.difficulty {
+        wanted.push(format!("grade {grade}"));
+    }
+    let grade = match generated.rating {
+        Some(rating) => format!(", grade {} ({} nodes)", rating.grade, rating.nodes),
+        None => String::new(),
+    };
+    format!(
+        "puzzle {index}: gave up after {} attempts: wanted {}; printed the closest, \
+         {} clues{grade}",
+        generated.attempts,
+        wanted.join(" and "),
+        generated.clues,
+    )
+}
+
+/// Runs `cover generate`.
+pub fn run(args: &GenerateArgs, session: &mut Session) -> anyhow::Result<()> {
+    let seed = args.seed.unwrap_or_else(|| {
+        let seed = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        output::error(format_args!("seed {seed} (repeat with --seed {seed})"));
+        seed
+    });
+    let request = Request {
+        size: args.size,
+        clues: args.clues,
+        symmetric: args.symmetric,
+        grade: args.difficulty,
+        max_attempts: args.attempts.get(),
+        rate: args.common.json,
+    };
+    if let Some(clues) = args.clues {
+        if clues > args.size.cells() {
+            anyhow::bail!(
+                "--clues {clues}: a {} grid has only {} cells",
+                args.size,
+                args.size.cells()
+            );
+        }
+    }
+    let mut out = Out::stdout();
+    let done = Arc::new(AtomicU64::new(0));
+    let ticker = {
+        let (done, total) = (Arc::clone(&done), args.count);
+        Ticker::start("generating", move || (done.load(Ordering::Relaxed), total))
+    };
+    let chunk = CHUNK_PER_THREAD * rayon::current_num_threads() as u64;
+    let mut start = 0;
+    while start < args.count {
+        let end = args.count.min(start.saturating_add(chunk));
+        let puzzles: Vec<Generated> = (start..end)
+            .into_par_iter()
+            .map_init(
+                || Generator::new(request.size).expect("--size allows generated sizes only"),
+                |generator, index| {
+                    let generated = generator.generate(&request, seed, index);
+                    done.fetch_add(1, Ordering::Relaxed);
+                    generated
+                },
+            )
+            .collect();
+        for (index, generated) in (start + 1..).zip(&puzzles) {
+            write_puzzle(&mut out, args, seed, index, generated)?;
+            let stats = generated.rating.map(|r| r.stats).unwrap_or_default();
+            session.answered(generated.target_met, stats);
+            if !generated.target_met {
+                out.end_instance()?;
+                output::error(miss_message(args, index, generated));
+            }
+            out.end_instance()?;
+        }
+        start = end;
+    }
+    ticker.finish();
+    out.flush()?;
+    Ok(())
+}
+
+/// Writes one puzzle, text or JSON.
+fn write_puzzle(
+    out: &mut Out,
+    args: &GenerateArgs,
+    seed: u64,
+    index: u64,
+    generated: &Generated,
+) -> std::io::Result<()> {
+    let puzzle = generated.puzzle_line();
+    if args.common.json {
+        let solution = generated.solution_line();
+        let record = Record {
+            index,
+            seed,
+            size: generated.size.side(),
+            puzzle: &puzzle,
+            solution: &solution,
+            clues: generated.clues,
+            minimal: generated.minimal,
+            nodes: generated.rating.map(|r| r.nodes),
+            grade: generated.rating.map(|r| r.grade.as_str()),
+            attempts: generated.attempts,
+            target_met: generated.target_met,
+        };
+        output::write_json_line(out, &record)
+    } else {
+        writeln!(out, "{puzzle}")
+    }
+}

@@ -1,0 +1,807 @@
+//! `cover sudoku`: sudoku of every n²×n² size, from files of many puzzles,
+//! solved on all cores.
+//!
+//! Reading is [`cover_models::sudoku::Puzzles`], in chunks of [`CHUNK`]
+//! puzzles so that memory stays bounded however long the input; each chunk
+//! is answered in parallel with rayon, one [`Solver`] per thread (kept in a
+//! thread-local, so models are built once per size and thread), each answer
+//! formatted by the worker into a string, and the strings are printed in
+//! input order. `--all` without `--limit` has no bound on one puzzle's
+//! output, so it answers one puzzle at a time and prints solutions as they
+//! are found.
+
+use std::cell::RefCell;
+use std::io::{self, BufRead, Read, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use clap::{Args, ValueEnum};
+use cover_models::sudoku::{
+    Engine, InputError, Layout, ParseError, Puzzle, Puzzles, Solver, Symbols, SymbolsError,
+};
+use dlx_core::{Control, Limits, Stats};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::common::{Common, Inputs, Session};
+use crate::output::Out;
+use crate::progress::Ticker;
+
+/// Puzzles read, solved and printed at a time.
+pub const CHUNK: usize = 4096;
+
+/// What stands on standard output in place of a puzzle that could not be
+/// read.
+pub const INVALID: &str = "invalid";
+
+/// What stands in place of a solution when there is none.
+pub const NO_SOLUTION: &str = "no solution";
+
+const LONG_ABOUT: &str = "\
+Solve sudoku of any size n²×n²: 4×4, 9×9, 16×16, 25×25, 36×36, 49×49, 64×64.
+
+Layouts, detected from the first puzzle of each input:
+  line   one puzzle per line, n⁴ cells row by row (81 for 9×9), as POJ 3074:
+           4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......
+         Text after the puzzle and white space or `:` is ignored (so tdoku's
+         `puzzle:count:solution` lines read). Cells may also be separated by
+         spaces or commas.
+  grid   n² lines of n² cells per puzzle, as POJ 3076; puzzles separated by
+         blank lines. Cells may be separated by spaces, commas or `|` (then
+         they may also be numbers 1..n², 0 for empty), and rule lines like
+         `+-----+-----+` are skipped, so --pretty output reads back.
+A line `end` ends the input; lines starting with `#` are comments; CRLF line
+ends and a UTF-8 byte-order mark are accepted.
+
+Symbols by default: 1-4 (4×4), 1-9 (9×9), A-P (16×16, as POJ 3076), A-Y (25×25),
+0-9A-Z (36×36); 49×49 and 64×64 have none (write numbers, or give --symbols).
+Empty cells: `.`, `-`, `_`, and `0` when 0 is not a symbol.
+
+Givens that contradict each other are not an input error: that puzzle has no
+solution.";
+
+const AFTER_LONG_HELP: &str = "\
+Output (text), in input order, in the layout and symbols of the input:
+  default  the solution: a line for a line puzzle; for a grid, its rows and a
+           blank line. `no solution` in its place when there is none.
+  --count  the number of solutions, one line per puzzle (with --limit N:
+           counting stops at N).
+  --all    every solution (up to --limit), each as above, then a blank line
+           ending the puzzle's solutions.
+  --pretty grids with box lines, each followed by a blank line.
+A puzzle that cannot be read is reported on standard error as
+`cover: FILE:LINE: reason`, and `invalid` stands in its place on standard
+output, so answers stay aligned with puzzles; the other puzzles are answered.
+
+JSON (--json), one object per puzzle per line:
+  index      the puzzle's number in its file, from 1
+  file       the file name, or <stdin>
+  line       the line where the puzzle starts (invalid: the line of the error)
+  size       the side of the grid (9 for 9×9)
+  status     \"solved\", \"no_solution\" or \"invalid\"
+  solution   the first solution on one line, in the input's symbols
+  solutions  with --all: every solution so written
+  count      with --count: the number of solutions
+  complete   with --count or --all: false when --limit stopped the search
+  nodes      search nodes
+  error      for invalid puzzles: what is wrong
+
+Exit status: 0 every puzzle solved; 1 all input valid but some puzzle has no
+solution; 2 bad input, bad usage or an I/O error.
+
+Examples:
+  cover sudoku puzzles.txt                   solve each puzzle
+  cover sudoku --count --limit 2 puzzles.txt 1 for a proper puzzle, 2 if not
+  cover sudoku --symbols 123456789ABCDEFG 16x16.txt
+  cover sudoku --pretty --jobs 1 - < one.txt";
+
+/// Solve sudoku puzzles of any n²×n² size, many per file, on all cores.
+#[derive(Args, Debug, Clone)]
+#[command(long_about = LONG_ABOUT, after_long_help = AFTER_LONG_HELP)]
+pub struct SudokuArgs {
+    #[command(flatten)]
+    pub inputs: Inputs,
+
+    /// Print the number of solutions of each puzzle instead of a solution.
+    #[arg(long, conflicts_with = "all")]
+    pub count: bool,
+
+    /// Print every solution, not only the first.
+    #[arg(long)]
+    pub all: bool,
+
+    /// Stop after N solutions.
+    ///
+    /// With --all, print at most N solutions; with --count, stop counting
+    /// at N (and print N): `--count --limit 2` tells proper puzzles (1)
+    /// from others. Alone, the same as --all --limit N.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
+
+    /// Draw solutions as grids with box lines, for people.
+    #[arg(long, conflicts_with_all = ["count", "json"])]
+    pub pretty: bool,
+
+    /// The symbols of the digits, in order, one character each (e.g.
+    /// 123456789ABCDEFG); their number sets the size.
+    #[arg(long, value_name = "STR", value_parser = parse_symbols)]
+    pub symbols: Option<Symbols>,
+
+    /// The search engine.
+    #[arg(long, value_enum, value_name = "ENGINE", default_value_t = EngineArg::Compact)]
+    pub engine: EngineArg,
+
+    #[command(flatten)]
+    pub common: Common,
+}
+
+fn parse_symbols(text: &str) -> Result<Symbols, SymbolsError> {
+    Symbols::new(text)
+}
+
+/// The engines of `cover sudoku`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EngineArg {
+    /// Bit masks and saved states: the fast one (its search nodes differ
+    /// from Knuth's; its updates count options removed).
+    Compact,
+    /// Classic dancing links, the reference (node counts as Knuth's DLX1).
+    Linked,
+}
+
+impl From<EngineArg> for Engine {
+    fn from(engine: EngineArg) -> Engine {
+        match engine {
+            EngineArg::Compact => Engine::Compact,
+            EngineArg::Linked => Engine::Linked,
+        }
+    }
+}
+
+/// What to look for in each puzzle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// The first solution.
+    First,
+    /// Every solution, or the first `limit`.
+    All {
+        /// Stop after this many.
+        limit: Option<u64>,
+    },
+    /// The number of solutions, counting no further than `limit`.
+    Count {
+        /// Stop counting here.
+        limit: Option<u64>,
+    },
+}
+
+impl SudokuArgs {
+    /// The mode the flags ask for.
+    pub fn mode(&self) -> Mode {
+        if self.count {
+            Mode::Count { limit: self.limit }
+        } else if self.all || self.limit.is_some() {
+            Mode::All { limit: self.limit }
+        } else {
+            Mode::First
+        }
+    }
+}
+
+/// How answers are written.
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    /// What to search for.
+    pub mode: Mode,
+    /// Grids with box lines.
+    pub pretty: bool,
+    /// JSON lines instead of text.
+    pub json: bool,
+}
+
+/// Where a puzzle came from, for JSON.
+#[derive(Debug, Clone, Copy)]
+pub struct Origin<'a> {
+    /// The file name (or `<stdin>`).
+    pub file: &'a str,
+    /// The puzzle's number in its file, from 1.
+    pub index: usize,
+}
+
+/// One line of `--json` output.
+#[derive(Debug, Serialize)]
+struct Record<'a> {
+    index: usize,
+    file: &'a str,
+    line: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    size: Option<usize>,
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solution: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solutions: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    count: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    complete: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nodes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+/// What one puzzle came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answered {
+    /// Whether it has a solution.
+    pub solved: bool,
+    /// The search's counters.
+    pub stats: Stats,
+}
+
+/// Whether the answer of a puzzle in `layout` is a block of lines ending
+/// in a blank line (grids, pretty grids) rather than one line.
+fn is_block(layout: Layout, style: Style) -> bool {
+    style.pretty || layout == Layout::Grid
+}
+
+/// Appends one solution (or the `no solution` marker) as text.
+fn write_unit(text: &mut String, puzzle: &Puzzle, grid: Option<&[u8]>, style: Style) {
+    match grid {
+        Some(grid) if style.pretty => puzzle.write_pretty(text, grid),
+        Some(grid) => puzzle.write_solution(text, grid),
+        None => {
+            text.push_str(NO_SOLUTION);
+            text.push('\n');
+        }
+    }
+    if is_block(puzzle.layout, style) {
+        text.push('\n');
+    }
+}
+
+/// Appends what stands for a puzzle that could not be read.
+pub fn write_invalid(
+    text: &mut String,
+    origin: Origin<'_>,
+    error: &ParseError,
+    layout: Layout,
+    style: Style,
+) {
+    if style.json {
+        let record = Record {
+            index: origin.index,
+            file: origin.file,
+            line: error.line,
+            size: None,
+            status: "invalid",
+            solution: None,
+            solutions: None,
+            count: None,
+            complete: None,
+            nodes: None,
+            error: Some(error.kind.to_string()),
+        };
+        push_json(text, &record);
+        return;
+    }
+    text.push_str(INVALID);
+    text.push('\n');
+    if !matches!(style.mode, Mode::Count { .. }) {
+        if is_block(layout, style) {
+            text.push('\n');
+        }
+        if matches!(style.mode, Mode::All { .. }) {
+            text.push('\n');
+        }
+    }
+}
+
+fn push_json(text: &mut String, record: &Record<'_>) {
+    match serde_json::to_string(record) {
+        Ok(json) => text.push_str(&json),
+        // Unreachable: the record is plain strings and numbers.
+        Err(e) => text.push_str(&format!("{{\"error\":{:?}}}", e.to_string())),
+    }
+    text.push('\n');
+}
+
+/// Solves `puzzle` as `style` says and appends its answer to `text`.
+/// `flush` is called after each solution with `--all` (it may write out
+/// and clear `text`); an error from it stops the search and is returned.
+pub fn answer(
+    solver: &mut Solver,
+    puzzle: &Puzzle,
+    origin: Origin<'_>,
+    style: Style,
+    text: &mut String,
+    flush: &mut dyn FnMut(&mut String) -> io::Result<()>,
+) -> io::Result<Answered> {
+    let limits = |limit: Option<u64>| Limits {
+        max_solutions: limit,
+        ..Limits::none()
+    };
+    let mut solutions: Vec<String> = Vec::new();
+    let mut failed = None;
+    let (found, report) = match style.mode {
+        Mode::First => {
+            let (grid, report) = solver.first(puzzle);
+            if !style.json {
+                write_unit(text, puzzle, grid.as_deref(), style);
+            } else if let Some(grid) = &grid {
+                solutions.push(puzzle.line_form(grid));
+            }
+            (grid.is_some(), report)
+        }
+        Mode::All { limit } => {
+            let report = solver.solve(puzzle, &limits(limit), |grid| {
+                if style.json {
+                    solutions.push(puzzle.line_form(grid));
+                    return Control::Continue;
+                }
+                write_unit(text, puzzle, Some(grid), style);
+                match flush(text) {
+                    Ok(()) => Control::Continue,
+                    Err(e) => {
+                        failed = Some(e);
+                        Control::Stop
+                    }
+                }
+            });
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            let found = report.stats.solutions > 0;
+            if !style.json {
+                if !found {
+                    write_unit(text, puzzle, None, style);
+                }
+                text.push('\n');
+            }
+            (found, report)
+        }
+        Mode::Count { .. } => {
+            let Mode::Count { limit } = style.mode else {
+                unreachable!()
+            };
+            let report = solver.count(puzzle, limit);
+            if !style.json {
+                text.push_str(&report.stats.solutions.to_string());
+                text.push('\n');
+            }
+            (report.stats.solutions > 0, report)
+        }
+    };
+    if style.json {
+        let counting = matches!(style.mode, Mode::Count { .. });
+        let record = Record {
+            index: origin.index,
+            file: origin.file,
+            line: puzzle.line,
+            size: Some(puzzle.size.side()),
+            status: if found { "solved" } else { "no_solution" },
+            solution: match style.mode {
+                Mode::First => solutions.pop(),
+                _ => None,
+            },
+            solutions: matches!(style.mode, Mode::All { .. }).then_some(solutions),
+            count: counting.then_some(report.stats.solutions),
+            complete: (style.mode != Mode::First).then_some(report.outcome.is_complete()),
+            nodes: Some(report.stats.nodes),
+            error: None,
+        };
+        push_json(text, &record);
+    }
+    Ok(Answered {
+        solved: found,
+        stats: report.stats,
+    })
+}
+
+thread_local! {
+    /// Each thread's solver, kept between chunks and inputs.
+    static SOLVER: RefCell<Option<Solver>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with this thread's solver for `engine`.
+fn with_solver<T>(engine: Engine, f: impl FnOnce(&mut Solver) -> T) -> T {
+    SOLVER.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.as_ref().map(Solver::engine) != Some(engine) {
+            *slot = Some(Solver::new(engine));
+        }
+        f(slot.as_mut().expect("just made"))
+    })
+}
+
+/// One entry of a chunk: a puzzle, or what was wrong with one.
+enum Item {
+    Puzzle(Puzzle),
+    Invalid(ParseError, Layout),
+}
+
+/// Reads up to `size` puzzles; also returns the I/O error that ended the
+/// input, if one did.
+fn read_chunk<R: BufRead>(puzzles: &mut Puzzles<R>, size: usize) -> (Vec<Item>, Option<io::Error>) {
+    let mut chunk = Vec::with_capacity(size.min(CHUNK));
+    while chunk.len() < size {
+        match puzzles.next() {
+            None => break,
+            Some(Ok(puzzle)) => chunk.push(Item::Puzzle(puzzle)),
+            Some(Err(InputError::Parse(e))) => {
+                let layout = puzzles.layout().unwrap_or(Layout::Line);
+                chunk.push(Item::Invalid(e, layout));
+            }
+            Some(Err(InputError::Io(e))) => return (chunk, Some(e)),
+        }
+    }
+    (chunk, None)
+}
+
+/// A reader that counts the bytes consumed, for the progress bar.
+struct Counted<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R: BufRead> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Counted<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.inner.consume(amount);
+        self.count.fetch_add(amount as u64, Ordering::Relaxed);
+    }
+}
+
+/// One answer of a chunk: the text and what it came to, or `None` for an
+/// invalid puzzle (answered when printed, on the main thread).
+type ChunkAnswer = Option<(String, Answered)>;
+
+/// Answers the puzzles of `chunk` in parallel, in order; the first is
+/// puzzle `first_index` of `file`.
+fn solve_chunk(
+    chunk: &[Item],
+    engine: Engine,
+    style: Style,
+    file: &str,
+    first_index: usize,
+) -> Vec<ChunkAnswer> {
+    chunk
+        .par_iter()
+        .enumerate()
+        .map(|(k, item)| {
+            let Item::Puzzle(puzzle) = item else {
+                return None;
+            };
+            let origin = Origin {
+                file,
+                index: first_index + k,
+            };
+            let mut text = String::new();
+            let answered = with_solver(engine, |solver| {
+                answer(solver, puzzle, origin, style, &mut text, &mut |_| Ok(()))
+            })
+            .expect("writing into a string does not fail");
+            Some((text, answered))
+        })
+        .collect()
+}
+
+/// Prints the answers of a chunk in order and records them; invalid
+/// puzzles are reported here.
+fn print_chunk(
+    out: &mut Out,
+    session: &mut Session,
+    (file, first_index): (&str, usize),
+    style: Style,
+    chunk: &[Item],
+    answers: Vec<ChunkAnswer>,
+) -> io::Result<()> {
+    for (k, (item, answer)) in chunk.iter().zip(answers).enumerate() {
+        match (item, answer) {
+            (Item::Invalid(error, layout), _) => {
+                // Answers before it first, so that standard output and
+                // error interleave in order on a terminal.
+                out.end_instance()?;
+                session.invalid(file, error.line, &error.kind);
+                let mut text = String::new();
+                let origin = Origin {
+                    file,
+                    index: first_index + k,
+                };
+                write_invalid(&mut text, origin, error, *layout, style);
+                out.write_all(text.as_bytes())?;
+            }
+            (Item::Puzzle(_), Some((text, answered))) => {
+                out.write_all(text.as_bytes())?;
+                session.answered(answered.solved, answered.stats);
+            }
+            (Item::Puzzle(_), None) => unreachable!("every puzzle is answered"),
+        }
+        out.end_instance()?;
+    }
+    Ok(())
+}
+
+/// Answers one puzzle at a time, printing each solution as it is found
+/// (for `--all` without a limit, whose output has no bound).
+fn run_streaming<R: BufRead>(
+    puzzles: &mut Puzzles<R>,
+    file: &str,
+    engine: Engine,
+    style: Style,
+    out: &mut Out,
+    session: &mut Session,
+) -> anyhow::Result<()> {
+    let mut index = 0;
+    loop {
+        let (chunk, io_error) = read_chunk(puzzles, 1);
+        for item in &chunk {
+            index += 1;
+            let origin = Origin { file, index };
+            let mut text = String::new();
+            match item {
+                Item::Puzzle(puzzle) => {
+                    let answered = with_solver(engine, |solver| {
+                        answer(solver, puzzle, origin, style, &mut text, &mut |text| {
+                            out.write_all(text.as_bytes())?;
+                            text.clear();
+                            out.end_instance()
+                        })
+                    })?;
+                    session.answered(answered.solved, answered.stats);
+                }
+                Item::Invalid(error, layout) => {
+                    out.end_instance()?;
+                    session.invalid(file, error.line, &error.kind);
+                    write_invalid(&mut text, origin, error, *layout, style);
+                }
+            }
+            out.write_all(text.as_bytes())?;
+            out.end_instance()?;
+        }
+        if let Some(e) = io_error {
+            session.io_error(file, &e);
+            return Ok(());
+        }
+        if chunk.is_empty() {
+            return Ok(());
+        }
+    }
+}
+
+/// Answers every puzzle of `puzzles` chunk by chunk, as a pipeline: while
+/// the pool solves a chunk, this thread prints the one before and reads the
+/// one after (with `--jobs 1`, one after the other).
+fn run_chunked<R: BufRead>(
+    puzzles: &mut Puzzles<R>,
+    file: &str,
+    engine: Engine,
+    style: Style,
+    out: &mut Out,
+    session: &mut Session,
+) -> anyhow::Result<()> {
+    let (mut chunk, mut io_error) = read_chunk(puzzles, CHUNK);
+    let mut first_index = 1;
+    // A solved chunk waiting to be printed, with the index of its first.
+    let mut solved: Option<(Vec<Item>, Vec<ChunkAnswer>, usize)> = None;
+    loop {
+        let at_end = chunk.len() < CHUNK || io_error.is_some();
+        let mut answers = Vec::new();
+        let mut next = None;
+        let mut printed = Ok(());
+        let mut print_and_read = || {
+            if let Some((items, answers, first)) = solved.take() {
+                printed = print_chunk(out, session, (file, first), style, &items, answers);
+            }
+            if !at_end && printed.is_ok() {
+                next = Some(read_chunk(puzzles, CHUNK));
+            }
+        };
+        if rayon::current_num_threads() == 1 {
+            // One thread means one: no reading or printing alongside.
+            answers = solve_chunk(&chunk, engine, style, file, first_index);
+            print_and_read();
+        } else {
+            rayon::in_place_scope(|scope| {
+                scope.spawn(|_| answers = solve_chunk(&chunk, engine, style, file, first_index));
+                print_and_read();
+            });
+        }
+        printed?;
+        let count = chunk.len();
+        solved = Some((chunk, answers, first_index));
+        first_index += count;
+        match next {
+            Some((c, e)) => (chunk, io_error) = (c, e),
+            None => break,
+        }
+    }
+    if let Some((items, answers, first)) = solved {
+        print_chunk(out, session, (file, first), style, &items, answers)?;
+    }
+    if let Some(e) = io_error {
+        session.io_error(file, &e);
+    }
+    Ok(())
+}
+
+/// The size of the file called `name` in bytes (0 for standard input or
+/// when unknown), for the progress bar.
+fn size_of(name: &str) -> u64 {
+    if name == "<stdin>" {
+        return 0;
+    }
+    std::fs::metadata(name).map_or(0, |m| m.len())
+}
+
+/// Runs `cover sudoku`.
+pub fn run(args: &SudokuArgs, session: &mut Session) -> anyhow::Result<()> {
+    let style = Style {
+        mode: args.mode(),
+        pretty: args.pretty,
+        json: args.common.json,
+    };
+    let engine = Engine::from(args.engine);
+    // One puzzle's output has no bound: answer one at a time, streaming.
+    let streaming = style.mode == Mode::All { limit: None } && !style.json;
+    let bytes_done = Arc::new(AtomicU64::new(0));
+    let bytes_total = Arc::new(AtomicU64::new(0));
+    let ticker = {
+        let (done, total) = (Arc::clone(&bytes_done), Arc::clone(&bytes_total));
+        Ticker::start("sudoku", move || {
+            (done.load(Ordering::Relaxed), total.load(Ordering::Relaxed))
+        })
+    };
+    let mut out = Out::stdout();
+    for input in args.inputs.iter() {
+        let reader = match input.open() {
+            Ok(reader) => reader,
+            Err(e) => {
+                session.io_error(input.name(), &e);
+                continue;
+            }
+        };
+        bytes_done.store(0, Ordering::Relaxed);
+        bytes_total.store(size_of(input.name()), Ordering::Relaxed);
+        let reader = Counted {
+            inner: reader,
+            count: Arc::clone(&bytes_done),
+        };
+        let mut puzzles = Puzzles::new(reader, args.symbols.clone());
+        if streaming {
+            run_streaming(&mut puzzles, input.name(), engine, style, &mut out, session)?;
+        } else {
+            run_chunked(&mut puzzles, input.name(), engine, style, &mut out, session)?;
+        }
+    }
+    ticker.finish();
+    out.flush()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn puzzle(text: &str) -> Puzzle {
+        Puzzles::new(text.as_bytes(), None).next().unwrap().unwrap()
+    }
+
+    fn text_of(text: &str, mode: Mode, pretty: bool, json: bool) -> (String, Answered) {
+        let style = Style { mode, pretty, json };
+        let mut solver = Solver::default();
+        let mut out = String::new();
+        let origin = Origin {
+            file: "t",
+            index: 1,
+        };
+        let answered = answer(
+            &mut solver,
+            &puzzle(text),
+            origin,
+            style,
+            &mut out,
+            &mut |_| Ok(()),
+        )
+        .unwrap();
+        (out, answered)
+    }
+
+    const FOUR: &str = "1...\n..2.\n....\n...4\n";
+
+    #[test]
+    fn text_answers_in_each_mode() {
+        let (text, answered) = text_of("1..........2....", Mode::First, false, false);
+        assert_eq!(text.lines().count(), 1);
+        assert!(answered.solved);
+        let (text, _) = text_of(FOUR, Mode::First, false, false);
+        assert_eq!(text.lines().count(), 5, "four rows and a blank line");
+        assert!(text.ends_with("\n\n"));
+        let (text, _) = text_of("11..............", Mode::First, false, false);
+        assert_eq!(text, "no solution\n");
+        let (text, _) = text_of(
+            "1...............",
+            Mode::Count { limit: None },
+            false,
+            false,
+        );
+        assert_eq!(text, "72\n");
+        let (text, _) = text_of(
+            "1...............",
+            Mode::All { limit: Some(2) },
+            false,
+            false,
+        );
+        assert_eq!(text.lines().count(), 3);
+        assert!(text.ends_with("\n\n"));
+        let (text, _) = text_of("1...............", Mode::First, true, false);
+        assert!(text.starts_with("+-----+-----+\n| 1 "));
+    }
+
+    #[test]
+    fn json_answers() {
+        let (text, _) = text_of(
+            "1...............",
+            Mode::Count { limit: Some(5) },
+            false,
+            true,
+        );
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["count"], 5);
+        assert_eq!(value["complete"], false);
+        assert_eq!(value["status"], "solved");
+        assert_eq!(value["size"], 4);
+        let (text, _) = text_of("1...............", Mode::First, false, true);
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["solution"].as_str().unwrap().len(), 16);
+        assert!(value.get("count").is_none());
+        let (text, _) = text_of("11..............", Mode::All { limit: None }, false, true);
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["status"], "no_solution");
+        assert_eq!(value["solutions"], serde_json::json!([]));
+    }
+
+    #[test]
+    fn invalid_markers_keep_alignment() {
+        let error = ParseError {
+            line: 3,
+            kind: cover_models::sudoku::ParseErrorKind::NotASize { cells: 5 },
+        };
+        let origin = Origin {
+            file: "t",
+            index: 2,
+        };
+        let style = |mode| Style {
+            mode,
+            pretty: false,
+            json: false,
+        };
+        let mut text = String::new();
+        write_invalid(&mut text, origin, &error, Layout::Line, style(Mode::First));
+        assert_eq!(text, "invalid\n");
+        text.clear();
+        write_invalid(&mut text, origin, &error, Layout::Grid, style(Mode::First));
+        assert_eq!(text, "invalid\n\n");
+        text.clear();
+        write_invalid(
+            &mut text,
+            origin,
+            &error,
+            Layout::Grid,
+            style(Mode::Count { limit: None }),
+        );
+        assert_eq!(text, "invalid\n");
+    }
+}

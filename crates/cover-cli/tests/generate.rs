@@ -1,0 +1,218 @@
+//! End-to-end tests of `cover generate`: every puzzle checked by a checker
+//! that does not trust the solver (the printed solution is a valid grid
+//! that keeps the clues), uniqueness and minimality counted by the linked
+//! engine, byte-identical output for `--jobs 1` and `--jobs 2`, targets,
+//! and bad usage.
+
+mod support;
+
+use cover_models::sudoku::{Engine, Puzzles, Solver};
+use serde_json::Value;
+use support::{cover, json_lines};
+
+/// The default symbols of each side.
+fn symbols(side: usize) -> &'static str {
+    match side {
+        4 => "1234",
+        9 => "123456789",
+        16 => "ABCDEFGHIJKLMNOP",
+        _ => "ABCDEFGHIJKLMNOPQRSTUVWXY",
+    }
+}
+
+/// Reads a line of cells (`.` is 0) in the default symbols of `side`.
+fn digits(line: &str, side: usize) -> Vec<u8> {
+    let symbols = symbols(side);
+    line.chars()
+        .map(|c| match c {
+            '.' => 0,
+            c => symbols.find(c).expect("a default symbol") as u8 + 1,
+        })
+        .collect()
+}
+
+/// Checks, without any engine, that `solution` is a full valid grid and
+/// keeps every clue of `puzzle`.
+fn check_solution(puzzle: &[u8], solution: &[u8], side: usize) {
+    let n = (side as f64).sqrt() as usize;
+    assert_eq!(puzzle.len(), side * side);
+    assert_eq!(solution.len(), side * side);
+    for (clue, digit) in puzzle.iter().zip(solution) {
+        assert!(*clue == 0 || clue == digit, "a clue changed");
+    }
+    for k in 0..side {
+        let (br, bc) = (k / n * n, k % n * n);
+        let units: [Vec<usize>; 3] = [
+            (0..side).map(|c| k * side + c).collect(),
+            (0..side).map(|r| r * side + k).collect(),
+            (0..side)
+                .map(|j| (br + j / n) * side + bc + j % n)
+                .collect(),
+        ];
+        for unit in units {
+            let mut seen = vec![false; side + 1];
+            for cell in unit {
+                let d = solution[cell] as usize;
+                assert!((1..=side).contains(&d) && !seen[d], "a unit repeats {d}");
+                seen[d] = true;
+            }
+        }
+    }
+}
+
+/// The number of solutions of a line puzzle by the linked engine, to 2.
+fn linked_count(solver: &mut Solver, line: &str) -> u64 {
+    let puzzle = Puzzles::new(line.as_bytes(), None).next().unwrap().unwrap();
+    solver.count(&puzzle, Some(2)).stats.solutions
+}
+
+/// Runs `cover generate ARGS --json` and checks every record: solution,
+/// uniqueness and (when `minimal`) minimality.
+fn generate_checked(args: &[&str], side: usize, minimal: bool) -> Vec<Value> {
+    let mut all = vec!["generate", "--json"];
+    all.extend_from_slice(args);
+    let (out, err, code) = cover(&all, b"");
+    assert_eq!(code, 0, "{err}");
+    let records = json_lines(&out);
+    let mut solver = Solver::new(Engine::Linked);
+    for record in &records {
+        let line = record["puzzle"].as_str().unwrap();
+        let puzzle = digits(line, side);
+        let solution = digits(record["solution"].as_str().unwrap(), side);
+        check_solution(&puzzle, &solution, side);
+        assert_eq!(linked_count(&mut solver, line), 1, "{line}");
+        let clues = puzzle.iter().filter(|&&d| d != 0).count();
+        assert_eq!(record["clues"], clues);
+        assert!(record["nodes"].as_u64().unwrap() > 0);
+        assert!(record["grade"].is_string());
+        if minimal {
+            assert_eq!(record["minimal"], true);
+            for (k, _) in line.char_indices().filter(|&(_, c)| c != '.') {
+                let mut fewer = line.to_owned();
+                fewer.replace_range(k..k + 1, ".");
+                assert_eq!(linked_count(&mut solver, &fewer), 2, "clue {k} of {line}");
+            }
+        }
+    }
+    records
+}
+
+#[test]
+fn minimal_puzzles_of_every_small_size() {
+    let records = generate_checked(&["--seed", "3", "--count", "5"], 9, true);
+    assert_eq!(records.len(), 5);
+    let indices: Vec<u64> = records
+        .iter()
+        .map(|r| r["index"].as_u64().unwrap())
+        .collect();
+    assert_eq!(indices, [1, 2, 3, 4, 5]);
+    generate_checked(&["--seed", "3", "--count", "5", "--size", "4"], 4, true);
+    generate_checked(&["--seed", "3", "--size", "16"], 16, false);
+}
+
+#[test]
+fn symmetric_puzzles_are_symmetric() {
+    for record in generate_checked(&["--seed", "9", "--count", "4", "--symmetric"], 9, false) {
+        let cells: Vec<char> = record["puzzle"].as_str().unwrap().chars().collect();
+        for k in 0..cells.len() {
+            assert_eq!(cells[k] == '.', cells[80 - k] == '.');
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_bytes_with_any_jobs() {
+    for extra in [&[][..], &["--json"], &["--symmetric", "--size", "4"]] {
+        let mut outputs = Vec::new();
+        for jobs in ["1", "2", "3"] {
+            let mut args = vec!["generate", "--seed", "11", "--count", "40", "--jobs", jobs];
+            args.extend_from_slice(extra);
+            let (out, err, code) = cover(&args, b"");
+            assert_eq!(code, 0, "{err}");
+            outputs.push(out);
+        }
+        assert_eq!(outputs[0], outputs[1]);
+        assert_eq!(outputs[0], outputs[2]);
+        assert_eq!(outputs[0].lines().count(), 40);
+    }
+    let (other, _, _) = cover(&["generate", "--seed", "12", "--count", "40"], b"");
+    let (same, _, _) = cover(&["generate", "--seed", "11", "--count", "40"], b"");
+    assert_ne!(other, same);
+    // Puzzle i does not depend on how many come before or after it.
+    let (three, _, _) = cover(&["generate", "--seed", "11", "--count", "3"], b"");
+    assert!(same.starts_with(&three));
+}
+
+#[test]
+fn text_output_is_one_line_per_puzzle() {
+    let (out, err, code) = cover(&["generate", "--seed", "1", "--count", "2"], b"");
+    assert_eq!(code, 0);
+    assert!(err.is_empty(), "{err}");
+    for line in out.lines() {
+        assert_eq!(line.len(), 81);
+        assert!(line.chars().all(|c| c == '.' || ('1'..='9').contains(&c)));
+    }
+    // Without --seed, the seed used is written to standard error.
+    let (_, err, code) = cover(&["generate"], b"");
+    assert_eq!(code, 0);
+    assert!(err.contains("--seed"), "{err}");
+}
+
+#[test]
+fn a_clue_target_is_met_or_reported() {
+    let records = generate_checked(&["--seed", "5", "--count", "3", "--clues", "35"], 9, false);
+    for record in records {
+        assert_eq!(
+            (record["clues"].as_u64(), &record["target_met"]),
+            (Some(35), &Value::Bool(true))
+        );
+    }
+    let (out, err, code) = cover(
+        &[
+            "generate",
+            "--seed",
+            "5",
+            "--clues",
+            "12",
+            "--attempts",
+            "3",
+        ],
+        b"",
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("gave up after 3 attempts"), "{err}");
+    assert_eq!(out.lines().count(), 1, "the closest puzzle is printed");
+}
+
+#[test]
+fn a_difficulty_target_is_met() {
+    for grade in ["easy", "medium"] {
+        let records = generate_checked(
+            &["--seed", "8", "--count", "2", "--difficulty", grade],
+            9,
+            true,
+        );
+        for record in records {
+            assert_eq!(record["grade"], grade);
+        }
+    }
+}
+
+#[test]
+fn bad_usage_exits_with_2() {
+    for args in [
+        &["generate", "--size", "10"][..],
+        &["generate", "--size", "25"],
+        &["generate", "--count", "0"],
+        &["generate", "--count", "-1"],
+        &["generate", "--difficulty", "impossible"],
+        &["generate", "--attempts", "0"],
+        &["generate", "--clues", "82"],
+        &["generate", "--seed", "x"],
+    ] {
+        let (out, err, code) = cover(args, b"");
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty());
+        assert!(!err.is_empty());
+    }
+}

@@ -1,0 +1,393 @@
+//! End-to-end tests of `cover sudoku`: the POJ samples byte for byte,
+//! tdoku's counts, every solution of `--all` checked by a checker here that
+//! does not trust the solver, both engines against each other, bad input
+//! (reported, marked, the rest answered, exit 2), and the flags. Fixtures
+//! come from `fixtures/sudoku/`, so the tests need nothing outside the
+//! repository.
+
+mod support;
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+use support::{cover, file, json_lines};
+
+fn fixture(name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/sudoku")
+        .join(name);
+    path.to_str().unwrap().to_owned()
+}
+
+fn read(name: &str) -> String {
+    std::fs::read_to_string(fixture(name)).unwrap()
+}
+
+/// Checks that `solution` (a line of n⁴ symbols from `symbols`) solves
+/// `puzzle` (the same, with `.`, `-`, `_` or `0` for empty cells): rows,
+/// columns and boxes are permutations of the symbols, givens are kept.
+fn check(puzzle: &str, solution: &str, symbols: &str) {
+    let p: Vec<char> = puzzle.chars().collect();
+    let s: Vec<char> = solution.chars().collect();
+    let side = symbols.chars().count();
+    let n = (1..=8).find(|n| n * n == side).expect("a square side");
+    assert_eq!(s.len(), side * side, "{solution:?}");
+    assert_eq!(p.len(), s.len());
+    for (given, got) in p.iter().zip(&s) {
+        if symbols.contains(*given) {
+            assert_eq!(given, got, "a given changed in {solution}");
+        }
+    }
+    let all: HashSet<char> = symbols.chars().collect();
+    for unit in 0..side {
+        let (br, bc) = (unit / n * n, unit % n * n);
+        let row: HashSet<char> = (0..side).map(|c| s[unit * side + c]).collect();
+        let col: HashSet<char> = (0..side).map(|r| s[r * side + unit]).collect();
+        let bx: HashSet<char> = (0..side)
+            .map(|j| s[(br + j / n) * side + bc + j % n])
+            .collect();
+        assert_eq!(row, all, "row {unit} of {solution}");
+        assert_eq!(col, all, "column {unit} of {solution}");
+        assert_eq!(bx, all, "box {unit} of {solution}");
+    }
+}
+
+const NINE: &str = "123456789";
+
+/// tdoku's puzzles and their stated counts.
+fn tdoku() -> Vec<(String, u64)> {
+    read("tdoku_test_puzzles_with_counts.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let mut fields = l.split(':');
+            let puzzle = fields.next().unwrap().to_owned();
+            (puzzle, fields.next().unwrap().parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn poj_samples_byte_for_byte() {
+    for name in ["poj3074_sample", "poj3076_sample"] {
+        let (out, err, code) = cover(&["sudoku", &fixture(&format!("{name}.in"))], b"");
+        assert_eq!((code, err.as_str()), (0, ""));
+        assert_eq!(out, read(&format!("{name}.out")), "{name}");
+    }
+    // And from standard input, with one thread.
+    let input = read("poj3076_sample.in");
+    let (out, _, _) = cover(&["sudoku", "--jobs", "1"], input.as_bytes());
+    assert_eq!(out, read("poj3076_sample.out"));
+}
+
+#[test]
+fn tdoku_counts_with_both_engines() {
+    let expected: Vec<String> = tdoku().iter().map(|(_, c)| c.to_string()).collect();
+    let path = fixture("tdoku_test_puzzles_with_counts.txt");
+    for engine in ["compact", "linked"] {
+        let (out, _, code) = cover(&["sudoku", "--count", "--engine", engine, &path], b"");
+        assert_eq!(out.lines().collect::<Vec<_>>(), expected, "{engine}");
+        assert_eq!(code, 1, "some puzzles have no solution");
+    }
+    // `--limit 2` stops counting at 2.
+    let (out, _, _) = cover(&["sudoku", "--count", "--limit", "2", &path], b"");
+    let capped: Vec<String> = tdoku()
+        .iter()
+        .map(|(_, c)| (*c).min(2).to_string())
+        .collect();
+    assert_eq!(out.lines().collect::<Vec<_>>(), capped);
+}
+
+#[test]
+fn every_solution_of_all_is_valid_and_distinct() {
+    let path = fixture("tdoku_test_puzzles_with_counts.txt");
+    for engine in ["compact", "linked"] {
+        let (out, _, _) = cover(
+            &["sudoku", "--all", "--json", "--engine", engine, &path],
+            b"",
+        );
+        let records = json_lines(&out);
+        let puzzles = tdoku();
+        assert_eq!(records.len(), puzzles.len());
+        for (record, (puzzle, count)) in records.iter().zip(&puzzles) {
+            let solutions = record["solutions"].as_array().unwrap();
+            assert_eq!(solutions.len() as u64, *count, "{puzzle}");
+            let mut seen = HashSet::new();
+            for solution in solutions {
+                let solution = solution.as_str().unwrap();
+                check(puzzle, solution, NINE);
+                assert!(seen.insert(solution.to_owned()), "repeated: {solution}");
+            }
+            let status = if *count > 0 { "solved" } else { "no_solution" };
+            assert_eq!(record["status"], status);
+        }
+    }
+}
+
+#[test]
+fn first_solutions_are_valid() {
+    let path = fixture("tdoku_test_puzzles_with_counts.txt");
+    let (out, _, _) = cover(&["sudoku", &path], b"");
+    for (line, (puzzle, count)) in out.lines().zip(tdoku()) {
+        if count == 0 {
+            assert_eq!(line, "no solution");
+        } else {
+            check(&puzzle, line, NINE);
+        }
+    }
+}
+
+#[test]
+fn every_size_from_4_to_36() {
+    let cases = [
+        ("line_4x4.txt", "1234"),
+        ("line_25x25.txt", "ABCDEFGHIJKLMNOPQRSTUVWXY"),
+        ("line_36x36.txt", "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"),
+    ];
+    for (name, symbols) in cases {
+        let (out, _, _) = cover(&["sudoku", &fixture(name)], b"");
+        let puzzles: Vec<String> = read(name)
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(str::to_owned)
+            .collect();
+        for (line, puzzle) in out.lines().zip(&puzzles) {
+            if line != "no solution" {
+                check(puzzle, line, symbols);
+            }
+        }
+    }
+    // 16×16 in digits and letters, by --symbols.
+    let name = fixture("line_16x16_digits.txt");
+    let (out, _, code) = cover(&["sudoku", "--symbols", "123456789ABCDEFG", &name], b"");
+    assert_eq!(code, 0);
+    for (line, puzzle) in out.lines().zip(read("line_16x16_digits.txt").lines()) {
+        check(puzzle, line, "123456789ABCDEFG");
+    }
+    // Without it, the digits are not 16×16 symbols.
+    let (out, err, code) = cover(&["sudoku", &name], b"");
+    assert_eq!(code, 2);
+    assert!(out.lines().all(|l| l == "invalid"), "{out}");
+    assert!(err.contains("unknown symbol"), "{err}");
+}
+
+#[test]
+fn grids_come_back_as_grids() {
+    let (out, _, code) = cover(&["sudoku", &fixture("grid_16x16_numbers.txt")], b"");
+    assert_eq!(code, 0);
+    let first: Vec<&str> = out.split("\n\n").next().unwrap().lines().collect();
+    assert_eq!(first.len(), 16);
+    assert!(
+        first.iter().all(|row| row.split(", ").count() == 16),
+        "{first:?}"
+    );
+    let (out, _, _) = cover(&["sudoku", &fixture("grid_9x9_spaced.txt")], b"");
+    let first = out.lines().next().unwrap();
+    assert_eq!(first.split(' ').count(), 9, "{first}");
+}
+
+#[test]
+fn pretty_grids_read_back() {
+    let puzzles = read("tdoku_test_puzzles_with_counts.txt");
+    let first_three: String = puzzles
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .take(3)
+        .map(|l| format!("{}\n", &l[..81]))
+        .collect();
+    let (pretty, _, _) = cover(&["sudoku", "--pretty"], first_three.as_bytes());
+    assert!(
+        pretty.starts_with("+-------+-------+-------+\n| "),
+        "{pretty}"
+    );
+    // Solving the drawn solutions again gives the same grids, as grids of
+    // space-separated cells (the notation they were read in).
+    let (again, _, code) = cover(&["sudoku"], pretty.as_bytes());
+    assert_eq!(code, 0);
+    let (plain, _, _) = cover(&["sudoku"], first_three.as_bytes());
+    let grids: Vec<String> = again
+        .split("\n\n")
+        .filter(|g| !g.is_empty())
+        .map(|g| g.lines().collect::<String>().replace(' ', ""))
+        .collect();
+    assert_eq!(grids, plain.lines().collect::<Vec<_>>());
+}
+
+#[test]
+fn bad_lines_are_reported_marked_and_skipped() {
+    let path = fixture("bad_lines.txt");
+    let (out, err, code) = cover(&["sudoku", &path], b"");
+    assert_eq!(code, 2);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 7, "one answer per puzzle line:\n{out}");
+    assert_eq!(
+        lines.iter().map(|l| l.len() == 81).collect::<Vec<_>>(),
+        [true, false, false, true, false, false, true]
+    );
+    assert_eq!(
+        [lines[1], lines[2], lines[4], lines[5]],
+        ["invalid", "invalid", "no solution", "invalid"]
+    );
+    let messages: Vec<&str> = err.lines().collect();
+    assert_eq!(messages.len(), 3, "{err}");
+    assert!(
+        messages[0].starts_with(&format!("cover: {path}:3: 80 cells")),
+        "{err}"
+    );
+    assert!(
+        messages[1].contains(":4: unknown symbol \"x\" in cell 41"),
+        "{err}"
+    );
+    assert!(messages[2].contains(":7: 85 cells"), "{err}");
+    // JSON marks them too, with the error.
+    let (out, _, _) = cover(&["sudoku", "--json", &path], b"");
+    let records = json_lines(&out);
+    assert_eq!(records.len(), 7);
+    assert_eq!(records[1]["status"], "invalid");
+    assert_eq!(records[1]["line"], 3);
+    assert!(records[1]["error"].as_str().unwrap().contains("80 cells"));
+    assert_eq!(records[3]["index"], 4);
+    assert_eq!(records[4]["status"], "no_solution");
+}
+
+#[test]
+fn bad_grids_are_reported_and_skipped() {
+    let (out, err, code) = cover(&["sudoku", "--count", &fixture("bad_grids.txt")], b"");
+    assert_eq!(code, 2);
+    assert_eq!(out, "1\ninvalid\n1\ninvalid\n");
+    assert!(
+        err.contains(":22: row 4 has 15 cells, expected 16"),
+        "{err}"
+    );
+    assert!(
+        err.contains(":53: the grid ends after 5 rows, expected 16"),
+        "{err}"
+    );
+}
+
+#[test]
+fn contradicting_givens_have_no_solution() {
+    let (out, err, code) = cover(&["sudoku"], format!("11{}\n", ".".repeat(79)).as_bytes());
+    assert_eq!((out.as_str(), err.as_str(), code), ("no solution\n", "", 1));
+}
+
+#[test]
+fn crlf_bom_empty_and_junk() {
+    let (out, _, code) = cover(&["sudoku", "--count", &fixture("crlf_bom_9x9.txt")], b"");
+    assert_eq!((out.as_str(), code), ("1\n1\n", 0));
+    let (out, err, code) = cover(&["sudoku"], b"");
+    assert_eq!((out.as_str(), err.as_str(), code), ("", "", 0));
+    let (out, err, code) = cover(&["sudoku"], b"# nothing but a comment\n\nend\n...\n");
+    assert_eq!((out.as_str(), err.as_str(), code), ("", "", 0));
+    let junk: Vec<u8> = (0..20_000u32)
+        .map(|k| (k.wrapping_mul(2_654_435_761) >> 24) as u8)
+        .collect();
+    let (_, err, code) = cover(&["sudoku"], &junk);
+    assert_eq!(code, 2, "{err}");
+    let huge = format!("{}\n", "1".repeat(1_000_000));
+    let (out, err, code) = cover(&["sudoku"], huge.as_bytes());
+    assert_eq!((out.as_str(), code), ("invalid\n", 2));
+    assert!(err.contains("1000000 cells is not a sudoku size"), "{err}");
+    let path = file(
+        "sudoku_missing_then_good.txt",
+        read("poj3074_sample.in").as_bytes(),
+    );
+    let (out, err, code) = cover(&["sudoku", "/no/such/file", &path], b"");
+    assert_eq!((out, code), (read("poj3074_sample.out"), 2));
+    assert!(err.contains("/no/such/file"), "{err}");
+}
+
+#[test]
+fn all_without_limit_streams_every_solution() {
+    let (out, _, code) = cover(
+        &["sudoku", "--all"],
+        format!("{}\n", ".".repeat(16)).as_bytes(),
+    );
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 289, "288 solutions and a blank line");
+    let distinct: HashSet<&str> = lines[..288].iter().copied().collect();
+    assert_eq!(distinct.len(), 288);
+    for line in &lines[..288] {
+        check(&".".repeat(16), line, "1234");
+    }
+    // --limit alone lists that many.
+    let (out, _, _) = cover(
+        &["sudoku", "--limit", "5"],
+        format!("{}\n", ".".repeat(16)).as_bytes(),
+    );
+    assert_eq!(out.lines().count(), 6);
+}
+
+#[test]
+fn many_puzzles_in_chunks_keep_their_order() {
+    // More than two chunks of 4×4 puzzles: unique, several solutions, none.
+    let puzzles = [
+        ("32.1.1322.13.324", 1),
+        ("...1...........4", 2),
+        ("11..............", 0),
+    ];
+    let mut input = String::new();
+    let mut expected = String::new();
+    for k in 0..9000 {
+        let (puzzle, count) = puzzles[k * 7 % 3];
+        input.push_str(puzzle);
+        input.push('\n');
+        expected.push_str(&format!("{count}\n"));
+    }
+    for jobs in ["1", "2"] {
+        let (out, _, _) = cover(
+            &["sudoku", "--count", "--limit", "2", "--jobs", jobs],
+            input.as_bytes(),
+        );
+        assert_eq!(out, expected, "--jobs {jobs}");
+    }
+}
+
+#[test]
+fn json_records_and_stats() {
+    let input = read("poj3074_sample.in");
+    let (out, err, code) = cover(&["sudoku", "--json", "--stats"], input.as_bytes());
+    assert_eq!(code, 0);
+    let records = json_lines(&out);
+    assert_eq!(records.len(), 2);
+    assert_eq!(records[0]["index"], 1);
+    assert_eq!(records[1]["line"], 2);
+    assert_eq!(records[0]["size"], 9);
+    assert_eq!(records[0]["status"], "solved");
+    assert!(records[0]["nodes"].as_u64().unwrap() > 0);
+    let expected = read("poj3074_sample.out");
+    assert_eq!(records[0]["solution"], expected.lines().next().unwrap());
+    assert!(records[0].get("count").is_none());
+    assert!(err.contains("instances:     2"), "{err}");
+    let (out, _, _) = cover(&["sudoku", "--json", "--count"], input.as_bytes());
+    let records = json_lines(&out);
+    assert_eq!(records[0]["count"], 1);
+    assert_eq!(records[0]["complete"], true);
+}
+
+#[test]
+fn usage_errors() {
+    for args in [
+        &["sudoku", "--symbols", "12345678"][..],
+        &["sudoku", "--symbols", "1123"],
+        &["sudoku", "--count", "--all"],
+        &["sudoku", "--pretty", "--count"],
+        &["sudoku", "--limit", "0"],
+        &["sudoku", "--engine", "quantum"],
+    ] {
+        let (_, err, code) = cover(args, b"");
+        assert_eq!(code, 2, "{args:?}: {err}");
+    }
+    let (out, _, code) = cover(&["sudoku", "--help"], b"");
+    assert_eq!(code, 0);
+    for word in [
+        "invalid",
+        "no solution",
+        "--symbols",
+        "POJ 3076",
+        "--engine",
+    ] {
+        assert!(out.contains(word), "--help mentions {word}");
+    }
+}

@@ -1,0 +1,701 @@
+//! Sudoku generation: puzzles with exactly one solution, reproducible from a
+//! seed, and a difficulty measure for any puzzle.
+//!
+//! ## How a puzzle is made
+//! 1. **A full grid.** The options of the sudoku [`Model`] are shuffled and
+//!    the exact-cover engine ([`CompactSolver`]) finds the first solution of
+//!    the empty grid in that order; since the engine tries options in input
+//!    order, the grid is random. A search that runs past a node budget
+//!    (large sizes can thrash) is dropped and the options reshuffled.
+//! 2. **Clue removal.** The cells (or, with `symmetric`, the pairs of cells
+//!    that a 180° rotation swaps) are visited once in random order; each is
+//!    emptied, and put back unless the puzzle still has exactly one solution
+//!    (the compact engine counting with a limit of 2). Fewer clues never
+//!    mean fewer solutions, so one pass leaves a **minimal** puzzle: putting
+//!    any clue back is needed (with `symmetric`, any *pair*). With a target
+//!    number of clues the pass stops as soon as it is reached.
+//! 3. **Attempts.** When the target clue count or grade is not met, the
+//!    puzzle is made again from the next random stream, up to
+//!    [`Request::max_attempts`]; then the closest puzzle is returned with
+//!    [`Generated::target_met`] false.
+//!
+//! Puzzle `i` of seed `s`, attempt `a`, uses its own ChaCha8 stream keyed
+//! by `(s, i, a)` ([`puzzle_rng`]), so it depends on nothing else: any
+//! number of threads give the same puzzles, on every machine.
+//!
+//! ## Difficulty
+//! [`Rating::nodes`] is the number of search nodes the classic linked engine
+//! ([`dlx_core::Solver`], default branching: first item with the fewest
+//! options) visits to solve the puzzle **and prove its solution unique**
+//! (counting with a limit of 2). A puzzle solved by forced moves alone
+//! costs one node per empty cell plus one; every guess adds more. The
+//! [`Grade`] cuts the nodes per cell of the grid at 1.25, 4 and 12:
+//!
+//! | grade   | nodes (any size)  | nodes (9×9) |
+//! |---------|-------------------|-------------|
+//! | easy    | ≤ 1.25 × cells    | ≤ 101       |
+//! | medium  | ≤ 4 × cells       | ≤ 324       |
+//! | hard    | ≤ 12 × cells      | ≤ 972       |
+//! | extreme | more              | > 972       |
+//!
+//! Calibration (`cover sudoku --engine linked --count --limit 2 --json`,
+//! the `nodes` field, on the sets of `shared/datasets/sudoku9/`; first 5,000
+//! puzzles of the large sets), percentiles of the nodes:
+//!
+//! | set                          | p10  | p25  | p50  | p75  | p90  | max   |
+//! |------------------------------|------|------|------|------|------|-------|
+//! | 17_clue                      | 65   | 65   | 65   | 100  | 177  | 3687  |
+//! | top95                        | 232  | 359  | 556  | 894  | 1440 | 2356  |
+//! | magictour_top1465            | 210  | 293  | 428  | 710  | 1337 | 12715 |
+//! | forum_hardest_1905_11plus    | 1038 | 1349 | 1899 | 2944 | 4545 | 16980 |
+//! | forum_hardest_1106           | 2064 | 2795 | 4131 | 6818 | 9836 | 20395 |
+//!
+//! With these cuts (whole sets) 17_clue grades 74.3% easy, 21.7% medium,
+//! 3.4% hard, 0.7% extreme; forum_hardest_1106 374 of 375 extreme (the
+//! least is 940 nodes, hard); magictour_top1465 0.6/31.5/51.8/16.1% and
+//! top95 1/22/56/21%. Random minimal 9×9 puzzles from this generator
+//! (seed 2, 5,000 puzzles) grade 79% easy, 20% medium, 1% hard and one
+//! extreme in 5,000, so `--difficulty extreme` usually gives up. The easy
+//! cut sits just above "forced moves only" (65 nodes for 64 empty cells);
+//! the extreme cut just below the easiest of the hardest set. Sizes other
+//! than 9×9 use the same nodes per cell, uncalibrated: there are no graded
+//! sets for them, and minimal 16×16 puzzles mostly grade extreme (18 of 20
+//! with seed 1: 2,000 to 480,000 nodes).
+//!
+//! A [`Rater`] grades existing puzzles the same way (for `cover sudoku`).
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use dlx_core::{CompactSolver, Control, Limits, Problem, Solver as Linked, Stats};
+use rand::rngs::ChaCha8Rng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use thiserror::Error;
+
+use crate::sudoku::{Engine, Layout, Model, Notation, Puzzle, Size, Solver, Symbols};
+
+/// The sizes (box sides) the generator makes: 4×4, 9×9, 16×16. A minimal
+/// 25×25 puzzle had not come out after four minutes (proving uniqueness
+/// after each removal thrashes), far from a few seconds per puzzle.
+pub const GENERATED_BOX_SIDES: std::ops::RangeInclusive<usize> = 2..=4;
+
+/// A difficulty grade, from the search nodes (see the module doc).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Grade {
+    /// Forced moves, or nearly: at most 1.25 nodes per cell.
+    Easy,
+    /// At most 4 nodes per cell.
+    Medium,
+    /// At most 12 nodes per cell.
+    Hard,
+    /// More than 12 nodes per cell (the forum's hardest puzzles).
+    Extreme,
+}
+
+impl Grade {
+    /// Every grade, easiest first.
+    pub const ALL: [Grade; 4] = [Grade::Easy, Grade::Medium, Grade::Hard, Grade::Extreme];
+
+    /// The grade of a puzzle of `size` whose rating search took `nodes`.
+    pub fn of(nodes: u64, size: Size) -> Grade {
+        // Thresholds in quarters of a node per cell: 1.25, 4 and 12.
+        let quarters = nodes.saturating_mul(4);
+        let cells = size.cells() as u64;
+        if quarters <= 5 * cells {
+            Grade::Easy
+        } else if quarters <= 16 * cells {
+            Grade::Medium
+        } else if quarters <= 48 * cells {
+            Grade::Hard
+        } else {
+            Grade::Extreme
+        }
+    }
+
+    /// The grade's name: `easy`, `medium`, `hard` or `extreme`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Grade::Easy => "easy",
+            Grade::Medium => "medium",
+            Grade::Hard => "hard",
+            Grade::Extreme => "extreme",
+        }
+    }
+}
+
+impl fmt::Display for Grade {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A name that is not a grade.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("unknown grade {0:?} (expected easy, medium, hard or extreme)")]
+pub struct UnknownGrade(pub String);
+
+impl FromStr for Grade {
+    type Err = UnknownGrade;
+
+    fn from_str(text: &str) -> Result<Grade, UnknownGrade> {
+        Grade::ALL
+            .into_iter()
+            .find(|g| g.as_str().eq_ignore_ascii_case(text.trim()))
+            .ok_or_else(|| UnknownGrade(text.to_owned()))
+    }
+}
+
+/// The difficulty of one puzzle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rating {
+    /// Search nodes of the linked engine to find the solutions, stopping
+    /// at the second.
+    pub nodes: u64,
+    /// Solutions found: 0, 1, or 2 meaning "two or more". The grade means
+    /// something only when this is 1.
+    pub solutions: u64,
+    /// The grade of `nodes`.
+    pub grade: Grade,
+    /// The rating search's counters.
+    pub stats: Stats,
+}
+
+impl Rating {
+    fn from_stats(stats: Stats, size: Size) -> Rating {
+        Rating {
+            nodes: stats.nodes,
+            solutions: stats.solutions,
+            grade: Grade::of(stats.nodes, size),
+            stats,
+        }
+    }
+}
+
+/// Rates puzzles of any size; one per thread (it keeps a linked engine
+/// per size met).
+#[derive(Debug)]
+pub struct Rater {
+    solver: Solver,
+}
+
+impl Default for Rater {
+    fn default() -> Self {
+        Rater::new()
+    }
+}
+
+impl Rater {
+    /// A rater with no engine built yet.
+    pub fn new() -> Rater {
+        Rater {
+            solver: Solver::new(Engine::Linked),
+        }
+    }
+
+    /// The difficulty of `puzzle`: the linked engine counts its solutions
+    /// with a limit of 2 (for `cover sudoku --rate`).
+    pub fn rate(&mut self, puzzle: &Puzzle) -> Rating {
+        let report = self.solver.count(puzzle, Some(2));
+        Rating::from_stats(report.stats, puzzle.size)
+    }
+}
+
+/// The difficulty of one puzzle, with a fresh [`Rater`] (builds the model:
+/// rate many puzzles with one `Rater` instead).
+pub fn rate(puzzle: &Puzzle) -> Rating {
+    Rater::new().rate(puzzle)
+}
+
+/// What to generate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    /// The size.
+    pub size: Size,
+    /// Stop removing clues at this many (else: until minimal).
+    pub clues: Option<usize>,
+    /// Remove clues in pairs swapped by a 180° rotation.
+    pub symmetric: bool,
+    /// Make puzzles until one has this grade.
+    pub grade: Option<Grade>,
+    /// Give up on a puzzle's targets after this many attempts (at least 1).
+    pub max_attempts: u32,
+    /// Rate every puzzle (always done when `grade` is set). Rating runs the
+    /// linked engine, which costs more than making a 16×16 puzzle.
+    pub rate: bool,
+}
+
+impl Request {
+    /// Minimal, rated puzzles of `size`, no targets, 1000 attempts.
+    pub fn new(size: Size) -> Request {
+        Request {
+            size,
+            clues: None,
+            symmetric: false,
+            grade: None,
+            max_attempts: 1000,
+            rate: true,
+        }
+    }
+}
+
+/// One generated puzzle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Generated {
+    /// Its size.
+    pub size: Size,
+    /// The cells, row by row: 0 empty, else the digit `1..=side`.
+    pub cells: Vec<u8>,
+    /// Its one solution.
+    pub solution: Vec<u8>,
+    /// The number of clues (given cells).
+    pub clues: usize,
+    /// No clue (with `symmetric`: no pair of clues) can be removed without
+    /// losing uniqueness.
+    pub minimal: bool,
+    /// Its difficulty, when it was rated ([`Request::rate`]).
+    pub rating: Option<Rating>,
+    /// How many puzzles were made for this one (1 when the first fit).
+    pub attempts: u32,
+    /// Whether the requested clue count and grade were met.
+    pub target_met: bool,
+}
+
+impl Generated {
+    /// The puzzle as a [`Puzzle`] in line layout with the default symbols.
+    pub fn puzzle(&self) -> Puzzle {
+        line_puzzle(self.size, self.cells.clone())
+    }
+
+    /// The puzzle on one line, `.` for empty cells, default symbols.
+    pub fn puzzle_line(&self) -> String {
+        write_line(self.size, &self.cells)
+    }
+
+    /// The solution on one line, default symbols.
+    pub fn solution_line(&self) -> String {
+        write_line(self.size, &self.solution)
+    }
+}
+
+/// The default symbols of a generated size.
+fn symbols(size: Size) -> Symbols {
+    Symbols::default_for(size).expect("every generated size has default symbols")
+}
+
+/// `cells` on one line: `.` for 0, else the default symbol.
+fn write_line(size: Size, cells: &[u8]) -> String {
+    let symbols = symbols(size);
+    cells
+        .iter()
+        .map(|&d| if d == 0 { '.' } else { symbols.symbol(d) })
+        .collect()
+}
+
+fn line_puzzle(size: Size, cells: Vec<u8>) -> Puzzle {
+    Puzzle {
+        size,
+        cells,
+        line: 1,
+        layout: Layout::Line,
+        notation: Notation::Compact(Arc::new(symbols(size))),
+    }
+}
+
+/// Why a [`Generator`] cannot be made.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GenerateError {
+    /// Only 4×4, 9×9 and 16×16 are generated.
+    #[error("cannot generate {0} sudoku (sizes: 4, 9, 16)")]
+    UnsupportedSize(Size),
+}
+
+/// The random stream of attempt `attempt` at puzzle `index` of `seed`:
+/// ChaCha8 keyed by the three numbers (little-endian), so that it depends
+/// on nothing else.
+pub fn puzzle_rng(seed: u64, index: u64, attempt: u32) -> ChaCha8Rng {
+    let mut key = [0u8; 32];
+    key[..8].copy_from_slice(&seed.to_le_bytes());
+    key[8..16].copy_from_slice(&index.to_le_bytes());
+    key[16..20].copy_from_slice(&attempt.to_le_bytes());
+    key[24..].copy_from_slice(b"cover-gn");
+    ChaCha8Rng::from_seed(key)
+}
+
+/// Makes puzzles of one size; one per thread. Its engines start every
+/// search afresh, so what it made before never changes what it makes.
+#[derive(Debug)]
+pub struct Generator {
+    size: Size,
+    model: Model,
+    /// Counts solutions (limit 2) while clues are removed.
+    checker: CompactSolver,
+    /// Rates puzzles: the classic engine, whose nodes are the measure.
+    rater: Linked,
+    /// Option numbers, shuffled for each full grid.
+    order: Vec<usize>,
+    givens: Vec<usize>,
+}
+
+impl Generator {
+    /// A generator of `size` puzzles.
+    pub fn new(size: Size) -> Result<Generator, GenerateError> {
+        if !GENERATED_BOX_SIDES.contains(&size.box_side()) {
+            return Err(GenerateError::UnsupportedSize(size));
+        }
+        let model = Model::new(size);
+        let checker =
+            CompactSolver::new(model.problem()).expect("sudoku items have at most 64 options");
+        let rater = Linked::new(model.problem());
+        let order = (0..model.problem().option_count()).collect();
+        Ok(Generator {
+            size,
+            model,
+            checker,
+            rater,
+            order,
+            givens: Vec::new(),
+        })
+    }
+
+    /// The size it makes.
+    pub fn size(&self) -> Size {
+        self.size
+    }
+
+    /// Puzzle `index` of `seed` for `request` (whose size must be this
+    /// generator's; it is ignored otherwise).
+    pub fn generate(&mut self, request: &Request, seed: u64, index: u64) -> Generated {
+        let mut best: Option<(u64, Generated)> = None;
+        for attempt in 1..=request.max_attempts.max(1) {
+            let mut rng = puzzle_rng(seed, index, attempt - 1);
+            let solution = self.full_grid(&mut rng);
+            let (cells, minimal) = self.remove_clues(&mut rng, &solution, request);
+            let clues = cells.iter().filter(|&&d| d != 0).count();
+            let rating = (request.rate || request.grade.is_some()).then(|| self.rate_cells(&cells));
+            let clue_miss = request.clues.map_or(0, |t| clues.saturating_sub(t)) as u64;
+            let grade_miss = match (request.grade, rating) {
+                (Some(wanted), Some(rating)) => {
+                    (wanted as i64 - rating.grade as i64).unsigned_abs()
+                }
+                _ => 0,
+            };
+            // Misses in grade weigh more than any number of clues.
+            let miss = grade_miss << 32 | clue_miss;
+            let generated = Generated {
+                size: self.size,
+                cells,
+                solution,
+                clues,
+                minimal,
+                rating,
+                attempts: attempt,
+                target_met: miss == 0,
+            };
+            if miss == 0 {
+                return generated;
+            }
+            if best.as_ref().map_or(true, |(m, _)| miss < *m) {
+                best = Some((miss, generated));
+            }
+        }
+        let (_, mut best) = best.expect("at least one attempt is made");
+        best.attempts = request.max_attempts.max(1);
+        best
+    }
+
+    /// A random full grid: the first solution of the empty grid with the
+    /// options in a random order.
+    pub fn full_grid(&mut self, rng: &mut ChaCha8Rng) -> Vec<u8> {
+        let cells = self.size.cells();
+        // The empty grid is solved with few backtracks in almost every
+        // order; the budget drops the rare order that thrashes.
+        let limits = Limits {
+            max_solutions: Some(1),
+            node_budget: Some(64 * cells as u64),
+            ..Limits::none()
+        };
+        loop {
+            // From the identity every time, so that the grid depends on
+            // `rng` alone, not on the grids made before.
+            for (k, option) in self.order.iter_mut().enumerate() {
+                *option = k;
+            }
+            self.order.shuffle(rng);
+            let problem = self.shuffled_problem();
+            let mut solver =
+                CompactSolver::new(&problem).expect("sudoku items have at most 64 options");
+            let mut found = None;
+            let _ = solver.search(&[], &limits, &mut |options: &[usize]| {
+                found = Some(options.to_vec());
+                Control::Stop
+            });
+            if let Some(options) = found {
+                let mut grid = vec![0; cells];
+                for option in options {
+                    let (cell, digit) = self.model.cell_and_digit(self.order[option]);
+                    grid[cell] = digit;
+                }
+                return grid;
+            }
+        }
+    }
+
+    /// The model's problem with its options in `self.order`.
+    fn shuffled_problem(&self) -> Problem {
+        let original = self.model.problem();
+        let mut builder = Problem::builder(original.item_count(), 0);
+        for &option in &self.order {
+            builder
+                .add_option(original.option(option).iter().map(|&i| i as usize))
+                .expect("the options of a valid problem");
+        }
+        builder.build()
+    }
+
+    /// Removes clues from `solution` in random order while the puzzle
+    /// stays unique; returns the cells and whether every cell (or pair) was
+    /// tried, which makes the puzzle minimal.
+    fn remove_clues(
+        &mut self,
+        rng: &mut ChaCha8Rng,
+        solution: &[u8],
+        request: &Request,
+    ) -> (Vec<u8>, bool) {
+        let cells = solution.len();
+        let mut puzzle = solution.to_vec();
+        let mut groups: Vec<usize> = if request.symmetric {
+            (0..cells).filter(|&c| c <= cells - 1 - c).collect()
+        } else {
+            (0..cells).collect()
+        };
+        groups.shuffle(rng);
+        let mut clues = cells;
+        let mut tried_all = true;
+        for cell in groups {
+            let partner = cells - 1 - cell;
+            let group: &[usize] = if request.symmetric && partner != cell {
+                &[cell, partner]
+            } else {
+                &[cell]
+            };
+            if let Some(target) = request.clues {
+                if clues <= target {
+                    tried_all = false;
+                    break;
+                }
+                if clues - group.len() < target {
+                    tried_all = false;
+                    continue;
+                }
+            }
+            for &c in group {
+                puzzle[c] = 0;
+            }
+            if self.is_unique(&puzzle) {
+                clues -= group.len();
+            } else {
+                for &c in group {
+                    puzzle[c] = solution[c];
+                }
+            }
+        }
+        (puzzle, tried_all)
+    }
+
+    /// Whether `cells` (0 empty) has exactly one solution, by the compact
+    /// engine counting to 2.
+    pub fn is_unique(&mut self, cells: &[u8]) -> bool {
+        self.solutions(cells, Some(2)) == 1
+    }
+
+    /// The number of solutions of `cells` (0 empty), by the compact engine,
+    /// stopping at `limit`.
+    pub fn solutions(&mut self, cells: &[u8], limit: Option<u64>) -> u64 {
+        self.givens.clear();
+        self.model.givens(cells, &mut self.givens);
+        let limits = Limits {
+            max_solutions: limit,
+            ..Limits::none()
+        };
+        self.checker
+            .count_with(&self.givens, &limits)
+            .map_or(0, |report| report.stats.solutions)
+    }
+
+    /// The rating of `cells` by the linked engine (the same search as
+    /// [`Rater::rate`]).
+    pub fn rate_cells(&mut self, cells: &[u8]) -> Rating {
+        self.givens.clear();
+        self.model.givens(cells, &mut self.givens);
+        let stats = self
+            .rater
+            .count_with(&self.givens, &Limits::solutions(2))
+            .map(|report| report.stats)
+            .unwrap_or_default();
+        Rating::from_stats(stats, self.size)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Checks `grid` without the engine: every row, column and box holds
+    /// each digit once, and it keeps the clues of `cells`.
+    fn check_solution(size: Size, cells: &[u8], grid: &[u8]) {
+        let (n, s) = (size.box_side(), size.side());
+        assert_eq!(grid.len(), s * s);
+        for (clue, digit) in cells.iter().zip(grid) {
+            assert!(*clue == 0 || clue == digit, "a clue changed");
+        }
+        for k in 0..s {
+            let (br, bc) = (k / n * n, k % n * n);
+            for unit in [
+                (0..s).map(|c| k * s + c).collect::<Vec<_>>(),
+                (0..s).map(|r| r * s + k).collect(),
+                (0..s).map(|j| (br + j / n) * s + bc + j % n).collect(),
+            ] {
+                let mut seen = vec![false; s + 1];
+                for cell in unit {
+                    let d = grid[cell] as usize;
+                    assert!((1..=s).contains(&d) && !seen[d], "unit {k} repeats {d}");
+                    seen[d] = true;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn generated_puzzles_are_unique_and_minimal() {
+        for n in 2..=3 {
+            let size = Size::new(n).unwrap();
+            let mut generator = Generator::new(size).unwrap();
+            let mut linked = Solver::new(Engine::Linked);
+            for symmetric in [false, true] {
+                let request = Request {
+                    symmetric,
+                    ..Request::new(size)
+                };
+                for index in 0..10 {
+                    let g = generator.generate(&request, 7, index);
+                    check_solution(size, &g.cells, &g.solution);
+                    assert!(g.minimal && g.target_met && g.attempts == 1);
+                    let count = linked.count(&g.puzzle(), Some(2)).stats.solutions;
+                    assert_eq!(count, 1);
+                    assert_eq!(g.rating.unwrap().solutions, 1);
+                    // Removing any clue (pair) gives more solutions.
+                    for c in (0..g.cells.len()).filter(|&c| g.cells[c] != 0) {
+                        let mut fewer = g.cells.clone();
+                        fewer[c] = 0;
+                        if symmetric {
+                            fewer[g.cells.len() - 1 - c] = 0;
+                        }
+                        assert!(!generator.is_unique(&fewer), "clue {c} is not needed");
+                    }
+                    if symmetric {
+                        for c in 0..g.cells.len() {
+                            let partner = g.cells.len() - 1 - c;
+                            assert_eq!(g.cells[c] == 0, g.cells[partner] == 0);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_same_seed_and_index_give_the_same_puzzle() {
+        let size = Size::new(3).unwrap();
+        let request = Request::new(size);
+        let mut a = Generator::new(size).unwrap();
+        let mut b = Generator::new(size).unwrap();
+        let first = a.generate(&request, 42, 3);
+        // Another puzzle in between changes nothing.
+        a.generate(&request, 42, 4);
+        assert_eq!(a.generate(&request, 42, 3), first);
+        assert_eq!(b.generate(&request, 42, 3), first);
+        assert_ne!(b.generate(&request, 43, 3).cells, first.cells);
+    }
+
+    #[test]
+    fn a_clue_target_stops_removal() {
+        let size = Size::new(3).unwrap();
+        let mut generator = Generator::new(size).unwrap();
+        let request = Request {
+            clues: Some(40),
+            ..Request::new(size)
+        };
+        let g = generator.generate(&request, 1, 0);
+        assert_eq!((g.clues, g.target_met, g.minimal), (40, true, false));
+        assert!(generator.is_unique(&g.cells));
+        // Too few clues: it gives up after the attempts, closest first.
+        let request = Request {
+            clues: Some(10),
+            max_attempts: 3,
+            ..Request::new(size)
+        };
+        let g = generator.generate(&request, 1, 0);
+        assert!(!g.target_met && g.clues > 10 && g.attempts == 3);
+        assert!(generator.is_unique(&g.cells));
+    }
+
+    #[test]
+    fn a_grade_target_is_met() {
+        let size = Size::new(3).unwrap();
+        let mut generator = Generator::new(size).unwrap();
+        for grade in [Grade::Easy, Grade::Medium] {
+            let request = Request {
+                grade: Some(grade),
+                ..Request::new(size)
+            };
+            let g = generator.generate(&request, 5, 0);
+            assert!(g.target_met);
+            assert_eq!(g.rating.unwrap().grade, grade);
+        }
+    }
+
+    #[test]
+    fn sixteen_by_sixteen_is_unique() {
+        let size = Size::new(4).unwrap();
+        let mut generator = Generator::new(size).unwrap();
+        let g = generator.generate(&Request::new(size), 0, 0);
+        check_solution(size, &g.cells, &g.solution);
+        assert!(g.minimal && g.rating.unwrap().solutions == 1);
+        assert_eq!(g.puzzle_line().len(), 256);
+        assert!(g.solution_line().chars().all(|c| ('A'..='P').contains(&c)));
+    }
+
+    #[test]
+    fn grades_and_rater() {
+        let nine = Size::new(3).unwrap();
+        assert_eq!(Grade::of(65, nine), Grade::Easy);
+        assert_eq!(Grade::of(101, nine), Grade::Easy);
+        assert_eq!(Grade::of(102, nine), Grade::Medium);
+        assert_eq!(Grade::of(324, nine), Grade::Medium);
+        assert_eq!(Grade::of(972, nine), Grade::Hard);
+        assert_eq!(Grade::of(973, nine), Grade::Extreme);
+        assert_eq!(Grade::of(u64::MAX, nine), Grade::Extreme);
+        assert_eq!("Hard".parse::<Grade>(), Ok(Grade::Hard));
+        assert!("harder".parse::<Grade>().is_err());
+        // The hardest of Norvig's: a puzzle the rater finds hard or worse.
+        let hard =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        let puzzle = crate::sudoku::Puzzles::new(hard.as_bytes(), None)
+            .next()
+            .unwrap()
+            .unwrap();
+        let rating = rate(&puzzle);
+        assert_eq!(rating.solutions, 1);
+        assert!(rating.nodes > 65);
+        // The rater and a generator's own rating agree.
+        let mut generator = Generator::new(nine).unwrap();
+        assert_eq!(generator.rate_cells(&puzzle.cells), rating);
+    }
+
+    #[test]
+    fn unsupported_sizes_are_refused() {
+        assert!(Generator::new(Size::new(5).unwrap()).is_err());
+    }
+}

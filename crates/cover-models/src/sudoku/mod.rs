@@ -1,0 +1,273 @@
+//! Sudoku of every n²×n² size (4×4 to 64×64) as exact cover.
+//!
+//! - [`symbols`](Symbols): sizes, default and custom symbols, empty cells.
+//! - [`Puzzles`]: reads puzzles one at a time from a [`BufRead`](std::io::BufRead)
+//!   in any of the layouts below, each with its line number, or a
+//!   [`ParseError`] after which reading goes on with the next puzzle.
+//! - [`Model`]: the exact-cover problem of one size, built once: items are
+//!   the cells, row-digit, column-digit and box-digit pairs; option
+//!   `(row, column, digit)` covers four of them. A puzzle is its givens'
+//!   options, forced.
+//! - [`Solver`]: one per thread; keeps a model and an engine per size and
+//!   solves puzzle after puzzle, handing each solution grid to a callback.
+//! - A [`Puzzle`] writes a solution back in its own layout and symbols
+//!   ([`Puzzle::write_solution`], [`Puzzle::line_form`],
+//!   [`Puzzle::write_pretty`]).
+//!
+//! ## Layouts
+//! Detected once per input, from the first line that is not blank, a
+//! comment (`#`) or a rule line of `-+|=`:
+//! - **line**: one puzzle per line, n⁴ cells: `53..7....6..195...` (POJ
+//!   3074). Anything after the puzzle and white space or `:` is ignored
+//!   (tdoku's `puzzle:count:solution`). The cells may also be separated by
+//!   spaces or commas. Each line has its own size (16, 81, 256, 625, 1296,
+//!   2401 or 4096 cells).
+//! - **grid**: n² rows of n² cells (POJ 3076), puzzles separated by blank
+//!   lines (or not at all). Rows may separate their cells by spaces, commas
+//!   or `|`, and lines of `-+|=` with a `+` are skipped, so the pretty form
+//!   reads back.
+//!
+//! A 16-cell first line is a 4×4 puzzle when its cells are all 4×4 symbols
+//! (or empty) in the first block of lines, and a 16×16 row otherwise; with
+//! custom symbols their number decides. A line `end` ends the input.
+//!
+//! Cells are symbols (one character each), or, when separated, numbers
+//! `1..=n²` with `0` for empty: a separated puzzle is read as numbers when
+//! one of its cells is longer than a character or is a digit that is not a
+//! symbol.
+
+mod model;
+mod parse;
+mod symbols;
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+pub use model::{Engine, Model, Solver};
+pub use parse::{InputError, ParseError, ParseErrorKind, Puzzles};
+pub use symbols::{is_empty_marker, Size, Symbols, SymbolsError};
+
+/// How the puzzles of an input are laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// One puzzle per line.
+    Line,
+    /// One row per line, n² lines per puzzle.
+    Grid,
+}
+
+/// What stands between separated cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Separator {
+    /// One space.
+    Space,
+    /// A comma.
+    Comma,
+    /// A comma and a space.
+    CommaSpace,
+}
+
+impl Separator {
+    /// The separator as text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Separator::Space => " ",
+            Separator::Comma => ",",
+            Separator::CommaSpace => ", ",
+        }
+    }
+}
+
+/// How the cells of a puzzle are written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notation {
+    /// One symbol per cell, nothing between: `53..7....`.
+    Compact(Arc<Symbols>),
+    /// One symbol per cell, cells separated: `5 3 . . 7`.
+    Spaced(Arc<Symbols>, Separator),
+    /// Numbers `1..=n²`, `0` for empty, separated: `12, 0, 7`.
+    Numbers(Separator),
+}
+
+/// One puzzle as read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Puzzle {
+    /// Its size.
+    pub size: Size,
+    /// The cells, row by row: 0 for empty, else the digit `1..=n²`.
+    pub cells: Vec<u8>,
+    /// The line where it starts, from 1.
+    pub line: usize,
+    /// Its layout.
+    pub layout: Layout,
+    /// How its cells were written.
+    pub notation: Notation,
+}
+
+impl Puzzle {
+    /// The number of given (non-empty) cells.
+    pub fn givens(&self) -> usize {
+        self.cells.iter().filter(|&&d| d != 0).count()
+    }
+
+    fn write_cell(&self, out: &mut String, digit: u8) {
+        match &self.notation {
+            Notation::Compact(symbols) | Notation::Spaced(symbols, _) => {
+                out.push(symbols.symbol(digit))
+            }
+            Notation::Numbers(_) => {
+                let _ = write!(out, "{digit}");
+            }
+        }
+    }
+
+    fn separator(&self) -> &'static str {
+        match &self.notation {
+            Notation::Compact(_) => "",
+            Notation::Spaced(_, separator) | Notation::Numbers(separator) => separator.as_str(),
+        }
+    }
+
+    fn write_cells(&self, out: &mut String, cells: &[u8]) {
+        if let Notation::Compact(symbols) = &self.notation {
+            if let Some(ascii) = symbols.ascii_symbols() {
+                // The usual case: one byte per cell.
+                out.reserve(cells.len() + 1);
+                out.extend(cells.iter().map(|&d| char::from(ascii[d as usize - 1])));
+                return;
+            }
+        }
+        let separator = self.separator();
+        out.reserve(cells.len() * (separator.len() + 2) + 1);
+        for (k, &digit) in cells.iter().enumerate() {
+            if k > 0 {
+                out.push_str(separator);
+            }
+            self.write_cell(out, digit);
+        }
+    }
+
+    /// Appends `grid` (digits `1..=n²`, row by row) in the puzzle's layout
+    /// and notation: one line for a line puzzle, n² lines for a grid; each
+    /// line ends in `\n`.
+    pub fn write_solution(&self, out: &mut String, grid: &[u8]) {
+        match self.layout {
+            Layout::Line => {
+                self.write_cells(out, grid);
+                out.push('\n');
+            }
+            Layout::Grid => {
+                for row in grid.chunks(self.size.side()) {
+                    self.write_cells(out, row);
+                    out.push('\n');
+                }
+            }
+        }
+    }
+
+    /// `grid` on one line in the puzzle's notation, without a line end.
+    pub fn line_form(&self, grid: &[u8]) -> String {
+        let mut out = String::with_capacity(grid.len() * 2);
+        self.write_cells(&mut out, grid);
+        out
+    }
+
+    /// Appends `grid` drawn for people: cells separated by spaces, boxes by
+    /// `|` and rule lines of `-` and `+`. Reads back as a grid.
+    pub fn write_pretty(&self, out: &mut String, grid: &[u8]) {
+        let n = self.size.box_side();
+        let side = self.size.side();
+        let width = match self.notation {
+            Notation::Numbers(_) => side.to_string().len(),
+            _ => 1,
+        };
+        let mut rule = String::from("+");
+        for _ in 0..n {
+            rule.push_str(&"-".repeat(n * (width + 1) + 1));
+            rule.push('+');
+        }
+        rule.push('\n');
+        for (r, row) in grid.chunks(side).enumerate() {
+            if r % n == 0 {
+                out.push_str(&rule);
+            }
+            for (c, &digit) in row.iter().enumerate() {
+                if c % n == 0 {
+                    out.push_str(if c == 0 { "| " } else { " | " });
+                } else {
+                    out.push(' ');
+                }
+                let mut cell = String::new();
+                self.write_cell(&mut cell, digit);
+                let _ = write!(out, "{cell:>width$}");
+            }
+            out.push_str(" |\n");
+        }
+        out.push_str(&rule);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nine() -> Arc<Symbols> {
+        Arc::new(Symbols::default_for(Size::new(3).unwrap()).unwrap())
+    }
+
+    fn puzzle(size: usize, layout: Layout, notation: Notation) -> Puzzle {
+        let size = Size::new(size).unwrap();
+        Puzzle {
+            size,
+            cells: vec![0; size.cells()],
+            line: 1,
+            layout,
+            notation,
+        }
+    }
+
+    /// A valid 4×4 grid.
+    const FOUR: [u8; 16] = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
+
+    #[test]
+    fn solutions_in_each_layout() {
+        let four = Arc::new(Symbols::default_for(Size::new(2).unwrap()).unwrap());
+        let p = puzzle(2, Layout::Line, Notation::Compact(four.clone()));
+        let mut out = String::new();
+        p.write_solution(&mut out, &FOUR);
+        assert_eq!(out, "1234341221434321\n");
+        let p = puzzle(
+            2,
+            Layout::Grid,
+            Notation::Spaced(four, Separator::CommaSpace),
+        );
+        let mut out = String::new();
+        p.write_solution(&mut out, &FOUR);
+        assert_eq!(out, "1, 2, 3, 4\n3, 4, 1, 2\n2, 1, 4, 3\n4, 3, 2, 1\n");
+        let p = puzzle(2, Layout::Grid, Notation::Numbers(Separator::Comma));
+        assert_eq!(p.line_form(&FOUR), "1,2,3,4,3,4,1,2,2,1,4,3,4,3,2,1");
+    }
+
+    #[test]
+    fn pretty_grids() {
+        let p = puzzle(2, Layout::Line, Notation::Compact(nine()));
+        let mut out = String::new();
+        p.write_pretty(&mut out, &FOUR);
+        assert_eq!(
+            out,
+            "+-----+-----+\n\
+             | 1 2 | 3 4 |\n\
+             | 3 4 | 1 2 |\n\
+             +-----+-----+\n\
+             | 2 1 | 4 3 |\n\
+             | 4 3 | 2 1 |\n\
+             +-----+-----+\n"
+        );
+        let mut p = puzzle(4, Layout::Grid, Notation::Numbers(Separator::Space));
+        p.cells = (0..256).map(|k| (k % 16 + 1) as u8).collect();
+        let mut out = String::new();
+        p.write_pretty(&mut out, &p.cells.clone());
+        let first = out.lines().nth(1).unwrap();
+        assert!(first.starts_with("|  1  2  3  4 |  5"), "{first}");
+    }
+}

@@ -1,0 +1,388 @@
+//! The exact-cover model of one sudoku size ([`Model`]) and the per-thread
+//! [`Solver`] that answers puzzles with it.
+//!
+//! Items, for a grid of side `s` (`s = n²`) and `s²` cells: cell `(r, c)`
+//! is item `r·s + c`; "row `r` has digit `d`" is `s² + r·s + d`; "column
+//! `c` has `d`" is `2s² + c·s + d`; "box `b` has `d`" is `3s² + b·s + d`
+//! (digits from 0 here). Option `(r·s + c)·s + d` puts `d` in cell
+//! `(r, c)` and covers those four items. Every item has exactly `s`
+//! options, so the compact engine applies to every size up to 64×64.
+//!
+//! The problem is built once per size and per [`Solver`]; a puzzle is the
+//! search with its givens' options forced, so nothing is rebuilt between
+//! puzzles, and contradicting givens simply give no solution.
+
+use dlx_core::{CompactSolver, Control, Limits, Outcome, Problem, Report, Solver as Linked, Stats};
+
+use super::symbols::Size;
+use super::Puzzle;
+
+/// The exact-cover problem of one size.
+#[derive(Debug, Clone)]
+pub struct Model {
+    size: Size,
+    problem: Problem,
+    /// The cell and digit (`1..=n²`) of each option (a table, because a
+    /// division per option costs more than the search of an easy puzzle
+    /// spends on it).
+    cell_digit: Vec<(u16, u8)>,
+}
+
+impl Model {
+    /// Builds the problem of `size`.
+    pub fn new(size: Size) -> Model {
+        let n = size.box_side();
+        let side = size.side();
+        let cells = size.cells();
+        let mut builder = Problem::builder(4 * cells, 0);
+        for r in 0..side {
+            for c in 0..side {
+                let b = (r / n) * n + c / n;
+                for d in 0..side {
+                    builder
+                        .add_option([
+                            r * side + c,
+                            cells + r * side + d,
+                            2 * cells + c * side + d,
+                            3 * cells + b * side + d,
+                        ])
+                        .expect("the four items are distinct and exist");
+                }
+            }
+        }
+        let cell_digit = (0..side * cells)
+            .map(|option| ((option / side) as u16, (option % side) as u8 + 1))
+            .collect();
+        Model {
+            size,
+            problem: builder.build(),
+            cell_digit,
+        }
+    }
+
+    /// The size.
+    pub fn size(&self) -> Size {
+        self.size
+    }
+
+    /// The exact-cover problem.
+    pub fn problem(&self) -> &Problem {
+        &self.problem
+    }
+
+    /// The option that puts `digit` (`1..=n²`) in `cell` (row-major).
+    pub fn option(&self, cell: usize, digit: u8) -> usize {
+        cell * self.size.side() + (digit as usize - 1)
+    }
+
+    /// The cell and digit (`1..=n²`) of `option`.
+    pub fn cell_and_digit(&self, option: usize) -> (usize, u8) {
+        let (cell, digit) = self.cell_digit[option];
+        (cell as usize, digit)
+    }
+
+    /// The options of the given cells of `cells` (0 is empty), appended to
+    /// `out`. Cells past the grid and digits out of range are ignored (the
+    /// reader never makes them).
+    pub fn givens(&self, cells: &[u8], out: &mut Vec<usize>) {
+        let side = self.size.side();
+        for (cell, &digit) in cells.iter().enumerate().take(self.size.cells()) {
+            if (1..=side).contains(&(digit as usize)) {
+                out.push(self.option(cell, digit));
+            }
+        }
+    }
+
+    /// Writes the digits of a solution (its options) into `grid`.
+    pub fn fill(&self, options: &[usize], grid: &mut [u8]) {
+        for &option in options {
+            let (cell, digit) = self.cell_and_digit(option);
+            grid[cell] = digit;
+        }
+    }
+}
+
+/// Which engine searches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// [`CompactSolver`]: bit masks and saved states, several times faster
+    /// (falls back to the linked engine where it does not apply).
+    #[default]
+    Compact,
+    /// The classic dancing links of [`dlx_core::Solver`], the reference:
+    /// its node counts are Knuth's.
+    Linked,
+}
+
+/// The model and engine of one size.
+#[derive(Debug)]
+struct Searcher {
+    model: Model,
+    compact: Option<CompactSolver>,
+    linked: Option<Linked>,
+}
+
+/// Solves puzzles of any size, one after another; make one per thread.
+/// Models and engines are built the first time a size is met and kept.
+#[derive(Debug)]
+pub struct Solver {
+    engine: Engine,
+    /// By box side.
+    searchers: Vec<Option<Searcher>>,
+    givens: Vec<usize>,
+    grid: Vec<u8>,
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::new(Engine::default())
+    }
+}
+
+impl Solver {
+    /// A solver that searches with `engine`.
+    pub fn new(engine: Engine) -> Solver {
+        Solver {
+            engine,
+            searchers: (0..=Size::MAX_BOX).map(|_| None).collect(),
+            givens: Vec::new(),
+            grid: Vec::new(),
+        }
+    }
+
+    /// The engine it was asked to use.
+    pub fn engine(&self) -> Engine {
+        self.engine
+    }
+
+    fn searcher(&mut self, size: Size) -> &mut Searcher {
+        let engine = self.engine;
+        self.searchers[size.box_side()].get_or_insert_with(|| {
+            let model = Model::new(size);
+            let compact = match engine {
+                Engine::Compact => CompactSolver::new(model.problem()).ok(),
+                Engine::Linked => None,
+            };
+            let linked = compact.is_none().then(|| Linked::new(model.problem()));
+            Searcher {
+                model,
+                compact,
+                linked,
+            }
+        })
+    }
+
+    /// Searches `puzzle` within `limits` and hands each solution to `visit`
+    /// as a grid of digits `1..=n²`, row by row (givens included).
+    /// Returning [`Control::Stop`] ends the search.
+    pub fn solve<F>(&mut self, puzzle: &Puzzle, limits: &Limits, mut visit: F) -> Report
+    where
+        F: FnMut(&[u8]) -> Control,
+    {
+        let mut givens = std::mem::take(&mut self.givens);
+        let mut grid = std::mem::take(&mut self.grid);
+        givens.clear();
+        grid.clear();
+        grid.resize(puzzle.size.cells(), 0);
+        let searcher = self.searcher(puzzle.size);
+        let model = &searcher.model;
+        model.givens(&puzzle.cells, &mut givens);
+        let mut on_solution = |options: &[usize]| {
+            model.fill(options, &mut grid);
+            visit(&grid)
+        };
+        let report = match (&mut searcher.compact, &mut searcher.linked) {
+            (Some(compact), _) => compact.search(&givens, limits, &mut on_solution),
+            (None, Some(linked)) => linked.search(&givens, limits, &mut on_solution),
+            (None, None) => unreachable!("one engine is always built"),
+        }
+        .unwrap_or(Report {
+            // Unreachable: the givens are options of the model.
+            outcome: Outcome::Exhausted,
+            stats: Stats::default(),
+        });
+        self.givens = givens;
+        self.grid = grid;
+        report
+    }
+
+    /// The first solution of `puzzle`, with the search's report.
+    pub fn first(&mut self, puzzle: &Puzzle) -> (Option<Vec<u8>>, Report) {
+        let mut found = None;
+        let report = self.solve(puzzle, &Limits::solutions(1), |grid| {
+            found = Some(grid.to_vec());
+            Control::Stop
+        });
+        (found, report)
+    }
+
+    /// Counts the solutions of `puzzle`, stopping at `limit` when given.
+    pub fn count(&mut self, puzzle: &Puzzle, limit: Option<u64>) -> Report {
+        let limits = Limits {
+            max_solutions: limit,
+            ..Limits::none()
+        };
+        self.solve(puzzle, &limits, |_| Control::Continue)
+    }
+
+    /// Whether every linked engine's links equal a fresh one's (a test that
+    /// searches restored them).
+    pub fn links_restored(&self) -> bool {
+        self.searchers.iter().flatten().all(|s| match &s.linked {
+            Some(linked) => linked.links_equal(&Linked::new(s.model.problem())),
+            None => true,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+    use crate::sudoku::Puzzles;
+
+    /// Checks that `grid` is a solution of `puzzle`: every row, column and
+    /// box holds each digit once, and the givens are kept.
+    fn check(puzzle: &Puzzle, grid: &[u8]) {
+        let n = puzzle.size.box_side();
+        let s = n * n;
+        assert_eq!(grid.len(), s * s);
+        for (given, got) in puzzle.cells.iter().zip(grid) {
+            assert!(*given == 0 || given == got, "a given changed");
+        }
+        let units = (0..s).flat_map(|k| {
+            let row: Vec<usize> = (0..s).map(|c| k * s + c).collect();
+            let col: Vec<usize> = (0..s).map(|r| r * s + k).collect();
+            let (br, bc) = (k / n * n, k % n * n);
+            let bx: Vec<usize> = (0..s).map(|j| (br + j / n) * s + bc + j % n).collect();
+            [row, col, bx]
+        });
+        for unit in units {
+            let digits: HashSet<u8> = unit.iter().map(|&c| grid[c]).collect();
+            assert_eq!(digits, (1..=s as u8).collect::<HashSet<u8>>());
+        }
+    }
+
+    fn puzzle(text: &str) -> Puzzle {
+        Puzzles::new(text.as_bytes(), None).next().unwrap().unwrap()
+    }
+
+    const HARD: &str =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+    #[test]
+    fn the_model_has_four_items_per_option() {
+        let model = Model::new(Size::new(3).unwrap());
+        let p = model.problem();
+        assert_eq!((p.item_count(), p.option_count()), (324, 729));
+        assert_eq!(
+            p.option(model.option(10, 5)),
+            &[10, 81 + 9 + 4, 162 + 9 + 4, 243 + 4]
+        );
+        assert_eq!(model.cell_and_digit(model.option(80, 9)), (80, 9));
+    }
+
+    #[test]
+    fn both_engines_solve_and_agree() {
+        for engine in [Engine::Compact, Engine::Linked] {
+            let mut solver = Solver::new(engine);
+            let p = puzzle(HARD);
+            let (grid, report) = solver.first(&p);
+            check(&p, &grid.unwrap());
+            assert!(report.stats.nodes > 0);
+            assert_eq!(solver.count(&p, None).stats.solutions, 1);
+            // The empty 4×4 grid has 288 solutions.
+            let empty = puzzle(&".".repeat(16));
+            let mut seen = HashSet::new();
+            let report = solver.solve(&empty, &Limits::none(), |grid| {
+                check(&empty, grid);
+                seen.insert(grid.to_vec());
+                Control::Continue
+            });
+            assert_eq!((report.stats.solutions, seen.len()), (288, 288));
+            assert_eq!(solver.count(&empty, Some(7)).stats.solutions, 7);
+        }
+    }
+
+    #[test]
+    fn contradicting_givens_have_no_solution() {
+        let bad = format!("11{}", &HARD[2..]);
+        for engine in [Engine::Compact, Engine::Linked] {
+            let mut solver = Solver::new(engine);
+            let (grid, report) = solver.first(&puzzle(&bad));
+            assert_eq!((grid, report.stats.solutions), (None, 0));
+            // And the solver still works afterwards.
+            assert!(solver.first(&puzzle(HARD)).0.is_some());
+        }
+    }
+
+    #[test]
+    fn the_linked_engine_restores_its_links_between_puzzles() {
+        let mut solver = Solver::new(Engine::Linked);
+        let p = puzzle(HARD);
+        solver.first(&p);
+        assert!(solver.links_restored());
+        solver.count(&puzzle(&".".repeat(81)), Some(3));
+        assert!(solver.links_restored());
+        let bad = format!("11{}", &HARD[2..]);
+        solver.first(&puzzle(&bad));
+        assert!(solver.links_restored());
+        solver.solve(&puzzle(&".".repeat(16)), &Limits::none(), |_| Control::Stop);
+        assert!(solver.links_restored());
+    }
+
+    /// Both engines on the fixtures (`fixtures/sudoku/`): the same counts,
+    /// and first solutions that pass the checker.
+    #[test]
+    fn the_engines_agree_on_the_fixtures() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/sudoku");
+        let files = [
+            ("tdoku_test_puzzles_with_counts.txt", None),
+            ("line_4x4.txt", None),
+            ("grid_9x9_spaced.txt", None),
+            ("line_16x16_digits.txt", Some("123456789ABCDEFG")),
+            ("grid_16x16_letters.txt", None),
+        ];
+        let mut compact = Solver::new(Engine::Compact);
+        let mut linked = Solver::new(Engine::Linked);
+        let mut compared = 0;
+        for (file, symbols) in files {
+            let text = std::fs::read(dir.join(file)).unwrap();
+            let symbols = symbols.map(|s| crate::sudoku::Symbols::new(s).unwrap());
+            for puzzle in Puzzles::new(&text[..], symbols) {
+                let puzzle = puzzle.unwrap();
+                let a = compact.count(&puzzle, Some(1000)).stats.solutions;
+                let b = linked.count(&puzzle, Some(1000)).stats.solutions;
+                assert_eq!(a, b, "{file} line {}", puzzle.line);
+                for solver in [&mut compact, &mut linked] {
+                    let (grid, _) = solver.first(&puzzle);
+                    assert_eq!(grid.is_some(), a > 0);
+                    if let Some(grid) = grid {
+                        check(&puzzle, &grid);
+                    }
+                }
+                compared += 1;
+            }
+        }
+        assert!(compared > 50);
+        assert!(linked.links_restored());
+    }
+
+    #[test]
+    fn every_size_from_4_to_25() {
+        let mut solver = Solver::default();
+        for n in 2..=5 {
+            let size = Size::new(n).unwrap();
+            let empty = Puzzle {
+                size,
+                cells: vec![0; size.cells()],
+                line: 1,
+                layout: crate::sudoku::Layout::Line,
+                notation: crate::sudoku::Notation::Numbers(crate::sudoku::Separator::Space),
+            };
+            let (grid, _) = solver.first(&empty);
+            check(&empty, &grid.unwrap());
+        }
+    }
+}

@@ -1,0 +1,980 @@
+//! Reading sudoku puzzles: [`Puzzles`], a streaming reader over any
+//! [`BufRead`], in the layouts described in the [module](super) docs.
+//!
+//! The reader holds at most one puzzle and a few lines read ahead; a bad
+//! puzzle is a [`ParseError`] with its line and reason, and reading goes on
+//! with the next puzzle (for a grid, after the rest of the bad grid).
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead};
+use std::sync::Arc;
+
+use thiserror::Error;
+
+use super::symbols::{is_empty_marker, Size, Symbols};
+use super::{Layout, Notation, Puzzle, Separator};
+use crate::text::{Line, LineReader};
+
+/// What is wrong with a puzzle.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum ParseErrorKind {
+    /// The line holds bytes that are not UTF-8.
+    #[error("the line is not valid UTF-8 text")]
+    NotUtf8,
+    /// A line whose cell count is no sudoku's.
+    #[error(
+        "{cells} cells is not a sudoku size (a puzzle line has 16, 81, 256, 625, 1296, 2401 \
+         or 4096 cells; a grid row 4, 9, 16, 25, 36, 49 or 64)"
+    )]
+    NotASize {
+        /// Cells found on the line.
+        cells: usize,
+    },
+    /// A line with another cell count than the symbols given call for.
+    #[error("{found} cells, expected {expected} (a {size} sudoku, as the symbols given say)")]
+    WrongCellCount {
+        /// The cells a line or row of this size has.
+        expected: usize,
+        /// The cells found.
+        found: usize,
+        /// The size the symbols are for.
+        size: Size,
+    },
+    /// A grid row with another cell count than the grid's first row.
+    #[error("row {row} has {found} cells, expected {expected}")]
+    RowLength {
+        /// The row, from 1.
+        row: usize,
+        /// The side of the grid.
+        expected: usize,
+        /// The cells found.
+        found: usize,
+    },
+    /// A grid that ends before all its rows.
+    #[error("the grid ends after {found} rows, expected {expected}")]
+    ShortGrid {
+        /// The side of the grid.
+        expected: usize,
+        /// The rows found.
+        found: usize,
+    },
+    /// A cell that is neither a symbol nor an empty cell.
+    #[error(
+        "unknown symbol {symbol:?} in cell {cell} (the {size} symbols are {symbols}; \
+         empty cells are . - _ or 0)"
+    )]
+    UnknownSymbol {
+        /// The cell as written.
+        symbol: String,
+        /// Its place: in the line for a line puzzle, in the row for a grid.
+        cell: usize,
+        /// The size of the puzzle.
+        size: Size,
+        /// The symbols in use.
+        symbols: String,
+    },
+    /// A number that is not a digit of this size.
+    #[error("number {value} in cell {cell} is larger than {side}")]
+    NumberTooLarge {
+        /// The number as written.
+        value: String,
+        /// Its place in the line or row.
+        cell: usize,
+        /// The largest digit of the size.
+        side: usize,
+    },
+    /// A size without default symbols written one character per cell.
+    #[error(
+        "{size} has no default symbols: separate its cells by spaces and write numbers, or \
+         give --symbols"
+    )]
+    NoSymbols {
+        /// The size.
+        size: Size,
+    },
+}
+
+/// A bad puzzle.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("line {line}: {kind}")]
+pub struct ParseError {
+    /// The line of the problem, from 1.
+    pub line: usize,
+    /// What is wrong.
+    pub kind: ParseErrorKind,
+}
+
+/// Why a puzzle could not be read.
+#[derive(Debug, Error)]
+pub enum InputError {
+    /// The input itself failed; nothing more can be read.
+    #[error("{0}")]
+    Io(#[from] io::Error),
+    /// The puzzle is malformed; the reader goes on with the next one.
+    #[error("{0}")]
+    Parse(#[from] ParseError),
+}
+
+/// What a line is, for the reader.
+enum Kind<'a> {
+    Blank,
+    Comment,
+    /// A box rule of the pretty form (`+-----+-----+`).
+    Rule,
+    End,
+    Content(&'a str),
+}
+
+fn classify(text: &str) -> Kind<'_> {
+    let t = text.trim();
+    if t.is_empty() {
+        Kind::Blank
+    } else if t.starts_with('#') {
+        Kind::Comment
+    } else if t.eq_ignore_ascii_case("end") {
+        Kind::End
+    } else if t.contains('+') && t.chars().all(|c| "-+|= \t".contains(c)) {
+        Kind::Rule
+    } else {
+        Kind::Content(t)
+    }
+}
+
+fn is_separator(c: char) -> bool {
+    c.is_whitespace() || c == ',' || c == '|'
+}
+
+/// The separated fields of `text`.
+fn fields(text: &str) -> Vec<&str> {
+    text.split(is_separator).filter(|f| !f.is_empty()).collect()
+}
+
+/// The separator between the first two fields of `text`.
+fn separator_of(text: &str) -> Separator {
+    let text = text.trim_start_matches(is_separator);
+    let after_first = text.trim_start_matches(|c| !is_separator(c));
+    let gap: String = after_first
+        .chars()
+        .take_while(|&c| is_separator(c))
+        .collect();
+    match gap.find(',') {
+        Some(at) if gap[at + 1..].starts_with(' ') => Separator::CommaSpace,
+        Some(_) => Separator::Comma,
+        None => Separator::Space,
+    }
+}
+
+/// The characters of `fields`, each as its own cell.
+fn chars_of<'a>(fields: &[&'a str]) -> Vec<&'a str> {
+    let mut cells = Vec::new();
+    for field in fields {
+        for (at, c) in field.char_indices() {
+            cells.push(&field[at..at + c.len_utf8()]);
+        }
+    }
+    cells
+}
+
+/// How a line puzzle's text splits into cells.
+struct LineCells<'a> {
+    /// The text up to the first white space or `:`.
+    first: &'a str,
+    /// Its length in characters.
+    first_len: usize,
+    /// The separated fields before any `:`.
+    fields: Vec<&'a str>,
+}
+
+impl<'a> LineCells<'a> {
+    fn new(text: &'a str) -> Self {
+        let text = text.trim();
+        let first = text
+            .split(|c: char| c.is_whitespace() || c == ':')
+            .next()
+            .unwrap_or("");
+        let before_colon = text.split(':').next().unwrap_or("");
+        LineCells {
+            first,
+            first_len: first.chars().count(),
+            fields: fields(before_colon),
+        }
+    }
+
+    /// The cells, when there are `cells` of them (written compactly or
+    /// separated); `Err(found)` otherwise.
+    fn take(&self, fits: impl Fn(usize) -> bool) -> Result<(Vec<&'a str>, bool), usize> {
+        if fits(self.first_len) {
+            Ok((chars_of(&[self.first]), false))
+        } else if self.fields.len() >= 2 && fits(self.fields.len()) {
+            Ok((self.fields.clone(), true))
+        } else if self.fields.len() >= 2 && self.first_len <= 2 {
+            Err(self.fields.len())
+        } else {
+            Err(self.first_len)
+        }
+    }
+}
+
+/// The cells of a grid row with `side` cells: separated fields, or the
+/// characters of the fields (`53. .7. ...`); `Err(found)` otherwise.
+fn row_cells(text: &str, side: Option<usize>) -> Result<(Vec<&str>, bool), usize> {
+    let fields = fields(text);
+    let fits = |n: usize| match side {
+        Some(side) => n == side,
+        None => Size::from_side(n).is_some(),
+    };
+    if fields.len() >= 2 && fits(fields.len()) {
+        return Ok((fields, true));
+    }
+    let chars = chars_of(&fields);
+    if fits(chars.len()) {
+        return Ok((chars, fields.len() >= 2));
+    }
+    Err(if fields.len() >= 2 {
+        fields.len()
+    } else {
+        chars.len()
+    })
+}
+
+/// Reads puzzles one at a time; see the [module](super) docs.
+#[derive(Debug)]
+pub struct Puzzles<R> {
+    lines: LineReader<R>,
+    /// Lines read ahead and not yet used.
+    ahead: VecDeque<Line>,
+    /// The symbols given by the user, which also fix the size.
+    custom: Option<Arc<Symbols>>,
+    /// The default symbols of each box side.
+    defaults: Vec<Option<Arc<Symbols>>>,
+    layout: Option<Layout>,
+    done: bool,
+}
+
+impl<R: BufRead> Puzzles<R> {
+    /// Reads `reader`, with `symbols` for every puzzle when given (which
+    /// also fixes the size), else each size's default symbols.
+    pub fn new(reader: R, symbols: Option<Symbols>) -> Self {
+        let defaults = (0..=Size::MAX_BOX)
+            .map(|n| Size::new(n).and_then(Symbols::default_for).map(Arc::new))
+            .collect();
+        Puzzles {
+            lines: LineReader::new(reader),
+            ahead: VecDeque::new(),
+            custom: symbols.map(Arc::new),
+            defaults,
+            layout: None,
+            done: false,
+        }
+    }
+
+    /// The layout of the input, once the first puzzle was seen.
+    pub fn layout(&self) -> Option<Layout> {
+        self.layout
+    }
+
+    fn next_line(&mut self) -> io::Result<Option<Line>> {
+        match self.ahead.pop_front() {
+            Some(line) => Ok(Some(line)),
+            None => self.lines.next_line(),
+        }
+    }
+
+    /// The `k`-th line after the current one, read ahead.
+    fn peek(&mut self, k: usize) -> io::Result<Option<&Line>> {
+        while self.ahead.len() <= k {
+            match self.lines.next_line()? {
+                Some(line) => self.ahead.push_back(line),
+                None => return Ok(None),
+            }
+        }
+        Ok(self.ahead.get(k))
+    }
+
+    fn symbols_for(&self, size: Size) -> Option<Arc<Symbols>> {
+        match &self.custom {
+            Some(symbols) => Some(symbols.clone()),
+            None => self.defaults[size.box_side()].clone(),
+        }
+    }
+
+    /// Decides the layout from the first content line.
+    fn detect(&mut self, text: &str) -> Result<Layout, ParseErrorKind> {
+        let line = LineCells::new(text);
+        if let Some(symbols) = &self.custom {
+            let size = symbols.size();
+            return match (
+                line.take(|n| n == size.cells()),
+                row_cells(text, Some(size.side())),
+            ) {
+                (Ok(_), _) => Ok(Layout::Line),
+                (_, Ok(_)) => Ok(Layout::Grid),
+                (Err(found), _) => Err(ParseErrorKind::WrongCellCount {
+                    expected: size.cells(),
+                    found,
+                    size,
+                }),
+            };
+        }
+        let as_line = line.take(|n| Size::from_cells(n).is_some());
+        let as_row = row_cells(text, None);
+        match (as_line, as_row) {
+            (Ok((cells, _)), Ok(_)) => {
+                // 16 cells: a 4×4 puzzle, or the first row of a 16×16 grid.
+                if self
+                    .block_fits_four(&cells)
+                    .map_err(|_| ParseErrorKind::NotUtf8)?
+                {
+                    Ok(Layout::Line)
+                } else {
+                    Ok(Layout::Grid)
+                }
+            }
+            (Ok(_), Err(_)) => Ok(Layout::Line),
+            (Err(_), Ok(_)) => Ok(Layout::Grid),
+            (Err(found), Err(_)) => Err(ParseErrorKind::NotASize { cells: found }),
+        }
+    }
+
+    /// Whether `cells` and the lines after them up to a blank line (at most
+    /// 15) are all written with 4×4 symbols or empty cells.
+    fn block_fits_four(&mut self, cells: &[&str]) -> io::Result<bool> {
+        let four = self.defaults[2].clone().expect("4×4 has default symbols");
+        let fits = |cells: &[&str]| {
+            cells.iter().all(|cell| {
+                let mut chars = cell.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) => four.digit(c).is_some() || is_empty_marker(c, &four),
+                    _ => false,
+                }
+            })
+        };
+        if !fits(cells) {
+            return Ok(false);
+        }
+        for k in 0..15 {
+            let Some(line) = self.peek(k)? else {
+                break;
+            };
+            let Some(text) = &line.text else {
+                break;
+            };
+            match classify(text) {
+                Kind::Content(t) => {
+                    if let Ok((cells, _)) = row_cells(t, Some(16)) {
+                        if !fits(&cells) {
+                            return Ok(false);
+                        }
+                    }
+                }
+                Kind::Comment | Kind::Rule => {}
+                Kind::Blank | Kind::End => break,
+            }
+        }
+        Ok(true)
+    }
+
+    /// Reads the puzzle on line `number`.
+    fn line_puzzle(&self, number: usize, text: &str) -> Result<Puzzle, ParseError> {
+        if let Some(puzzle) = self.compact_line(number, text) {
+            return Ok(puzzle);
+        }
+        let at = |kind| ParseError { line: number, kind };
+        let line = LineCells::new(text);
+        let custom = self.custom.as_ref().map(|s| s.size());
+        let taken = line.take(|n| match custom {
+            Some(size) => n == size.cells(),
+            None => Size::from_cells(n).is_some(),
+        });
+        let (cells, separated) = taken.map_err(|found| {
+            at(match custom {
+                Some(size) => ParseErrorKind::WrongCellCount {
+                    expected: size.cells(),
+                    found,
+                    size,
+                },
+                None => ParseErrorKind::NotASize { cells: found },
+            })
+        })?;
+        let size = Size::from_cells(cells.len()).expect("checked by take");
+        let separator = separator_of(text);
+        let places: Vec<(usize, usize)> = (0..cells.len()).map(|k| (number, k + 1)).collect();
+        let (digits, notation) = self.decode(size, &cells, &places, separated, separator)?;
+        Ok(Puzzle {
+            size,
+            cells: digits,
+            line: number,
+            layout: Layout::Line,
+            notation,
+        })
+    }
+
+    /// The fast path of [`Puzzles::line_puzzle`], for the usual line: one
+    /// ASCII character per cell, every one a symbol or empty. `None` for
+    /// anything else (which the general path then reads or reports).
+    fn compact_line(&self, number: usize, text: &str) -> Option<Puzzle> {
+        let first = text
+            .split(|c: char| c.is_ascii_whitespace() || c == ':')
+            .next()?;
+        let bytes = first.as_bytes();
+        let size = match &self.custom {
+            Some(symbols) => Some(symbols.size()).filter(|s| s.cells() == bytes.len())?,
+            None => Size::from_cells(bytes.len())?,
+        };
+        let symbols = self.symbols_for(size)?;
+        let mut digits = Vec::with_capacity(bytes.len());
+        for &b in bytes {
+            if !b.is_ascii() {
+                return None;
+            }
+            let c = char::from(b);
+            match symbols.digit(c) {
+                Some(d) => digits.push(d),
+                None if is_empty_marker(c, &symbols) => digits.push(0),
+                None => return None,
+            }
+        }
+        Some(Puzzle {
+            size,
+            cells: digits,
+            line: number,
+            layout: Layout::Line,
+            notation: Notation::Compact(symbols),
+        })
+    }
+
+    /// Reads the grid whose first row is on line `number`.
+    fn grid_puzzle(&mut self, number: usize, text: &str) -> Result<Puzzle, InputError> {
+        let custom = self.custom.as_ref().map(|s| s.size());
+        let (first, first_separated) = match row_cells(text, custom.map(Size::side)) {
+            Ok(row) => row,
+            Err(found) => {
+                self.skip_grid(None)?;
+                let kind = match custom {
+                    Some(size) => ParseErrorKind::WrongCellCount {
+                        expected: size.side(),
+                        found,
+                        size,
+                    },
+                    None => ParseErrorKind::NotASize { cells: found },
+                };
+                return Err(ParseError { line: number, kind }.into());
+            }
+        };
+        let size = Size::from_side(first.len()).expect("checked by row_cells");
+        let side = size.side();
+        let mut cells: Vec<String> = Vec::with_capacity(size.cells());
+        let mut places = Vec::with_capacity(size.cells());
+        let mut separated = first_separated;
+        let mut separator = first_separated.then(|| separator_of(text));
+        for (k, cell) in first.iter().enumerate() {
+            cells.push((*cell).to_owned());
+            places.push((number, k + 1));
+        }
+        let mut rows = 1;
+        while rows < side {
+            let Some(line) = self.next_line()? else {
+                return Err(short(number, side, rows));
+            };
+            let Some(text) = line.text else {
+                self.skip_grid(Some(side - rows - 1))?;
+                return Err(ParseError {
+                    line: line.number,
+                    kind: ParseErrorKind::NotUtf8,
+                }
+                .into());
+            };
+            match classify(&text) {
+                Kind::Comment | Kind::Rule => continue,
+                Kind::Blank => return Err(short(number, side, rows)),
+                Kind::End => {
+                    self.ahead.push_front(Line {
+                        number: line.number,
+                        text: Some(text),
+                    });
+                    return Err(short(number, side, rows));
+                }
+                Kind::Content(t) => match row_cells(t, Some(side)) {
+                    Ok((row, row_separated)) => {
+                        if row_separated && separator.is_none() {
+                            separator = Some(separator_of(t));
+                        }
+                        separated |= row_separated;
+                        for (k, cell) in row.iter().enumerate() {
+                            cells.push((*cell).to_owned());
+                            places.push((line.number, k + 1));
+                        }
+                        rows += 1;
+                    }
+                    Err(found) => {
+                        self.skip_grid(Some(side - rows - 1))?;
+                        return Err(ParseError {
+                            line: line.number,
+                            kind: ParseErrorKind::RowLength {
+                                row: rows + 1,
+                                expected: side,
+                                found,
+                            },
+                        }
+                        .into());
+                    }
+                },
+            }
+        }
+        let cells: Vec<&str> = cells.iter().map(String::as_str).collect();
+        let separator = separator.unwrap_or(Separator::Space);
+        let (digits, notation) = self.decode(size, &cells, &places, separated, separator)?;
+        Ok(Puzzle {
+            size,
+            cells: digits,
+            line: number,
+            layout: Layout::Grid,
+            notation,
+        })
+    }
+
+    /// Skips the rest of a bad grid: `rows` more rows when known, and never
+    /// past a blank line, `end` or the end of the input.
+    fn skip_grid(&mut self, rows: Option<usize>) -> io::Result<()> {
+        let mut left = rows.unwrap_or(usize::MAX);
+        while left > 0 {
+            let Some(line) = self.next_line()? else {
+                break;
+            };
+            let Some(text) = &line.text else {
+                left -= 1;
+                continue;
+            };
+            match classify(text) {
+                Kind::Blank => break,
+                Kind::End => {
+                    self.ahead.push_front(line);
+                    break;
+                }
+                Kind::Comment | Kind::Rule => {}
+                Kind::Content(_) => left -= 1,
+            }
+        }
+        Ok(())
+    }
+
+    /// Turns the cells of one puzzle into digits. Cells that are all one
+    /// character and all symbols (or empty) are symbols; otherwise, when
+    /// separated, they are numbers.
+    fn decode(
+        &self,
+        size: Size,
+        cells: &[&str],
+        places: &[(usize, usize)],
+        separated: bool,
+        separator: Separator,
+    ) -> Result<(Vec<u8>, Notation), ParseError> {
+        let symbols = self.symbols_for(size);
+        let single = |cell: &str| {
+            let mut chars = cell.chars();
+            match (chars.next(), chars.next()) {
+                (Some(c), None) => Some(c),
+                _ => None,
+            }
+        };
+        if let Some(symbols) = &symbols {
+            let symbol_cells = cells.iter().all(|cell| {
+                single(cell)
+                    .is_some_and(|c| symbols.digit(c).is_some() || is_empty_marker(c, symbols))
+            });
+            if symbol_cells || !separated {
+                let mut digits = Vec::with_capacity(cells.len());
+                for (cell, &(line, place)) in cells.iter().zip(places) {
+                    let c = single(cell).unwrap_or('\0');
+                    match symbols.digit(c) {
+                        Some(d) => digits.push(d),
+                        None if is_empty_marker(c, symbols) => digits.push(0),
+                        None => {
+                            return Err(ParseError {
+                                line,
+                                kind: ParseErrorKind::UnknownSymbol {
+                                    symbol: (*cell).to_owned(),
+                                    cell: place,
+                                    size,
+                                    symbols: symbols.as_string(),
+                                },
+                            })
+                        }
+                    }
+                }
+                let notation = if separated {
+                    Notation::Spaced(symbols.clone(), separator)
+                } else {
+                    Notation::Compact(symbols.clone())
+                };
+                return Ok((digits, notation));
+            }
+        } else if !separated {
+            return Err(ParseError {
+                line: places.first().map_or(0, |p| p.0),
+                kind: ParseErrorKind::NoSymbols { size },
+            });
+        }
+        // Numbers.
+        let side = size.side();
+        let mut digits = Vec::with_capacity(cells.len());
+        for (cell, &(line, place)) in cells.iter().zip(places) {
+            if matches!(*cell, "." | "-" | "_") {
+                digits.push(0);
+                continue;
+            }
+            if !cell.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(ParseError {
+                    line,
+                    kind: ParseErrorKind::UnknownSymbol {
+                        symbol: (*cell).to_owned(),
+                        cell: place,
+                        size,
+                        symbols: format!("the numbers 1 to {side}"),
+                    },
+                });
+            }
+            let value = cell.trim_start_matches('0');
+            match value.parse::<usize>() {
+                _ if value.is_empty() => digits.push(0),
+                Ok(v) if v <= side => digits.push(v as u8),
+                _ => {
+                    return Err(ParseError {
+                        line,
+                        kind: ParseErrorKind::NumberTooLarge {
+                            value: (*cell).to_owned(),
+                            cell: place,
+                            side,
+                        },
+                    })
+                }
+            }
+        }
+        Ok((digits, Notation::Numbers(separator)))
+    }
+}
+
+fn short(line: usize, expected: usize, found: usize) -> InputError {
+    ParseError {
+        line,
+        kind: ParseErrorKind::ShortGrid { expected, found },
+    }
+    .into()
+}
+
+impl<R: BufRead> Iterator for Puzzles<R> {
+    type Item = Result<Puzzle, InputError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while !self.done {
+            let line = match self.next_line() {
+                Ok(Some(line)) => line,
+                Ok(None) => break,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e.into()));
+                }
+            };
+            let Some(text) = line.text else {
+                if self.layout == Some(Layout::Grid) {
+                    if let Err(e) = self.skip_grid(None) {
+                        self.done = true;
+                        return Some(Err(e.into()));
+                    }
+                }
+                return Some(Err(ParseError {
+                    line: line.number,
+                    kind: ParseErrorKind::NotUtf8,
+                }
+                .into()));
+            };
+            let content = match classify(&text) {
+                Kind::Blank | Kind::Comment | Kind::Rule => continue,
+                Kind::End => break,
+                Kind::Content(t) => t,
+            };
+            let layout = match self.layout {
+                Some(layout) => layout,
+                None => match self.detect(content) {
+                    Ok(layout) => {
+                        self.layout = Some(layout);
+                        layout
+                    }
+                    Err(kind) => {
+                        return Some(Err(ParseError {
+                            line: line.number,
+                            kind,
+                        }
+                        .into()))
+                    }
+                },
+            };
+            return Some(match layout {
+                Layout::Line => self.line_puzzle(line.number, content).map_err(Into::into),
+                Layout::Grid => self.grid_puzzle(line.number, content),
+            });
+        }
+        self.done = true;
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str, symbols: Option<&str>) -> Vec<Result<Puzzle, ParseError>> {
+        let symbols = symbols.map(|s| Symbols::new(s).unwrap());
+        Puzzles::new(text.as_bytes(), symbols)
+            .map(|r| match r {
+                Ok(p) => Ok(p),
+                Err(InputError::Parse(e)) => Err(e),
+                Err(InputError::Io(e)) => panic!("{e}"),
+            })
+            .collect()
+    }
+
+    const LINE9: &str =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+    #[test]
+    fn a_line_puzzle() {
+        let got = read(LINE9, None);
+        let p = got[0].as_ref().unwrap();
+        assert_eq!((p.size.side(), p.line, p.layout), (9, 1, Layout::Line));
+        assert_eq!(p.cells[0], 4);
+        assert_eq!(p.cells[6], 8);
+        assert_eq!(p.givens(), 17);
+        assert!(matches!(p.notation, Notation::Compact(_)));
+    }
+
+    #[test]
+    fn trailing_text_comments_end_and_crlf() {
+        let text = format!(
+            "\u{feff}# comment\r\n\r\n{LINE9}:1:whatever\r\n{LINE9} 17 clues\n  {LINE9}\nend\n{LINE9}\n"
+        );
+        let got = read(&text, None);
+        assert_eq!(got.len(), 3);
+        let lines: Vec<usize> = got.iter().map(|p| p.as_ref().unwrap().line).collect();
+        assert_eq!(lines, [3, 4, 5]);
+    }
+
+    #[test]
+    fn zero_is_empty_unless_a_symbol() {
+        let zeros = LINE9.replace('.', "0");
+        let p = read(&zeros, None).remove(0).unwrap();
+        assert_eq!(p.givens(), 17);
+        let thirty_six = "0".repeat(1296);
+        let p = read(&thirty_six, None).remove(0).unwrap();
+        assert_eq!(p.size.side(), 36);
+        assert!(
+            p.cells.iter().all(|&d| d == 1),
+            "0 is the first 36×36 symbol"
+        );
+    }
+
+    #[test]
+    fn bad_lines_are_reported_and_skipped() {
+        let text = format!("{LINE9}\n{}\n{}x\n{LINE9}\n", &LINE9[1..], &LINE9[1..]);
+        let got = read(&text, None);
+        assert_eq!(got.len(), 4);
+        assert_eq!(
+            got[1],
+            Err(ParseError {
+                line: 2,
+                kind: ParseErrorKind::NotASize { cells: 80 }
+            })
+        );
+        match &got[2] {
+            Err(ParseError {
+                line: 3,
+                kind:
+                    ParseErrorKind::UnknownSymbol {
+                        symbol, cell: 81, ..
+                    },
+            }) => assert_eq!(symbol, "x"),
+            other => panic!("{other:?}"),
+        }
+        assert!(got[3].is_ok());
+    }
+
+    const POJ3076: &str =
+        "--A----C-----O-I\n-J--A-B-P-CGF-H-\n--D--F-I-E----P-\n-G-EL-H----M-J--\n\
+        ----E----C--G---\n-I--K-GA-B---E-J\nD-GP--J-F----A--\n-E---C-B--DP--O-\n\
+        E--F-M--D--L-K-A\n-C--------O-I-L-\nH-P-C--F-A--B---\n---G-OD---J----H\n\
+        K---J----H-A-P-L\n--B--P--E--K--A-\n-H--B--K--FI-C--\n--F---C--D--H-N-\n";
+
+    #[test]
+    fn a_poj3076_grid() {
+        let text = format!("{POJ3076}\n{POJ3076}");
+        let got = read(&text, None);
+        assert_eq!(got.len(), 2);
+        let p = got[1].as_ref().unwrap();
+        assert_eq!((p.size.side(), p.line, p.layout), (16, 18, Layout::Grid));
+        assert_eq!(p.cells[2], 1, "A is 1");
+        // Without a blank line between, grids still split after 16 rows.
+        let got = read(&format!("{POJ3076}{POJ3076}"), None);
+        assert_eq!(got.iter().filter(|p| p.is_ok()).count(), 2);
+    }
+
+    #[test]
+    fn sixteen_cells_are_a_4x4_line_or_a_16x16_row() {
+        let got = read("1...\n..2.\n....\n...4\n", None);
+        assert_eq!(got[0].as_ref().unwrap().layout, Layout::Grid);
+        let got = read("1.3...2.........\n4...............\n", None);
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].as_ref().unwrap().size.side(), 4);
+        // An empty first row, but letters below: a 16×16 grid.
+        let text = format!("----------------\n{}", &POJ3076[17..]);
+        let got = read(&text, None);
+        assert_eq!(got[0].as_ref().unwrap().size.side(), 16);
+        // Custom symbols decide.
+        let got = read("1.3...2.........\n", Some("123456789ABCDEFG"));
+        assert!(matches!(
+            got[0],
+            Err(ParseError {
+                kind: ParseErrorKind::ShortGrid { .. },
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn separated_cells_symbols_and_numbers() {
+        let grid = "5 3 0 0 7 0 0 0 0\n6 0 0 1 9 5 0 0 0\n0 9 8 0 0 0 0 6 0\n\
+                    8 0 0 0 6 0 0 0 3\n4 0 0 8 0 3 0 0 1\n7 0 0 0 2 0 0 0 6\n\
+                    0 6 0 0 0 0 2 8 0\n0 0 0 4 1 9 0 0 5\n0 0 0 0 8 0 0 7 9\n";
+        let p = read(grid, None).remove(0).unwrap();
+        assert_eq!(p.givens(), 30);
+        assert_eq!(p.layout, Layout::Grid);
+        assert!(matches!(p.notation, Notation::Spaced(_, Separator::Space)));
+        // Numbers for a 16×16 grid, commas between.
+        let mut rows = String::new();
+        for r in 0..16 {
+            let row: Vec<String> = (0..16)
+                .map(|c| {
+                    if r == c {
+                        format!("{}", c + 1)
+                    } else {
+                        "0".into()
+                    }
+                })
+                .collect();
+            rows.push_str(&row.join(", "));
+            rows.push('\n');
+        }
+        let p = read(&rows, None).remove(0).unwrap();
+        assert_eq!(p.notation, Notation::Numbers(Separator::CommaSpace));
+        assert_eq!((p.cells[0], p.cells[17], p.cells[255]), (1, 2, 16));
+        let bad = rows.replacen("1, 0", "17, 0", 1);
+        assert!(matches!(
+            read(&bad, None)[0],
+            Err(ParseError {
+                line: 1,
+                kind: ParseErrorKind::NumberTooLarge { .. }
+            })
+        ));
+        // 81 numbers on a line.
+        let line: Vec<&str> = LINE9
+            .chars()
+            .map(|c| if c == '.' { "0" } else { &LINE9[..1] })
+            .collect();
+        let p = read(&line.join(","), None).remove(0).unwrap();
+        assert_eq!((p.layout, p.givens()), (Layout::Line, 17));
+    }
+
+    #[test]
+    fn short_rows_and_short_grids() {
+        let grid = "53..7....\n6..195...\n.98....6.\n8...6...3\n4..8.3..1\n7...2...6\n\
+                    .6....28.\n...419..5\n....8..79\n";
+        let short_row = grid.replace("4..8.3..1", "4..8.3..");
+        let text = format!("{short_row}\n{grid}");
+        let got = read(&text, None);
+        assert_eq!(got.len(), 2);
+        assert_eq!(
+            got[0],
+            Err(ParseError {
+                line: 5,
+                kind: ParseErrorKind::RowLength {
+                    row: 5,
+                    expected: 9,
+                    found: 8
+                }
+            })
+        );
+        assert_eq!(got[1].as_ref().unwrap().line, 11);
+        let cut: String = grid.lines().take(7).map(|l| format!("{l}\n")).collect();
+        let got = read(&format!("{cut}\n{grid}"), None);
+        assert_eq!(
+            got[0],
+            Err(ParseError {
+                line: 1,
+                kind: ParseErrorKind::ShortGrid {
+                    expected: 9,
+                    found: 7
+                }
+            })
+        );
+        assert!(got[1].is_ok());
+    }
+
+    #[test]
+    fn pretty_grids_read_back() {
+        let text = "+-------+-------+-------+\n\
+                    | 5 3 . | . 7 . | . . . |\n| 6 . . | 1 9 5 | . . . |\n| . 9 8 | . . . | . 6 . |\n\
+                    +-------+-------+-------+\n\
+                    | 8 . . | . 6 . | . . 3 |\n| 4 . . | 8 . 3 | . . 1 |\n| 7 . . | . 2 . | . . 6 |\n\
+                    +-------+-------+-------+\n\
+                    | . 6 . | . . . | 2 8 . |\n| . . . | 4 1 9 | . . 5 |\n| . . . | . 8 . | . 7 9 |\n\
+                    +-------+-------+-------+\n";
+        let p = read(text, None).remove(0).unwrap();
+        assert_eq!((p.givens(), p.line), (30, 2));
+    }
+
+    #[test]
+    fn junk_never_panics() {
+        for text in [
+            "",
+            "\n\n\n",
+            "end",
+            "x",
+            "#only a comment",
+            "\u{0}\u{1}\u{2}",
+            "1,2,3",
+            "::::",
+            "+",
+            "| |",
+            "0 0 0 0\n0 0\n",
+        ] {
+            let _ = read(text, None);
+            let _ = read(text, Some("1234"));
+        }
+        let bytes: Vec<u8> = (0..4000u32).map(|k| (k * 7919 % 251) as u8).collect();
+        let count = Puzzles::new(&bytes[..], None).count();
+        assert!(count > 0);
+        let long = "1".repeat(100_000);
+        assert!(matches!(
+            read(&long, None)[0],
+            Err(ParseError {
+                kind: ParseErrorKind::NotASize { cells: 100_000 },
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn sizes_without_default_symbols() {
+        let empty49 = ".".repeat(2401);
+        assert!(matches!(
+            read(&empty49, None)[0],
+            Err(ParseError {
+                kind: ParseErrorKind::NoSymbols { .. },
+                ..
+            })
+        ));
+        let numbers = vec!["0"; 4096].join(" ");
+        let p = read(&numbers, None).remove(0).unwrap();
+        assert_eq!(p.size.side(), 64);
+    }
+}

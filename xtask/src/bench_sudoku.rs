@@ -1,0 +1,348 @@
+//! `cargo xtask bench sudoku`: times `cover sudoku` on the puzzle sets of
+//! `../shared/datasets/` (when present), whole process as a user runs it,
+//! and prints µs per puzzle.
+//!
+//! For each set: both engines (`compact`, the default, and `linked`, the
+//! reference), first-solution mode and `--count --limit 2` (uniqueness
+//! checking), one thread and all threads. Each time is the best of
+//! `--runs` runs (default 3); next to the one-thread time, the mean
+//! processor time of those runs (Linux), which a busy machine disturbs
+//! less than the clock. The compact engine's one-thread first-solution
+//! times are set against the bar of issue 3 (half the contest program's
+//! time on the hard sets and 16×16, a fifth on 17_clue, as measured there).
+//! Answers are checked on the way: every puzzle of these sets has exactly
+//! one solution, so counting must print 1 for each, and both engines must
+//! print the same solutions.
+//!
+//! Usage: `cargo xtask bench sudoku [--runs N] [--bin PATH] [SET ...]`,
+//! SET one of the names below (default: all).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+
+use crate::bench::shared_dir;
+
+/// One benchmark set: puzzles from one or more files of the datasets.
+struct Set {
+    name: &'static str,
+    /// Files under `../shared/datasets/`.
+    files: &'static [&'static str],
+    /// Use only the first this many puzzles of the files together.
+    first: Option<usize>,
+    /// `--symbols`, when the set does not use the default ones.
+    symbols: Option<&'static str>,
+    /// The contest program's µs per puzzle measured in issue 3.
+    contest_us: f64,
+    /// The bar: at most this fraction of the contest program's time.
+    bar_fraction: f64,
+}
+
+const SETS: &[Set] = &[
+    Set {
+        name: "magictour_top1465",
+        files: &["sudoku9/magictour_top1465.txt"],
+        first: None,
+        symbols: None,
+        contest_us: 131.7,
+        bar_fraction: 0.5,
+    },
+    Set {
+        name: "forum_hardest_1106",
+        files: &["sudoku9/forum_hardest_1106.txt"],
+        first: None,
+        symbols: None,
+        contest_us: 825.0,
+        bar_fraction: 0.5,
+    },
+    Set {
+        name: "17_clue_5000",
+        files: &["sudoku9/17_clue.txt"],
+        first: Some(5000),
+        symbols: None,
+        contest_us: 45.5,
+        bar_fraction: 0.2,
+    },
+    Set {
+        name: "forum_hardest_1905_5000",
+        files: &["sudoku9/forum_hardest_1905_11plus.txt"],
+        first: Some(5000),
+        symbols: None,
+        contest_us: 452.0,
+        bar_fraction: 0.5,
+    },
+    Set {
+        name: "16x16",
+        files: &["sudoku16/gecode_16x16.txt", "sudoku16/satsolvers_16x16.txt"],
+        first: None,
+        symbols: Some("123456789ABCDEFG"),
+        contest_us: 1229.0,
+        bar_fraction: 0.5,
+    },
+];
+
+/// The puzzle lines of a set, and how many there are.
+fn load(dir: &Path, set: &Set) -> Result<(String, usize)> {
+    let mut text = String::new();
+    let mut count = 0;
+    'files: for file in set.files {
+        let path = dir.join(file);
+        let contents =
+            std::fs::read_to_string(&path).with_context(|| format!("{}", path.display()))?;
+        for line in contents.lines() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            if set.first.is_some_and(|first| count >= first) {
+                break 'files;
+            }
+            text.push_str(line);
+            text.push('\n');
+            count += 1;
+        }
+    }
+    Ok((text, count))
+}
+
+/// One way of running the binary.
+#[derive(Clone, Copy)]
+struct Run<'a> {
+    engine: &'a str,
+    count: bool,
+    jobs: usize,
+}
+
+/// Runs `cover sudoku` on `input`; returns its standard output and time.
+fn time_once(cover: &Path, set: &Set, run: Run<'_>, input: &str) -> Result<(String, Duration)> {
+    let mut args = vec![
+        "sudoku".to_owned(),
+        "--engine".to_owned(),
+        run.engine.to_owned(),
+    ];
+    args.push(format!("--jobs={}", run.jobs));
+    if run.count {
+        args.extend(["--count", "--limit", "2"].map(String::from));
+    }
+    if let Some(symbols) = set.symbols {
+        args.push(format!("--symbols={symbols}"));
+    }
+    let start = Instant::now();
+    let mut child = Command::new(cover)
+        .args(&args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .with_context(|| format!("running {}", cover.display()))?;
+    let mut stdin = child.stdin.take().context("stdin")?;
+    let input = input.to_owned();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let output = child.wait_with_output()?;
+    let elapsed = start.elapsed();
+    writer
+        .join()
+        .map_err(|_| anyhow::anyhow!("writer panicked"))??;
+    if !output.status.success() {
+        bail!(
+            "cover {} failed: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    Ok((String::from_utf8(output.stdout)?, elapsed))
+}
+
+/// The processor time (user and system) of this process's finished
+/// children, in seconds, from `/proc/self/stat` (Linux; `None` elsewhere).
+/// Its unit is the clock tick, 1/100 s.
+fn children_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name, which ends with the last `)`:
+    // state is field 3, cutime 16 and cstime 17.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |k: usize| fields.get(k - 3)?.parse::<f64>().ok();
+    Some((ticks(16)? + ticks(17)?) / 100.0)
+}
+
+/// The best time of `runs` runs, the mean processor time of a run (when
+/// known), and the output of the last.
+fn time_best(
+    cover: &Path,
+    set: &Set,
+    run: Run<'_>,
+    input: &str,
+    runs: usize,
+) -> Result<(String, Duration, Option<f64>)> {
+    let mut best = Duration::MAX;
+    let mut output = String::new();
+    let cpu_before = children_cpu_seconds();
+    for _ in 0..runs {
+        let (out, elapsed) = time_once(cover, set, run, input)?;
+        best = best.min(elapsed);
+        output = out;
+    }
+    let cpu = match (cpu_before, children_cpu_seconds()) {
+        (Some(before), Some(after)) => Some((after - before) / runs as f64),
+        _ => None,
+    };
+    Ok((output, best, cpu))
+}
+
+/// Builds the release binary and returns its path.
+fn build_cover() -> Result<PathBuf> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let status = Command::new(cargo)
+        .args(["build", "--quiet", "--release", "-p", "cover-cli"])
+        .current_dir(&root)
+        .status()?;
+    if !status.success() {
+        bail!("cargo build --release -p cover-cli failed");
+    }
+    // xtask itself runs from the release directory (see .cargo/config.toml).
+    let exe = std::env::current_exe()?;
+    let dir = exe.parent().context("xtask has a directory")?;
+    Ok(dir.join(format!("cover{}", std::env::consts::EXE_SUFFIX)))
+}
+
+pub fn run(args: &[String]) -> Result<()> {
+    let mut runs = 3;
+    let mut binary = None;
+    let mut names = Vec::new();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--runs" => runs = args.next().context("--runs needs a number")?.parse()?,
+            "--bin" => binary = Some(PathBuf::from(args.next().context("--bin needs a path")?)),
+            name if SETS.iter().any(|s| s.name == name) => names.push(name.to_owned()),
+            other => {
+                let known: Vec<&str> = SETS.iter().map(|s| s.name).collect();
+                bail!(
+                    "unknown argument {other:?}; usage: cargo xtask bench sudoku [--runs N] \
+                     [--bin PATH] [{}]",
+                    known.join("|")
+                )
+            }
+        }
+    }
+    let dir = shared_dir().join("datasets");
+    if !dir.is_dir() {
+        println!(
+            "bench sudoku: {} is not here; nothing to time",
+            dir.display()
+        );
+        return Ok(());
+    }
+    let cover = match binary {
+        Some(path) => path,
+        None => build_cover()?,
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!(
+        "bench sudoku: µs per puzzle, whole process, best of {runs} (wall clock); {threads} \
+         threads for `all`;\n`cpu`: processor time of the one-thread runs (mean, 10 ms \
+         ticks), steadier than the clock on a busy machine"
+    );
+    println!(
+        "{:<24} {:>6} {:<8} {:<7} {:>9} {:>7} {:>9} {:>7} {:>13}",
+        "set", "puzzles", "engine", "mode", "1 thread", "cpu", "all", "speedup", "bar"
+    );
+    let mut failures = Vec::new();
+    for set in SETS {
+        if !names.is_empty() && !names.iter().any(|n| n == set.name) {
+            continue;
+        }
+        let (input, puzzles) = load(&dir, set)?;
+        let mut first_outputs = Vec::new();
+        let mut single = [[0.0f64; 2]; 2];
+        for (e, engine) in ["compact", "linked"].into_iter().enumerate() {
+            for (m, count) in [false, true].into_iter().enumerate() {
+                let mode = if count { "count≤2" } else { "first" };
+                let one = Run {
+                    engine,
+                    count,
+                    jobs: 1,
+                };
+                let (output, one_time, one_cpu) = time_best(&cover, set, one, &input, runs)?;
+                let all = Run {
+                    jobs: threads,
+                    ..one
+                };
+                let (all_output, all_time, _) = time_best(&cover, set, all, &input, runs)?;
+                if all_output != output {
+                    failures.push(format!(
+                        "{}: {engine} {mode}: threads change output",
+                        set.name
+                    ));
+                }
+                let lines = output.lines().count();
+                if lines != puzzles {
+                    failures.push(format!(
+                        "{}: {engine} {mode}: {lines} lines for {puzzles} puzzles",
+                        set.name
+                    ));
+                }
+                if count {
+                    if let Some(bad) = output.lines().position(|l| l != "1") {
+                        failures.push(format!(
+                            "{}: {engine}: puzzle {} does not count 1",
+                            set.name,
+                            bad + 1
+                        ));
+                    }
+                } else {
+                    first_outputs.push(output);
+                }
+                let us = |d: Duration| d.as_secs_f64() * 1e6 / puzzles as f64;
+                single[e][m] = us(one_time);
+                let bar = if engine == "compact" && !count {
+                    let limit = set.contest_us * set.bar_fraction;
+                    let mark = if us(one_time) <= limit { "ok" } else { "OVER" };
+                    format!("≤{limit:.1} {mark}")
+                } else {
+                    String::new()
+                };
+                let cpu = one_cpu.map_or("-".to_owned(), |c| {
+                    format!("{:.1}", c * 1e6 / puzzles as f64)
+                });
+                println!(
+                    "{:<24} {:>6} {:<8} {:<7} {:>9.1} {:>7} {:>9.1} {:>6.2}× {:>13}",
+                    set.name,
+                    puzzles,
+                    engine,
+                    mode,
+                    us(one_time),
+                    cpu,
+                    us(all_time),
+                    one_time.as_secs_f64() / all_time.as_secs_f64(),
+                    bar
+                );
+            }
+        }
+        if first_outputs.windows(2).any(|w| w[0] != w[1]) {
+            failures.push(format!(
+                "{}: the engines print different solutions",
+                set.name
+            ));
+        }
+        println!(
+            "{:<24} linked/compact: {:.2}× (first), {:.2}× (count≤2); compact count≤2/first: {:.2}",
+            "",
+            single[1][0] / single[0][0],
+            single[1][1] / single[0][1],
+            single[0][1] / single[0][0],
+        );
+    }
+    if !failures.is_empty() {
+        for failure in &failures {
+            println!("FAIL {failure}");
+        }
+        bail!("{} checks failed", failures.len());
+    }
+    Ok(())
+}

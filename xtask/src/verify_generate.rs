@@ -1,0 +1,362 @@
+//! The `generate` family of `cargo xtask verify`: `cover generate --json`
+//! for 4×4, 9×9 (plain, symmetric, with a clue target) and 16×16, every
+//! puzzle checked without trusting the solver.
+//!
+//! For each puzzle: the printed solution is a full valid grid that keeps
+//! the clues (a checker written here); the puzzle has exactly one solution,
+//! counted both by a naive backtracking counter written here (4×4, 9×9) and
+//! by `cover sudoku --engine linked --count --limit 2`; a puzzle that says
+//! it is minimal loses uniqueness when any clue is removed (the same two
+//! counters on every puzzle with one clue fewer). And the same seed prints
+//! the same bytes with `--jobs 1` and `--jobs 2`.
+
+use anyhow::Result;
+use serde_json::Value;
+
+use crate::verify::{run_checks, Check, Env, Run};
+
+/// One run of `cover generate`: its arguments, side and what to expect.
+struct Case {
+    args: &'static [&'static str],
+    side: usize,
+    minimal: bool,
+    symmetric: bool,
+}
+
+const CASES: &[Case] = &[
+    Case {
+        args: &["--size", "4", "--count", "20", "--seed", "1"],
+        side: 4,
+        minimal: true,
+        symmetric: false,
+    },
+    Case {
+        args: &["--count", "20", "--seed", "2"],
+        side: 9,
+        minimal: true,
+        symmetric: false,
+    },
+    Case {
+        args: &["--count", "10", "--seed", "3", "--symmetric"],
+        side: 9,
+        minimal: false,
+        symmetric: true,
+    },
+    Case {
+        args: &["--count", "10", "--seed", "4", "--clues", "30"],
+        side: 9,
+        minimal: false,
+        symmetric: false,
+    },
+    Case {
+        args: &["--size", "16", "--count", "2", "--seed", "5"],
+        side: 16,
+        minimal: false,
+        symmetric: false,
+    },
+];
+
+/// The default symbols of each side.
+fn symbols(side: usize) -> &'static str {
+    match side {
+        4 => "1234",
+        9 => "123456789",
+        _ => "ABCDEFGHIJKLMNOP",
+    }
+}
+
+/// Reads a line of cells (`.` is 0) in the default symbols.
+pub fn read_cells(line: &str, side: usize) -> Result<Vec<u8>, String> {
+    let cells: Vec<u8> = line
+        .chars()
+        .map(|c| match c {
+            '.' => Ok(0),
+            c => symbols(side)
+                .find(c)
+                .map(|k| k as u8 + 1)
+                .ok_or_else(|| format!("{c:?} is not a symbol of {side}×{side}")),
+        })
+        .collect::<Result<_, _>>()?;
+    if cells.len() != side * side {
+        return Err(format!("{} cells, expected {}", cells.len(), side * side));
+    }
+    Ok(cells)
+}
+
+/// The cells of each row, column and box.
+fn units(side: usize) -> Vec<Vec<usize>> {
+    let n = (1..=side).find(|n| n * n == side).unwrap_or(1);
+    let mut units = Vec::new();
+    for k in 0..side {
+        let (br, bc) = (k / n * n, k % n * n);
+        units.push((0..side).map(|c| k * side + c).collect());
+        units.push((0..side).map(|r| r * side + k).collect());
+        units.push(
+            (0..side)
+                .map(|j| (br + j / n) * side + bc + j % n)
+                .collect(),
+        );
+    }
+    units
+}
+
+/// Whether `solution` is a full valid grid that keeps the clues of `puzzle`.
+pub fn check_solution(puzzle: &[u8], solution: &[u8], side: usize) -> Result<(), String> {
+    if solution.len() != side * side || puzzle.len() != side * side {
+        return Err("wrong number of cells".to_owned());
+    }
+    if let Some(cell) = (0..puzzle.len()).find(|&c| puzzle[c] != 0 && puzzle[c] != solution[c]) {
+        return Err(format!("the solution changes the clue in cell {cell}"));
+    }
+    for unit in units(side) {
+        let mut seen = vec![false; side + 1];
+        for &cell in &unit {
+            let d = solution[cell] as usize;
+            if d == 0 || d > side || seen[d] {
+                return Err(format!(
+                    "cell {cell}: {d} is missing or repeated in its unit"
+                ));
+            }
+            seen[d] = true;
+        }
+    }
+    Ok(())
+}
+
+/// Counts the solutions of `cells` by plain backtracking (the empty cell
+/// with the fewest candidates first), stopping at `limit`.
+pub fn naive_count(cells: &[u8], side: usize, limit: u64) -> u64 {
+    let units = units(side);
+    let mut peers = vec![Vec::new(); cells.len()];
+    for unit in &units {
+        for &a in unit {
+            peers[a].extend(unit.iter().copied().filter(|&b| b != a));
+        }
+    }
+    fn go(grid: &mut [u8], peers: &[Vec<usize>], side: usize, limit: u64, count: &mut u64) {
+        let mut best: Option<(usize, Vec<u8>)> = None;
+        for cell in (0..grid.len()).filter(|&c| grid[c] == 0) {
+            let candidates: Vec<u8> = (1..=side as u8)
+                .filter(|&d| peers[cell].iter().all(|&p| grid[p] != d))
+                .collect();
+            if best
+                .as_ref()
+                .is_none_or(|(_, b)| candidates.len() < b.len())
+            {
+                best = Some((cell, candidates));
+            }
+        }
+        let Some((cell, candidates)) = best else {
+            *count += 1;
+            return;
+        };
+        for d in candidates {
+            grid[cell] = d;
+            go(grid, peers, side, limit, count);
+            grid[cell] = 0;
+            if *count >= limit {
+                return;
+            }
+        }
+    }
+    // Clues that clash have no solution.
+    for (cell, &d) in cells.iter().enumerate() {
+        if d != 0 && peers[cell].iter().any(|&p| cells[p] == d) {
+            return 0;
+        }
+    }
+    let mut grid = cells.to_vec();
+    let mut count = 0;
+    go(&mut grid, &peers, side, limit, &mut count);
+    count
+}
+
+/// The records of a `--json` run.
+fn records(run: &Run) -> Result<Vec<Value>, String> {
+    run.stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).map_err(|e| format!("a line is not JSON: {e}")))
+        .collect()
+}
+
+/// The puzzle and solution lines of every record.
+fn lines_of(run: &Run) -> Result<Vec<(String, String)>, String> {
+    records(run)?
+        .iter()
+        .map(|r| match (r["puzzle"].as_str(), r["solution"].as_str()) {
+            (Some(p), Some(s)) => Ok((p.to_owned(), s.to_owned())),
+            _ => Err("a record without puzzle or solution".to_owned()),
+        })
+        .collect()
+}
+
+/// `cover sudoku --engine linked --count --limit 2` on `puzzles` (lines):
+/// the counts, in order.
+fn linked_counts(env: &Env, name: &str, puzzles: &[String]) -> Result<Vec<u64>, String> {
+    let path = std::env::temp_dir().join(format!(
+        "cover-verify-generate-{}-{name}.txt",
+        std::process::id()
+    ));
+    std::fs::write(&path, puzzles.join("\n") + "\n").map_err(|e| e.to_string())?;
+    let file = path.to_string_lossy().into_owned();
+    let run = env.cover(&[
+        "sudoku", "--engine", "linked", "--count", "--limit", "2", "--jobs", "2", &file,
+    ]);
+    let _ = std::fs::remove_file(&path);
+    let run = run?;
+    let counts: Vec<u64> = run
+        .stdout
+        .lines()
+        .map(|l| l.trim().parse().map_err(|_| format!("count {l:?}")))
+        .collect::<Result<_, _>>()?;
+    if counts.len() != puzzles.len() {
+        return Err(format!(
+            "{} counts for {} puzzles",
+            counts.len(),
+            puzzles.len()
+        ));
+    }
+    Ok(counts)
+}
+
+/// Every puzzle of `puzzle` with one clue (with `symmetric`, one pair)
+/// fewer.
+fn with_a_clue_fewer(puzzle: &str, symmetric: bool) -> Vec<String> {
+    let chars: Vec<char> = puzzle.chars().collect();
+    (0..chars.len())
+        .filter(|&k| chars[k] != '.' && (!symmetric || k <= chars.len() - 1 - k))
+        .map(|k| {
+            let mut fewer = chars.clone();
+            fewer[k] = '.';
+            if symmetric {
+                fewer[chars.len() - 1 - k] = '.';
+            }
+            fewer.into_iter().collect()
+        })
+        .collect()
+}
+
+/// The checks of `cover generate`.
+pub fn generate_checks(env: &Env) -> Result<Vec<Check>> {
+    let mut checks = Vec::new();
+    for (k, case) in CASES.iter().enumerate() {
+        let fixture = format!("generate {}", case.args.join(" "));
+        let mut args = vec!["generate", "--json", "--jobs", "1"];
+        args.extend_from_slice(case.args);
+        let serial = env.cover(&args);
+        let check_solutions = |run: &Run| {
+            for (puzzle, solution) in lines_of(run)? {
+                let cells = read_cells(&puzzle, case.side)?;
+                check_solution(&cells, &read_cells(&solution, case.side)?, case.side)?;
+                if case.symmetric {
+                    let n = cells.len();
+                    if (0..n).any(|c| (cells[c] == 0) != (cells[n - 1 - c] == 0)) {
+                        return Err(format!("{puzzle} is not symmetric"));
+                    }
+                }
+            }
+            Ok(())
+        };
+        let check_unique = |run: &Run| {
+            let puzzles: Vec<String> = lines_of(run)?.into_iter().map(|(p, _)| p).collect();
+            if case.side <= 9 {
+                for puzzle in &puzzles {
+                    let count = naive_count(&read_cells(puzzle, case.side)?, case.side, 2);
+                    if count != 1 {
+                        return Err(format!("{puzzle}: naive count {count}"));
+                    }
+                }
+            }
+            let counts = linked_counts(env, &format!("{k}-unique"), &puzzles)?;
+            match puzzles.iter().zip(&counts).find(|(_, &c)| c != 1) {
+                Some((puzzle, count)) => Err(format!("{puzzle}: linked count {count}")),
+                None => Ok(()),
+            }
+        };
+        let check_minimal = |run: &Run| {
+            let mut fewer = Vec::new();
+            for record in records(run)? {
+                let minimal = record["minimal"] == true;
+                if case.minimal && !minimal {
+                    return Err("a puzzle is not minimal".to_owned());
+                }
+                if minimal {
+                    let puzzle = record["puzzle"].as_str().unwrap_or_default();
+                    fewer.extend(with_a_clue_fewer(puzzle, case.symmetric));
+                }
+            }
+            if case.side <= 9 {
+                for puzzle in &fewer {
+                    if naive_count(&read_cells(puzzle, case.side)?, case.side, 2) < 2 {
+                        return Err(format!("{puzzle}: unique with a clue fewer"));
+                    }
+                }
+            }
+            let counts = linked_counts(env, &format!("{k}-minimal"), &fewer)?;
+            match fewer.iter().zip(&counts).find(|(_, &c)| c != 2) {
+                Some((puzzle, _)) => Err(format!("{puzzle}: unique with a clue fewer")),
+                None => Ok(()),
+            }
+        };
+        let same_as_serial = |run: &Run| {
+            let serial = serial.as_ref().map_err(String::clone)?;
+            if run.stdout != serial.stdout {
+                return Err("--jobs 2 printed other bytes than --jobs 1".to_owned());
+            }
+            if run.stdout.is_empty() {
+                return Err("no output".to_owned());
+            }
+            Ok(())
+        };
+        let mut parallel = vec!["generate", "--json", "--jobs", "2"];
+        parallel.extend_from_slice(case.args);
+        checks.extend(run_checks(
+            env,
+            &fixture,
+            &parallel,
+            0,
+            &[
+                ("solutions", &check_solutions),
+                ("unique", &check_unique),
+                ("minimal", &check_minimal),
+                ("--jobs 2 equals --jobs 1", &same_as_serial),
+            ],
+        ));
+    }
+    Ok(checks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PUZZLE: &str =
+        "8.62...4......16......5....6..1......7.8.9..1.1..76.3.......8..295.3.....6.....7.";
+    const SOLUTION: &str =
+        "836297145754381692921654387689123754573849261412576938147965823295738416368412579";
+
+    #[test]
+    fn the_checkers_can_fail() {
+        let puzzle = read_cells(PUZZLE, 9).unwrap();
+        let solution = read_cells(SOLUTION, 9).unwrap();
+        assert!(check_solution(&puzzle, &solution, 9).is_ok());
+        let mut wrong = solution.clone();
+        wrong.swap(0, 1);
+        assert!(
+            check_solution(&puzzle, &wrong, 9).is_err(),
+            "a clue changed"
+        );
+        let mut wrong = solution.clone();
+        wrong.swap(1, 2);
+        assert!(
+            check_solution(&puzzle, &wrong, 9).is_err(),
+            "rows still fine, columns not"
+        );
+        assert!(read_cells("12x", 9).is_err());
+        assert_eq!(naive_count(&puzzle, 9, 2), 1);
+        let fewer = read_cells(&with_a_clue_fewer(PUZZLE, false)[0], 9).unwrap();
+        assert_eq!(naive_count(&fewer, 9, 2), 2);
+        assert_eq!(naive_count(&[0; 16], 4, 1000), 288);
+        assert_eq!(naive_count(&[1, 1].repeat(8), 4, 2), 0);
+    }
+}
