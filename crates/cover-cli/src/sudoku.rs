@@ -16,10 +16,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
+use cover_models::generate::{Rater, Rating};
 use cover_models::sudoku::{
     Engine, InputError, Layout, ParseError, Puzzle, Puzzles, Solver, Symbols, SymbolsError,
 };
-use dlx_core::{Control, Limits, Stats};
+use dlx_core::{Control, Limits, Report, Stats};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -69,6 +70,10 @@ Output (text), in input order, in the layout and symbols of the input:
   --all    every solution (up to --limit), each as above, then a blank line
            ending the puzzle's solutions.
   --pretty grids with box lines, each followed by a blank line.
+  --rate   the difficulty: `GRADE NODES` (easy, medium, hard or extreme, and
+           the search nodes the classic engine needs to solve the puzzle and
+           prove it unique; grades at 1.25, 4 and 12 nodes per cell, see
+           `cover generate --help`); `not unique NODES` or `no solution`.
 A puzzle that cannot be read is reported on standard error as
 `cover: FILE:LINE: reason`, and `invalid` stands in its place on standard
 output, so answers stay aligned with puzzles; the other puzzles are answered.
@@ -84,6 +89,8 @@ JSON (--json), one object per puzzle per line:
   count      with --count: the number of solutions
   complete   with --count or --all: false when --limit stopped the search
   nodes      search nodes
+  grade      with --rate: the grade (only for puzzles with one solution)
+  unique     with --rate: whether the puzzle has exactly one solution
   error      for invalid puzzles: what is wrong
 
 Exit status: 0 every puzzle solved; 1 all input valid but some puzzle has no
@@ -117,6 +124,12 @@ pub struct SudokuArgs {
     /// from others. Alone, the same as --all --limit N.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
+
+    /// Rate each puzzle instead of printing its solution: its grade
+    /// (easy, medium, hard, extreme) and the search nodes the classic
+    /// engine needs to solve it and prove it unique.
+    #[arg(long, conflicts_with_all = ["count", "all", "limit", "pretty"])]
+    pub rate: bool,
 
     /// Draw solutions as grids with box lines, for people.
     #[arg(long, conflicts_with_all = ["count", "json"])]
@@ -173,12 +186,16 @@ pub enum Mode {
         /// Stop counting here.
         limit: Option<u64>,
     },
+    /// The difficulty ([`cover_models::generate::Rater`]).
+    Rate,
 }
 
 impl SudokuArgs {
     /// The mode the flags ask for.
     pub fn mode(&self) -> Mode {
-        if self.count {
+        if self.rate {
+            Mode::Rate
+        } else if self.count {
             Mode::Count { limit: self.limit }
         } else if self.all || self.limit.is_some() {
             Mode::All { limit: self.limit }
@@ -227,6 +244,10 @@ struct Record<'a> {
     complete: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     nodes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    grade: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unique: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
 }
@@ -281,6 +302,8 @@ pub fn write_invalid(
             count: None,
             complete: None,
             nodes: None,
+            grade: None,
+            unique: None,
             error: Some(error.kind.to_string()),
         };
         push_json(text, &record);
@@ -324,6 +347,7 @@ pub fn answer(
     };
     let mut solutions: Vec<String> = Vec::new();
     let mut failed = None;
+    let mut rated: Option<Rating> = None;
     let (found, report) = match style.mode {
         Mode::First => {
             let (grid, report) = solver.first(puzzle);
@@ -361,6 +385,25 @@ pub fn answer(
             }
             (found, report)
         }
+        Mode::Rate => {
+            let rating = RATER.with(|rater| rater.borrow_mut().rate(puzzle));
+            if !style.json {
+                match rating.solutions {
+                    0 => text.push_str("no solution\n"),
+                    1 => {
+                        let line = format!("{} {}\n", rating.grade.as_str(), rating.nodes);
+                        text.push_str(&line);
+                    }
+                    _ => text.push_str(&format!("not unique {}\n", rating.nodes)),
+                }
+            }
+            let report = Report {
+                outcome: dlx_core::Outcome::SolutionLimit,
+                stats: rating.stats,
+            };
+            rated = Some(rating);
+            (report.stats.solutions > 0, report)
+        }
         Mode::Count { .. } => {
             let Mode::Count { limit } = style.mode else {
                 unreachable!()
@@ -387,8 +430,14 @@ pub fn answer(
             },
             solutions: matches!(style.mode, Mode::All { .. }).then_some(solutions),
             count: counting.then_some(report.stats.solutions),
-            complete: (style.mode != Mode::First).then_some(report.outcome.is_complete()),
+            complete: matches!(style.mode, Mode::All { .. } | Mode::Count { .. })
+                .then_some(report.outcome.is_complete()),
             nodes: Some(report.stats.nodes),
+            grade: rated
+                .as_ref()
+                .filter(|r| r.solutions == 1)
+                .map(|r| r.grade.as_str()),
+            unique: rated.as_ref().map(|r| r.solutions == 1),
             error: None,
         };
         push_json(text, &record);
@@ -402,6 +451,8 @@ pub fn answer(
 thread_local! {
     /// Each thread's solver, kept between chunks and inputs.
     static SOLVER: RefCell<Option<Solver>> = const { RefCell::new(None) };
+    /// Each thread's rater, for `--rate`.
+    static RATER: RefCell<Rater> = RefCell::new(Rater::new());
 }
 
 /// Runs `f` with this thread's solver for `engine`.

@@ -391,3 +391,39 @@ fn usage_errors() {
         assert!(out.contains(word), "--help mentions {word}");
     }
 }
+
+#[test]
+fn rate_grades_unique_puzzles_and_says_when_not() {
+    // A proper puzzle (checked here with --count), an empty grid (many
+    // solutions) and clashing givens (none).
+    let proper =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let (out, _, _) = cover(&["sudoku", "--count", "--limit", "2"], proper.as_bytes());
+    assert_eq!(out.trim(), "1");
+    let empty = ".".repeat(81);
+    let clash = format!("11{}", ".".repeat(79));
+    let input = format!("{proper}\n{empty}\n{clash}\n");
+    let (out, _, code) = cover(&["sudoku", "--rate"], input.as_bytes());
+    assert_eq!(code, 1, "a puzzle without solution makes exit status 1");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    let (grade, nodes) = lines[0].split_once(' ').unwrap();
+    assert!(
+        ["easy", "medium", "hard", "extreme"].contains(&grade),
+        "{out}"
+    );
+    assert!(nodes.parse::<u64>().unwrap() > 0);
+    assert!(lines[1].starts_with("not unique "), "{out}");
+    assert_eq!(lines[2], "no solution");
+
+    let (out, _, _) = cover(&["sudoku", "--rate", "--json"], input.as_bytes());
+    let records = json_lines(&out);
+    assert_eq!(records[0]["grade"], grade);
+    assert_eq!(records[0]["unique"], true);
+    assert_eq!(records[1]["unique"], false);
+    assert!(records[1].get("grade").is_none());
+    assert_eq!(records[2]["status"], "no_solution");
+
+    let (_, _, code) = cover(&["sudoku", "--rate", "--count"], b"");
+    assert_eq!(code, 2, "--rate and --count are exclusive");
+}
