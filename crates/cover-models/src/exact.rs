@@ -20,7 +20,7 @@ use std::io::{self, BufRead};
 use dlx_core::{Problem, ProblemBuilder, ProblemError};
 use thiserror::Error;
 
-use crate::text::{Line, LineReader};
+use crate::text::{self, Line, LineError, LineReader};
 
 /// The largest number of columns a matrix header may declare. Larger
 /// headers are refused before anything is allocated for them.
@@ -134,24 +134,15 @@ pub enum ParseErrorKind {
 }
 
 /// A bad line of input.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("line {line}: {kind}")]
-pub struct ParseError {
-    /// The line number, from 1.
-    pub line: usize,
-    /// What is wrong.
-    pub kind: ParseErrorKind,
-}
+pub type ParseError = LineError<ParseErrorKind>;
 
 /// Why an instance could not be read.
-#[derive(Debug, Error)]
-pub enum InputError {
-    /// The input itself failed; nothing more can be read.
-    #[error("{0}")]
-    Io(#[from] io::Error),
-    /// The instance is malformed; the reader goes on with the next one.
-    #[error("{0}")]
-    Parse(#[from] ParseError),
+pub type InputError = text::InputError<ParseError>;
+
+impl From<ParseError> for InputError {
+    fn from(error: ParseError) -> InputError {
+        InputError::Parse(error)
+    }
 }
 
 /// Guesses the format from the first line that is not blank or a comment:

@@ -44,7 +44,7 @@ use std::sync::Arc;
 use dlx_core::{Limits, Outcome, Problem, RepeatSolver, Stats};
 use thiserror::Error;
 
-use crate::text::LineReader;
+use crate::text::{self, LineReader};
 
 /// The largest absolute value of a coordinate. Squared distances then stay
 /// below 8·10¹⁸ and fit in a `u64`.
@@ -160,16 +160,14 @@ pub struct ParseError {
     pub fatal: bool,
 }
 
-/// Why a case could not be read.
-#[derive(Debug, Error)]
-pub enum InputError {
-    /// The input itself failed; nothing more can be read.
-    #[error("{0}")]
-    Io(#[from] io::Error),
-    /// The case is malformed; unless the error is fatal, the reader goes
-    /// on with the next case.
-    #[error("{0}")]
-    Parse(#[from] ParseError),
+/// Why a case could not be read. Unless a parse error is fatal, the
+/// reader goes on with the next case.
+pub type InputError = text::InputError<ParseError>;
+
+impl From<ParseError> for InputError {
+    fn from(error: ParseError) -> InputError {
+        InputError::Parse(error)
+    }
 }
 
 /// One white-space separated word of the input and its line.

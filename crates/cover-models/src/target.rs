@@ -67,12 +67,12 @@
 //! of the fewest-options rule go to the heavier cell).
 
 use std::fmt;
-use std::io::{self, BufRead};
+use std::io::BufRead;
 
 use dlx_core::{Control, Guide, Limits, Problem, Solver, Stats, Visitor};
 use thiserror::Error;
 
-use crate::text::LineReader;
+use crate::text::{self, LineError, LineReader};
 
 /// Rows, columns, boxes and digits of the grid.
 pub const SIDE: usize = 9;
@@ -194,24 +194,15 @@ pub enum ParseErrorKind {
 }
 
 /// A bad puzzle, with the line where the trouble is.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("line {line}: {kind}")]
-pub struct ParseError {
-    /// The line number, from 1.
-    pub line: usize,
-    /// What is wrong.
-    pub kind: ParseErrorKind,
-}
+pub type ParseError = LineError<ParseErrorKind>;
 
 /// Why a puzzle could not be read.
-#[derive(Debug, Error)]
-pub enum InputError {
-    /// The input itself failed; nothing more can be read.
-    #[error("{0}")]
-    Io(#[from] io::Error),
-    /// The puzzle is malformed; the reader goes on with the next one.
-    #[error("{0}")]
-    Parse(#[from] ParseError),
+pub type InputError = text::InputError<ParseError>;
+
+impl From<ParseError> for InputError {
+    fn from(error: ParseError) -> InputError {
+        InputError::Parse(error)
+    }
 }
 
 /// Reads puzzles one at a time; see the module documentation.

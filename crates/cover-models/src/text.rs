@@ -5,6 +5,31 @@
 
 use std::io::{self, BufRead};
 
+use thiserror::Error;
+
+/// A bad line of input: its number and what is wrong with it, in the
+/// terms of the format (`K`, each format's own kinds).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("line {line}: {kind}")]
+pub struct LineError<K> {
+    /// The line number, from 1.
+    pub line: usize,
+    /// What is wrong.
+    pub kind: K,
+}
+
+/// Why one instance (a problem, a puzzle, a case) could not be read.
+#[derive(Debug, Error)]
+pub enum InputError<E> {
+    /// The input itself failed; nothing more can be read.
+    #[error("{0}")]
+    Io(#[from] io::Error),
+    /// The instance is malformed (`E` says where and how); the reader goes
+    /// on with the next one where it can.
+    #[error("{0}")]
+    Parse(E),
+}
+
 /// One line of input, without its line ending.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Line {

@@ -13,7 +13,7 @@ use thiserror::Error;
 
 use super::symbols::{is_empty_marker, Size, Symbols};
 use super::{Layout, Notation, Puzzle, Separator};
-use crate::text::{Line, LineReader};
+use crate::text::{self, Line, LineError, LineReader};
 
 /// What is wrong with a puzzle.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -95,25 +95,16 @@ pub enum ParseErrorKind {
     },
 }
 
-/// A bad puzzle.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("line {line}: {kind}")]
-pub struct ParseError {
-    /// The line of the problem, from 1.
-    pub line: usize,
-    /// What is wrong.
-    pub kind: ParseErrorKind,
-}
+/// A bad puzzle: the line of the problem and what is wrong.
+pub type ParseError = LineError<ParseErrorKind>;
 
 /// Why a puzzle could not be read.
-#[derive(Debug, Error)]
-pub enum InputError {
-    /// The input itself failed; nothing more can be read.
-    #[error("{0}")]
-    Io(#[from] io::Error),
-    /// The puzzle is malformed; the reader goes on with the next one.
-    #[error("{0}")]
-    Parse(#[from] ParseError),
+pub type InputError = text::InputError<ParseError>;
+
+impl From<ParseError> for InputError {
+    fn from(error: ParseError) -> InputError {
+        InputError::Parse(error)
+    }
 }
 
 /// What a line is, for the reader.
