@@ -214,6 +214,15 @@ pub(crate) fn run_checks(
     checks
 }
 
+/// The line numbers that `cover: FILE:LINE: message` errors name.
+pub(crate) fn error_lines(stderr: &str) -> Vec<usize> {
+    stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("cover: "))
+        .filter_map(|l| l.split(':').nth(1)?.parse().ok())
+        .collect()
+}
+
 /// The workspace root.
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")

@@ -14,7 +14,7 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use serde_json::Value;
 
-use crate::verify::{run_checks, Check, Env, Run};
+use crate::verify::{error_lines, run_checks, Check, Env, Run};
 
 /// Cases with at most this many stations are solved again by brute force.
 pub const BRUTE_FORCE_STATIONS: usize = 12;
@@ -210,15 +210,6 @@ pub fn check_radar_record(case: &RadarCase, record: &Value) -> Result<(), String
         }
     }
     Ok(())
-}
-
-/// The line numbers that `cover: FILE:LINE: message` errors name.
-fn error_lines(stderr: &str) -> Vec<usize> {
-    stderr
-        .lines()
-        .filter_map(|l| l.strip_prefix("cover: "))
-        .filter_map(|l| l.split(':').nth(1)?.parse().ok())
-        .collect()
 }
 
 /// The `radar` family.

@@ -14,7 +14,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde_json::Value;
 
-use crate::verify::{run_checks, Check, Env, Run};
+use crate::verify::{error_lines, run_checks, Check, Env, Run};
 use crate::verify_radar::read_radar_manifest;
 
 /// A puzzle or a grid, row by row, 0 for an empty cell.
@@ -215,15 +215,6 @@ pub fn read_shown(stdout: &str) -> Result<Vec<(i64, Option<Cells>)>, String> {
         answers.push((score, grid));
     }
     Ok(answers)
-}
-
-/// The line numbers that `cover: FILE:LINE: message` errors name.
-fn error_lines(stderr: &str) -> Vec<usize> {
-    stderr
-        .lines()
-        .filter_map(|l| l.strip_prefix("cover: "))
-        .filter_map(|l| l.split(':').nth(1)?.parse().ok())
-        .collect()
 }
 
 /// The `target` family.
