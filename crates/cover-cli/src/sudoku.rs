@@ -10,7 +10,7 @@
 //! output, so it answers one puzzle at a time and prints solutions as they
 //! are found.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::io::{self, BufRead, Read, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -448,22 +448,37 @@ pub fn answer(
     })
 }
 
+/// A puzzle whose search takes more nodes than this on one thread is
+/// searched again split across all threads (when there are several), so
+/// that one hard puzzle does not leave the other cores idle. 20,000 nodes
+/// are a few milliseconds: far more than any puzzle of the 9×9 sets needs,
+/// and little to lose on the hard 16×16 ones.
+pub const SPLIT_AFTER: u64 = 20_000;
+
 thread_local! {
     /// Each thread's solver, kept between chunks and inputs.
-    static SOLVER: RefCell<Option<Solver>> = const { RefCell::new(None) };
+    static SOLVER: Cell<Option<Solver>> = const { Cell::new(None) };
     /// Each thread's rater, for `--rate`.
     static RATER: RefCell<Rater> = RefCell::new(Rater::new());
 }
 
-/// Runs `f` with this thread's solver for `engine`.
+/// Runs `f` with this thread's solver for `engine`. The solver is taken
+/// out of its slot while `f` runs, not borrowed: a split search waits for
+/// other threads, and rayon may meanwhile run another puzzle on this
+/// thread, which then makes a solver of its own (kept if it ends last).
 fn with_solver<T>(engine: Engine, f: impl FnOnce(&mut Solver) -> T) -> T {
-    SOLVER.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        if slot.as_ref().map(Solver::engine) != Some(engine) {
-            *slot = Some(Solver::new(engine));
-        }
-        f(slot.as_mut().expect("just made"))
-    })
+    let mut solver = match SOLVER.take() {
+        Some(solver) if solver.engine() == engine => solver,
+        _ => Solver::new(engine),
+    };
+    if rayon::current_num_threads() > 1 {
+        solver.split_after(Some(SPLIT_AFTER));
+    } else {
+        solver.split_after(None);
+    }
+    let result = f(&mut solver);
+    SOLVER.set(Some(solver));
+    result
 }
 
 /// One entry of a chunk: a puzzle, or what was wrong with one.

@@ -40,7 +40,11 @@
 //! taken is not always the first in item order, so the order of solutions
 //! and the node counts may differ; [`Stats::updates`] counts option
 //! removals (an option leaving all its items' lists at once), not
-//! Knuth's link updates. There is no resumable iterator, only visitors.
+//! Knuth's link updates. There is no resumable iterator, only visitors; but a
+//! search stopped by its node budget can be resumed, or give the untried
+//! options of its shallowest branch point away ([`CompactSolver::donate`]),
+//! which is how [`crate::first_compact_parallel`] shares one search between
+//! threads.
 //!
 //! The state words are as narrow as the problem allows (16-bit masks and
 //! keys for 9×9 and 16×16 sudoku, 32-bit for 25×25, 64-bit masks beyond):
@@ -428,6 +432,40 @@ impl CompactSolver {
     ) -> Result<Report, UnknownOption> {
         with_engine!(&mut self.engine, c => c.search(given, limits, visitor))
     }
+
+    /// Runs on the search that its node budget ([`Limits::node_budget`],
+    /// which counts the nodes of the whole search, not of this call)
+    /// stopped last time, with `limits` and `visitor` in place of the
+    /// earlier ones; the counters go on from where they stood. `None` when
+    /// the last search did not stop at its node budget.
+    pub fn resume<V: Visitor + ?Sized>(
+        &mut self,
+        limits: &Limits,
+        visitor: &mut V,
+    ) -> Option<Report> {
+        with_engine!(&mut self.engine, c => c.resume(limits, visitor))
+    }
+
+    /// Gives away part of a search stopped by its node budget: the options
+    /// not tried yet at its shallowest open branch point (the largest part
+    /// left, usually), each as a prefix of options that leads to it. They
+    /// are no longer part of this search; searching with a prefix as given
+    /// options searches exactly its part. Empty when there is nothing to
+    /// give.
+    ///
+    /// The order is the search's: the solutions of the resumed search come
+    /// first, then those of the prefixes in order; and a later donation
+    /// comes before an earlier one, as it is deeper. Searching a prefix
+    /// finds its solutions in the whole search's order too: the state its
+    /// forced options leave is the one the whole search had there (the
+    /// state depends only on the options chosen), and a branch point is
+    /// only ever taken where no item is forced, by the scan of that state.
+    /// [`crate::first_compact_parallel`] and
+    /// [`crate::count_compact_parallel`] split one search across cores
+    /// with this.
+    pub fn donate(&mut self) -> Vec<Vec<usize>> {
+        with_engine!(&mut self.engine, c => c.donate())
+    }
 }
 
 /// One branch point: the state before it is saved in the slot of the same
@@ -507,6 +545,12 @@ struct Compact<M: Mask, K> {
     nodes_visited: u64,
     solutions: u64,
     removals: u64,
+    /// Whether the last search stopped at its node budget, and so can be
+    /// resumed ([`CompactSolver::resume`]) or share its work
+    /// ([`CompactSolver::donate`]).
+    resumable: bool,
+    /// The `low` of the search loop where it stopped.
+    low: K,
 }
 
 impl<M: Mask, K: Key> Compact<M, K> {
@@ -612,6 +656,8 @@ impl<M: Mask, K: Key> Compact<M, K> {
             nodes_visited: 0,
             solutions: 0,
             removals: 0,
+            resumable: false,
+            low: K::MAX,
         };
         compact.masks = compact.initial_masks.clone();
         compact.keys = compact.initial_keys.clone();
@@ -794,6 +840,68 @@ impl<M: Mask, K: Key> Compact<M, K> {
         }
     }
 
+    /// The options of the shallowest open branch point not tried yet, each
+    /// as the prefix that leads to it, in the search's order; they are no
+    /// longer part of this search.
+    fn donate(&mut self) -> Vec<Vec<usize>> {
+        if !self.resumable {
+            return Vec::new();
+        }
+        let Some(at) = self.frames.iter().position(|f| f.rest != M::ZERO) else {
+            return Vec::new();
+        };
+        let Frame {
+            item,
+            mut rest,
+            chosen,
+            ..
+        } = self.frames[at];
+        // The search pops the frame when it backs up to it.
+        self.frames[at].rest = M::ZERO;
+        let mut prefixes = Vec::new();
+        let path: Vec<usize> = self
+            .given
+            .iter()
+            .chain(&self.chosen[..chosen as usize])
+            .map(|&o| o as usize)
+            .collect();
+        while rest != M::ZERO {
+            let mut prefix = path.clone();
+            prefix.push(self.option_at(item as usize, rest.lowest()) as usize);
+            rest = rest.without_lowest();
+            prefixes.push(prefix);
+        }
+        prefixes
+    }
+
+    /// Runs the search on from where its node budget stopped it.
+    fn resume<V: Visitor + ?Sized>(&mut self, limits: &Limits, visitor: &mut V) -> Option<Report> {
+        if !self.resumable {
+            return None;
+        }
+        let low = self.low;
+        let outcome = match (self.stride, self.trailing) {
+            (3, false) => self.run_from::<3, false, V>(limits, visitor, low),
+            (3, true) => self.run_from::<3, true, V>(limits, visitor, low),
+            (_, false) => self.run_from::<0, false, V>(limits, visitor, low),
+            (_, true) => self.run_from::<0, true, V>(limits, visitor, low),
+        };
+        Some(self.report(outcome))
+    }
+
+    /// The report of a search that ended with `outcome`.
+    fn report(&mut self, outcome: Outcome) -> Report {
+        self.resumable = outcome == Outcome::NodeBudget;
+        Report {
+            outcome,
+            stats: Stats {
+                nodes: self.nodes_visited,
+                updates: self.removals,
+                solutions: self.solutions,
+            },
+        }
+    }
+
     fn search<V: Visitor + ?Sized>(
         &mut self,
         given: &[usize],
@@ -812,14 +920,7 @@ impl<M: Mask, K: Key> Compact<M, K> {
             (_, false) => self.search_from::<0, false, V>(given, limits, visitor),
             (_, true) => self.search_from::<0, true, V>(given, limits, visitor),
         };
-        Ok(Report {
-            outcome,
-            stats: Stats {
-                nodes: self.nodes_visited,
-                updates: self.removals,
-                solutions: self.solutions,
-            },
-        })
+        Ok(self.report(outcome))
     }
 
     /// Resets the state, forces the `given` options and runs the search.
@@ -880,15 +981,25 @@ impl<M: Mask, K: Key> Compact<M, K> {
             // The givens (or an empty problem) cover every primary item.
             return self.found(limits, visitor).unwrap_or(Outcome::Exhausted);
         }
+        self.run_from::<STRIDE, TRAIL, V>(limits, visitor, K::MAX)
+    }
+
+    /// The search loop, from the current state; `low` is the smallest key
+    /// the last step wrote (`K::MAX` asks for a scan).
+    fn run_from<const STRIDE: usize, const TRAIL: bool, V: Visitor + ?Sized>(
+        &mut self,
+        limits: &Limits,
+        visitor: &mut V,
+        mut low: K,
+    ) -> Outcome {
         let budget = limits.node_budget.unwrap_or(u64::MAX);
         let cancel: Option<&AtomicBool> = limits.cancel.as_deref();
         let item_field = self.item_field;
         let item_mask = (1u32 << item_field) - 1;
-        // The smallest key the last step wrote; `K::MAX` asks for a scan.
-        let mut low = K::MAX;
         loop {
             // Enter a level.
             if self.nodes_visited >= budget {
+                self.low = low;
                 return Outcome::NodeBudget;
             }
             if cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
@@ -923,6 +1034,11 @@ impl<M: Mask, K: Key> Compact<M, K> {
                 let Some(frame) = self.frames.last_mut() else {
                     return Outcome::Exhausted;
                 };
+                if frame.rest == M::ZERO {
+                    // Its options were given away (`donate`).
+                    self.frames.pop();
+                    continue;
+                }
                 let b = frame.rest.lowest() as usize;
                 frame.rest = frame.rest.without_lowest();
                 let Frame {

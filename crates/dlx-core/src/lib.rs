@@ -18,6 +18,10 @@
 //! - [`count_parallel`] and [`search_parallel`]: one search split into
 //!   independent subproblems by the choices of its first levels, run on all
 //!   of rayon's threads; counters add up to the serial search's.
+//! - [`CompactSolver`]: a second engine over bit masks, several times
+//!   faster for problems whose items have at most 64 options (sudoku);
+//!   [`first_compact_parallel`] and [`count_compact_parallel`] split one of
+//!   its searches across cores, with the serial search's answer.
 //!
 //! ## Example
 //! ```
@@ -57,4 +61,7 @@ pub use repeat::{RepeatReport, RepeatSolver};
 pub use search::{
     Control, Guide, Limits, Outcome, Report, Solutions, Solver, Stats, UnknownOption, Visitor,
 };
-pub use split::{count_parallel, search_parallel, split, Split, SplitConfig, SplitProgress};
+pub use split::{
+    count_compact_parallel, count_parallel, first_compact_parallel, search_parallel, split,
+    ShareConfig, Split, SplitConfig, SplitProgress,
+};

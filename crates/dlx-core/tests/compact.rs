@@ -15,7 +15,10 @@
 
 use std::collections::BTreeSet;
 
-use dlx_core::{CompactSolver, Control, Limits, Outcome, Problem, Solver, Undo};
+use dlx_core::{
+    count_compact_parallel, first_compact_parallel, CompactSolver, Control, Limits, Outcome,
+    Problem, ShareConfig, Solver, Undo,
+};
 use proptest::prelude::*;
 use proptest::sample::subsequence;
 
@@ -305,5 +308,199 @@ fn one_solver_many_searches_with(problem: &Problem, undo: Undo) {
         assert_eq!(a.stats.solutions, b.stats.solutions);
         assert_eq!(a.stats.solutions, 3);
         assert_eq!(compact.count(), 15);
+    }
+}
+
+/// Random problems with many solutions: up to 8 items, covered by options
+/// of one to three items.
+fn many_solutions() -> impl Strategy<Value = Spec> {
+    (2usize..=8, 0usize..=2).prop_flat_map(|(items, secondary)| {
+        let secondary = secondary.min(items - 1);
+        let option = subsequence((0..items).collect::<Vec<_>>(), 1..=items.min(3));
+        prop::collection::vec(option, 4..=30).prop_map(move |options| Spec {
+            primary: items - secondary,
+            secondary,
+            options,
+        })
+    })
+}
+
+/// Every solution containing `given`, in the order the search finds them.
+fn in_order(solver: &mut CompactSolver, given: &[usize]) -> Vec<Vec<usize>> {
+    let mut found = Vec::new();
+    solver
+        .search(given, &Limits::none(), &mut |s: &[usize]| {
+            found.push(s.to_vec());
+            Control::Continue
+        })
+        .unwrap();
+    found
+}
+
+/// A search stopped by node budgets every `slice` nodes, giving work away
+/// at every `every`-th stop, then the parts given away searched one after
+/// another (each the same way, recursively), in the documented order: the
+/// resumed search's solutions, then the donations' from the last to the
+/// first, each donation's prefixes in order.
+fn sliced(
+    solver: &mut CompactSolver,
+    given: &[usize],
+    slice: u64,
+    every: usize,
+    found: &mut Vec<Vec<usize>>,
+) {
+    let mut donations: Vec<Vec<Vec<usize>>> = Vec::new();
+    let mut record = |s: &[usize]| {
+        found.push(s.to_vec());
+        Control::Continue
+    };
+    let mut limits = Limits {
+        node_budget: Some(slice),
+        ..Limits::none()
+    };
+    let mut report = solver.search(given, &limits, &mut record).unwrap();
+    let mut stops = 0;
+    while report.outcome == Outcome::NodeBudget {
+        stops += 1;
+        if stops % every == 0 {
+            donations.push(solver.donate());
+        }
+        limits.node_budget = Some(report.stats.nodes + slice);
+        report = solver.resume(&limits, &mut record).unwrap();
+    }
+    assert_eq!(report.outcome, Outcome::Exhausted);
+    assert!(solver.resume(&limits, &mut record).is_none());
+    assert!(solver.donate().is_empty());
+    for prefixes in donations.iter().rev() {
+        for prefix in prefixes {
+            assert!(prefix.starts_with(given));
+            sliced(solver, prefix, slice, every, found);
+        }
+    }
+}
+
+/// A search cut into parts given away and searched one after another
+/// finds the whole search's solutions in its order (each solution with
+/// the same options, though a part lists the forced options of its prefix
+/// in another order); the parallel first solution is the serial one, and
+/// parallel counts are serial counts.
+fn check_split(spec: &Spec, given: &[usize], undo: Undo) -> Result<(), TestCaseError> {
+    let problem = spec.build();
+    let mut compact = CompactSolver::with_undo(&problem, undo).unwrap();
+    let sorted = |s: &[usize]| {
+        let mut s = s.to_vec();
+        s.sort_unstable();
+        s
+    };
+    let whole: Vec<Vec<usize>> = in_order(&mut compact, given)
+        .iter()
+        .map(|s| sorted(s))
+        .collect();
+    for (slice, every) in [(1, 1), (1, 2), (2, 1), (3, 3), (7, 1)] {
+        let mut found = Vec::new();
+        sliced(&mut compact, given, slice, every, &mut found);
+        let found: Vec<Vec<usize>> = found.iter().map(|s| sorted(s)).collect();
+        prop_assert_eq!(&found, &whole, "slice {}, every {}", slice, every);
+    }
+    let serial_first = compact.first_with(given).unwrap().map(|s| sorted(&s));
+    // Four threads, however many cores: the sharing must not depend on
+    // them running at once.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .unwrap();
+    pool.install(|| check_shared(&mut compact, given, &whole, &serial_first))
+}
+
+/// The parallel first solution is `serial_first`, and parallel counts
+/// count `whole`, with several ways of sharing.
+fn check_shared(
+    compact: &mut CompactSolver,
+    given: &[usize],
+    whole: &[Vec<usize>],
+    serial_first: &Option<Vec<usize>>,
+) -> Result<(), TestCaseError> {
+    let sorted = |s: &[usize]| {
+        let mut s = s.to_vec();
+        s.sort_unstable();
+        s
+    };
+    for (solo_nodes, slice_nodes) in [(0, 1), (1, 1), (2, 5), (1000, 1000)] {
+        let config = ShareConfig {
+            solo_nodes,
+            slice_nodes,
+            cancel: None,
+        };
+        let (first, report) = first_compact_parallel(compact, given, &config).unwrap();
+        prop_assert_eq!(first.map(|s| sorted(&s)), serial_first.clone());
+        prop_assert_eq!(report.stats.solutions, u64::from(serial_first.is_some()));
+        for limit in [None, Some(1), Some(2), Some(5)] {
+            let report = count_compact_parallel(compact, given, limit, &config).unwrap();
+            let want = limit.map_or(whole.len() as u64, |l| l.min(whole.len() as u64));
+            prop_assert_eq!(report.stats.solutions, want);
+            let limited = limit.is_some_and(|l| whole.len() as u64 >= l);
+            prop_assert_eq!(report.outcome == Outcome::SolutionLimit, limited);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn split_searches_keep_the_serial_order(
+        spec in many_solutions(),
+        pick in any::<prop::sample::Index>(),
+        with_given: bool,
+        trail: bool,
+    ) {
+        let given: Vec<usize> = if with_given {
+            vec![pick.index(spec.options.len())]
+        } else {
+            Vec::new()
+        };
+        let undo = if trail { Undo::Trail } else { Undo::Copy };
+        check_split(&spec, &given, undo)?;
+    }
+}
+
+/// The same on 6 queens and on 4×4 Latin squares (576 solutions), whose
+/// searches are deep and branch a lot.
+#[test]
+fn split_searches_keep_the_serial_order_on_larger_problems() {
+    let queens = |n: usize| {
+        let mut options = Vec::new();
+        for r in 0..n {
+            for c in 0..n {
+                options.push(vec![r, n + c, 2 * n + r + c, 4 * n - 1 + (n - 1 - r + c)]);
+            }
+        }
+        Spec {
+            primary: 2 * n,
+            secondary: 2 * (2 * n - 1),
+            options,
+        }
+    };
+    let latin = |n: usize| {
+        let mut options = Vec::new();
+        for r in 0..n {
+            for c in 0..n {
+                for d in 0..n {
+                    options.push(vec![r * n + c, n * n + r * n + d, 2 * n * n + c * n + d]);
+                }
+            }
+        }
+        Spec {
+            primary: 3 * n * n,
+            secondary: 0,
+            options,
+        }
+    };
+    for spec in [queens(6), queens(7), latin(4)] {
+        for undo in UNDOS {
+            check_split(&spec, &[], undo).unwrap();
+            check_split(&spec, &[1], undo).unwrap();
+        }
     }
 }

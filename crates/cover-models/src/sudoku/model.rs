@@ -12,7 +12,10 @@
 //! search with its givens' options forced, so nothing is rebuilt between
 //! puzzles, and contradicting givens simply give no solution.
 
-use dlx_core::{CompactSolver, Control, Limits, Outcome, Problem, Report, Solver as Linked, Stats};
+use dlx_core::{
+    count_compact_parallel, first_compact_parallel, CompactSolver, Control, Limits, Outcome,
+    Problem, Report, ShareConfig, Solver as Linked, Stats,
+};
 
 use super::symbols::Size;
 use super::Puzzle;
@@ -131,6 +134,9 @@ pub struct Solver {
     searchers: Vec<Option<Searcher>>,
     givens: Vec<usize>,
     grid: Vec<u8>,
+    /// Searches of the compact engine that pass this many nodes are split
+    /// across rayon's threads ([`Solver::split_after`]).
+    split_after: Option<u64>,
 }
 
 impl Default for Solver {
@@ -147,7 +153,22 @@ impl Solver {
             searchers: (0..=Size::MAX_BOX).map(|_| None).collect(),
             givens: Vec::new(),
             grid: Vec::new(),
+            split_after: None,
         }
+    }
+
+    /// Shares a search of [`Solver::first`] or [`Solver::count`] with
+    /// rayon's other threads once it has taken `nodes` search nodes alone
+    /// (`None`, the default: never), as [`first_compact_parallel`] does.
+    /// Only the compact engine shares. The answers are the serial search's
+    /// (the same first solution, the same count); the node counts of shared
+    /// searches are the work of every thread, and vary from run to run.
+    ///
+    /// The solver must not be borrowed from a place that another task on
+    /// the same thread may borrow it from too: while it waits for the
+    /// threads, rayon may run other tasks on this thread.
+    pub fn split_after(&mut self, nodes: Option<u64>) {
+        self.split_after = nodes;
     }
 
     /// The engine it was asked to use.
@@ -206,8 +227,38 @@ impl Solver {
         report
     }
 
+    /// The given options of `puzzle` and the compact engine of its size,
+    /// when its searches are to be shared between threads.
+    fn shared(&mut self, puzzle: &Puzzle) -> Option<(Vec<usize>, &Model, &mut CompactSolver)> {
+        self.split_after?;
+        let searcher = self.searcher(puzzle.size);
+        let compact = searcher.compact.as_mut()?;
+        let mut givens = Vec::new();
+        searcher.model.givens(&puzzle.cells, &mut givens);
+        Some((givens, &searcher.model, compact))
+    }
+
+    /// How searches are shared between threads.
+    fn share_config(&self) -> ShareConfig {
+        ShareConfig {
+            solo_nodes: self.split_after.unwrap_or(u64::MAX),
+            ..ShareConfig::default()
+        }
+    }
+
     /// The first solution of `puzzle`, with the search's report.
     pub fn first(&mut self, puzzle: &Puzzle) -> (Option<Vec<u8>>, Report) {
+        let config = self.share_config();
+        if let Some((givens, model, compact)) = self.shared(puzzle) {
+            let (first, report) = first_compact_parallel(compact, &givens, &config)
+                .expect("the givens are options of the model");
+            let grid = first.map(|options| {
+                let mut grid = vec![0; puzzle.size.cells()];
+                model.fill(&options, &mut grid);
+                grid
+            });
+            return (grid, report);
+        }
         let mut found = None;
         let report = self.solve(puzzle, &Limits::solutions(1), |grid| {
             found = Some(grid.to_vec());
@@ -218,6 +269,11 @@ impl Solver {
 
     /// Counts the solutions of `puzzle`, stopping at `limit` when given.
     pub fn count(&mut self, puzzle: &Puzzle, limit: Option<u64>) -> Report {
+        let config = self.share_config();
+        if let Some((givens, _, compact)) = self.shared(puzzle) {
+            return count_compact_parallel(compact, &givens, limit, &config)
+                .expect("the givens are options of the model");
+        }
         let limits = Limits {
             max_solutions: limit,
             ..Limits::none()
@@ -367,6 +423,45 @@ mod tests {
         }
         assert!(compared > 50);
         assert!(linked.links_restored());
+    }
+
+    /// Searches shared between threads from their first node on give the
+    /// serial answers: the same first solution, the same counts.
+    #[test]
+    fn shared_searches_give_the_serial_answers() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/sudoku");
+        let files = [
+            ("tdoku_test_puzzles_with_counts.txt", None),
+            ("line_4x4.txt", None),
+            ("grid_16x16_letters.txt", None),
+            ("line_16x16_digits.txt", Some("123456789ABCDEFG")),
+        ];
+        let mut serial = Solver::new(Engine::Compact);
+        let mut shared = Solver::new(Engine::Compact);
+        shared.split_after(Some(1));
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let mut compared = 0;
+        for (file, symbols) in files {
+            let text = std::fs::read(dir.join(file)).unwrap();
+            let symbols = symbols.map(|s| crate::sudoku::Symbols::new(s).unwrap());
+            for puzzle in Puzzles::new(&text[..], symbols) {
+                let puzzle = puzzle.unwrap();
+                let (want, _) = serial.first(&puzzle);
+                let (got, report) = pool.install(|| shared.first(&puzzle));
+                assert_eq!(got, want, "{file} line {}", puzzle.line);
+                assert_eq!(report.stats.solutions, u64::from(want.is_some()));
+                for limit in [Some(1), Some(2), Some(30)] {
+                    let want = serial.count(&puzzle, limit).stats.solutions;
+                    let got = pool.install(|| shared.count(&puzzle, limit));
+                    assert_eq!(got.stats.solutions, want, "{file} line {}", puzzle.line);
+                }
+                compared += 1;
+            }
+        }
+        assert!(compared > 40);
     }
 
     #[test]
