@@ -62,6 +62,6 @@ pub use search::{
     Control, Guide, Limits, Outcome, Report, Solutions, Solver, Stats, UnknownOption, Visitor,
 };
 pub use split::{
-    count_compact_parallel, count_parallel, first_compact_parallel, search_parallel, split,
-    ShareConfig, Split, SplitConfig, SplitProgress,
+    count_compact_parallel, count_compact_resumed, count_parallel, first_compact_parallel,
+    first_compact_resumed, search_parallel, split, ShareConfig, Split, SplitConfig, SplitProgress,
 };

@@ -413,50 +413,94 @@ enum Start<'p> {
     Resume(u64),
 }
 
-/// Runs a shared search for `goal`: alone first, then, if it is not done
-/// after `config.solo_nodes` nodes, with all of rayon's threads.
+impl<'c> Board<'c> {
+    fn new(goal: Goal, config: &'c ShareConfig) -> Board<'c> {
+        Board {
+            goal,
+            config,
+            queue: Mutex::default(),
+            busy: AtomicUsize::new(0),
+            hungry: AtomicUsize::new(0),
+            best: Mutex::default(),
+            total: AtomicU64::new(0),
+            stop: Arc::default(),
+            stats: Mutex::default(),
+        }
+    }
+
+    /// Goes on with the search `solver` began (`stopped` is its report),
+    /// with all of rayon's threads if its node budget stopped it.
+    fn go_on(&self, solver: &mut CompactSolver, stopped: &Report) {
+        let root = Place::new();
+        if stopped.outcome != Outcome::NodeBudget || self.moot(&root) {
+            *lock(&self.stats) += stopped.stats;
+            return;
+        }
+        let threads = rayon::current_num_threads();
+        let mut clones: Vec<CompactSolver> = (1..threads).map(|_| solver.clone()).collect();
+        // Busy before any helper starts, or a helper could find nothing to
+        // do and no one busy, and leave.
+        self.busy.fetch_add(1, Ordering::SeqCst);
+        rayon::scope(|scope| {
+            for clone in &mut clones {
+                scope.spawn(move |_| self.serve(clone));
+            }
+            self.work(solver, &root, Start::Resume(stopped.stats.nodes));
+            self.busy.fetch_sub(1, Ordering::SeqCst);
+            self.serve(solver);
+        });
+    }
+
+    /// The first solution and the report of a finished [`Goal::First`].
+    fn first(self) -> (Option<Vec<usize>>, Report) {
+        let mut stats = self.stats.into_inner().unwrap_or_else(|e| e.into_inner());
+        let first = self
+            .best
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .map(|(_, solution)| solution);
+        stats.solutions = u64::from(first.is_some());
+        let outcome = match first {
+            Some(_) => Outcome::SolutionLimit,
+            None if self.stop.load(Ordering::SeqCst) => Outcome::Cancelled,
+            None => Outcome::Exhausted,
+        };
+        (first, Report { outcome, stats })
+    }
+
+    /// The report of a finished [`Goal::Count`].
+    fn count(self, limit: Option<u64>) -> Report {
+        let mut stats = self.stats.into_inner().unwrap_or_else(|e| e.into_inner());
+        let total = self.total.into_inner();
+        stats.solutions = limit.map_or(total, |l| total.min(l));
+        let outcome = if limit.is_some_and(|l| total >= l) {
+            Outcome::SolutionLimit
+        } else if self.stop.load(Ordering::SeqCst) {
+            Outcome::Cancelled
+        } else {
+            Outcome::Exhausted
+        };
+        Report { outcome, stats }
+    }
+}
+
+/// Searches from `given` alone for [`ShareConfig::solo_nodes`] nodes (to
+/// the end with one thread), then goes on with all threads.
 fn share<'c>(
     solver: &mut CompactSolver,
     given: &[usize],
     goal: Goal,
     config: &'c ShareConfig,
 ) -> Result<Board<'c>, UnknownOption> {
-    let board = Board {
-        goal,
-        config,
-        queue: Mutex::default(),
-        busy: AtomicUsize::new(0),
-        hungry: AtomicUsize::new(0),
-        best: Mutex::default(),
-        total: AtomicU64::new(0),
-        stop: Arc::default(),
-        stats: Mutex::default(),
-    };
-    let threads = rayon::current_num_threads();
-    let solo = if threads > 1 {
+    let board = Board::new(goal, config);
+    let solo = if rayon::current_num_threads() > 1 {
         config.solo_nodes
     } else {
         u64::MAX
     };
     let root = Place::new();
     let report = solver.search(given, &board.slice(0, solo), &mut board.visitor(&root))?;
-    if report.outcome != Outcome::NodeBudget || board.moot(&root) {
-        *lock(&board.stats) += report.stats;
-        return Ok(board);
-    }
-    let mut clones: Vec<CompactSolver> = (1..threads).map(|_| solver.clone()).collect();
-    // Busy before any helper starts, or a helper could find nothing to do
-    // and no one busy, and leave.
-    board.busy.fetch_add(1, Ordering::SeqCst);
-    rayon::scope(|scope| {
-        for clone in &mut clones {
-            let board = &board;
-            scope.spawn(move |_| board.serve(clone));
-        }
-        board.work(solver, &root, Start::Resume(report.stats.nodes));
-        board.busy.fetch_sub(1, Ordering::SeqCst);
-        board.serve(solver);
-    });
+    board.go_on(solver, &report);
     Ok(board)
 }
 
@@ -476,20 +520,26 @@ pub fn first_compact_parallel(
     given: &[usize],
     config: &ShareConfig,
 ) -> Result<(Option<Vec<usize>>, Report), UnknownOption> {
-    let board = share(solver, given, Goal::First, config)?;
-    let mut stats = board.stats.into_inner().unwrap_or_else(|e| e.into_inner());
-    let first = board
-        .best
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .map(|(_, solution)| solution);
-    stats.solutions = u64::from(first.is_some());
-    let outcome = match first {
-        Some(_) => Outcome::SolutionLimit,
-        None if board.stop.load(Ordering::SeqCst) => Outcome::Cancelled,
-        None => Outcome::Exhausted,
-    };
-    Ok((first, Report { outcome, stats }))
+    Ok(share(solver, given, Goal::First, config)?.first())
+}
+
+/// Like [`first_compact_parallel`], for a search that `solver` began
+/// alone, with a solution limit of 1, and that its node budget stopped
+/// (`stopped` is its report; for a search that ended otherwise, this is
+/// `(None, stopped)`): it goes on from where it stopped, sharing with all
+/// of rayon's threads. So a caller can search alone with its own visitor
+/// and buffers, and share only the rare long searches.
+pub fn first_compact_resumed(
+    solver: &mut CompactSolver,
+    stopped: &Report,
+    config: &ShareConfig,
+) -> (Option<Vec<usize>>, Report) {
+    if stopped.outcome != Outcome::NodeBudget {
+        return (None, *stopped);
+    }
+    let board = Board::new(Goal::First, config);
+    board.go_on(solver, stopped);
+    board.first()
 }
 
 /// Counts the solutions containing `given` with the compact engine and
@@ -503,19 +553,26 @@ pub fn count_compact_parallel(
     limit: Option<u64>,
     config: &ShareConfig,
 ) -> Result<Report, UnknownOption> {
-    let board = share(solver, given, Goal::Count(limit), config)?;
-    let mut stats = board.stats.into_inner().unwrap_or_else(|e| e.into_inner());
-    let total = board.total.into_inner();
-    let reached = limit.is_some_and(|l| total >= l);
-    stats.solutions = limit.map_or(total, |l| total.min(l));
-    let outcome = if reached {
-        Outcome::SolutionLimit
-    } else if board.stop.load(Ordering::SeqCst) {
-        Outcome::Cancelled
-    } else {
-        Outcome::Exhausted
-    };
-    Ok(Report { outcome, stats })
+    Ok(share(solver, given, Goal::Count(limit), config)?.count(limit))
+}
+
+/// Like [`count_compact_parallel`], for a search that `solver` began alone
+/// with the solution limit `limit`, and that its node budget stopped
+/// (`stopped` is its report, whose solutions are counted in; a search that
+/// ended otherwise is returned as it ended).
+pub fn count_compact_resumed(
+    solver: &mut CompactSolver,
+    stopped: &Report,
+    limit: Option<u64>,
+    config: &ShareConfig,
+) -> Report {
+    if stopped.outcome != Outcome::NodeBudget {
+        return *stopped;
+    }
+    let board = Board::new(Goal::Count(limit), config);
+    board.total.store(stopped.stats.solutions, Ordering::SeqCst);
+    board.go_on(solver, stopped);
+    board.count(limit)
 }
 
 #[cfg(test)]

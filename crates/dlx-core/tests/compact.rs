@@ -16,8 +16,8 @@
 use std::collections::BTreeSet;
 
 use dlx_core::{
-    count_compact_parallel, first_compact_parallel, CompactSolver, Control, Limits, Outcome,
-    Problem, ShareConfig, Solver, Undo,
+    count_compact_parallel, count_compact_resumed, first_compact_parallel, first_compact_resumed,
+    CompactSolver, Control, Limits, Outcome, Problem, ShareConfig, Solver, Undo,
 };
 use proptest::prelude::*;
 use proptest::sample::subsequence;
@@ -425,6 +425,41 @@ fn check_shared(
         s.sort_unstable();
         s
     };
+    // A search begun alone, stopped by its budget, then shared.
+    let config = ShareConfig {
+        slice_nodes: 1,
+        ..ShareConfig::default()
+    };
+    for budget in [0, 1, 3] {
+        let mut alone = None;
+        let limits = Limits {
+            max_solutions: Some(1),
+            node_budget: Some(budget),
+            ..Limits::none()
+        };
+        let stopped = compact
+            .search(given, &limits, &mut |s: &[usize]| {
+                alone = Some(s.to_vec());
+                Control::Stop
+            })
+            .unwrap();
+        let (shared, _) = first_compact_resumed(compact, &stopped, &config);
+        let first = alone.or(shared).map(|s| sorted(&s));
+        prop_assert_eq!(&first, serial_first, "budget {}", budget);
+        for limit in [None, Some(2)] {
+            let limits = Limits {
+                max_solutions: limit,
+                node_budget: Some(budget),
+                ..Limits::none()
+            };
+            let stopped = compact
+                .search(given, &limits, &mut |_: &[usize]| Control::Continue)
+                .unwrap();
+            let report = count_compact_resumed(compact, &stopped, limit, &config);
+            let want = limit.map_or(whole.len() as u64, |l| l.min(whole.len() as u64));
+            prop_assert_eq!(report.stats.solutions, want);
+        }
+    }
     for (solo_nodes, slice_nodes) in [(0, 1), (1, 1), (2, 5), (1000, 1000)] {
         let config = ShareConfig {
             solo_nodes,

@@ -13,8 +13,8 @@
 //! puzzles, and contradicting givens simply give no solution.
 
 use dlx_core::{
-    count_compact_parallel, first_compact_parallel, CompactSolver, Control, Limits, Outcome,
-    Problem, Report, ShareConfig, Solver as Linked, Stats,
+    count_compact_resumed, first_compact_resumed, CompactSolver, Control, Limits, Outcome, Problem,
+    Report, ShareConfig, Solver as Linked, Stats,
 };
 
 use super::symbols::Size;
@@ -159,7 +159,7 @@ impl Solver {
 
     /// Shares a search of [`Solver::first`] or [`Solver::count`] with
     /// rayon's other threads once it has taken `nodes` search nodes alone
-    /// (`None`, the default: never), as [`first_compact_parallel`] does.
+    /// (`None`, the default: never), as [`first_compact_resumed`] does.
     /// Only the compact engine shares. The answers are the serial search's
     /// (the same first solution, the same count); the node counts of shared
     /// searches are the work of every thread, and vary from run to run.
@@ -227,15 +227,18 @@ impl Solver {
         report
     }
 
-    /// The given options of `puzzle` and the compact engine of its size,
-    /// when its searches are to be shared between threads.
-    fn shared(&mut self, puzzle: &Puzzle) -> Option<(Vec<usize>, &Model, &mut CompactSolver)> {
-        self.split_after?;
+    /// The compact engine of `puzzle`'s size, when it searches (to share
+    /// a long search), and the model.
+    fn compact_of(&mut self, puzzle: &Puzzle) -> Option<(&Model, &mut CompactSolver)> {
         let searcher = self.searcher(puzzle.size);
-        let compact = searcher.compact.as_mut()?;
-        let mut givens = Vec::new();
-        searcher.model.givens(&puzzle.cells, &mut givens);
-        Some((givens, &searcher.model, compact))
+        Some((&searcher.model, searcher.compact.as_mut()?))
+    }
+
+    /// The node budget of a search alone: [`Solver::split_after`] with the
+    /// compact engine.
+    fn solo_budget(&mut self, puzzle: &Puzzle) -> Option<u64> {
+        let nodes = self.split_after?;
+        self.compact_of(puzzle).map(|_| nodes)
     }
 
     /// How searches are shared between threads.
@@ -248,37 +251,55 @@ impl Solver {
 
     /// The first solution of `puzzle`, with the search's report.
     pub fn first(&mut self, puzzle: &Puzzle) -> (Option<Vec<u8>>, Report) {
-        let config = self.share_config();
-        if let Some((givens, model, compact)) = self.shared(puzzle) {
-            let (first, report) = first_compact_parallel(compact, &givens, &config)
-                .expect("the givens are options of the model");
-            let grid = first.map(|options| {
-                let mut grid = vec![0; puzzle.size.cells()];
-                model.fill(&options, &mut grid);
-                grid
-            });
-            return (grid, report);
-        }
         let mut found = None;
-        let report = self.solve(puzzle, &Limits::solutions(1), |grid| {
-            found = Some(grid.to_vec());
+        let report = self.first_with(puzzle, |grid| found = Some(grid.to_vec()));
+        (found, report)
+    }
+
+    /// Hands the first solution of `puzzle` to `visit`, if there is one (as
+    /// [`Solver::solve`] does), and returns the search's report.
+    pub fn first_with<F: FnOnce(&[u8])>(&mut self, puzzle: &Puzzle, visit: F) -> Report {
+        let mut visit = Some(visit);
+        let limits = Limits {
+            max_solutions: Some(1),
+            node_budget: self.solo_budget(puzzle),
+            ..Limits::none()
+        };
+        let report = self.solve(puzzle, &limits, |grid| {
+            if let Some(visit) = visit.take() {
+                visit(grid);
+            }
             Control::Stop
         });
-        (found, report)
+        if report.outcome != Outcome::NodeBudget {
+            return report;
+        }
+        // A long search: go on with every thread.
+        let config = self.share_config();
+        let (model, compact) = self.compact_of(puzzle).expect("only it has a budget");
+        let (first, report) = first_compact_resumed(compact, &report, &config);
+        if let (Some(options), Some(visit)) = (first, visit) {
+            let mut grid = vec![0; puzzle.size.cells()];
+            model.fill(&options, &mut grid);
+            visit(&grid);
+        }
+        report
     }
 
     /// Counts the solutions of `puzzle`, stopping at `limit` when given.
     pub fn count(&mut self, puzzle: &Puzzle, limit: Option<u64>) -> Report {
-        let config = self.share_config();
-        if let Some((givens, _, compact)) = self.shared(puzzle) {
-            return count_compact_parallel(compact, &givens, limit, &config)
-                .expect("the givens are options of the model");
-        }
         let limits = Limits {
             max_solutions: limit,
+            node_budget: self.solo_budget(puzzle),
             ..Limits::none()
         };
-        self.solve(puzzle, &limits, |_| Control::Continue)
+        let report = self.solve(puzzle, &limits, |_| Control::Continue);
+        if report.outcome != Outcome::NodeBudget {
+            return report;
+        }
+        let config = self.share_config();
+        let (_, compact) = self.compact_of(puzzle).expect("only it has a budget");
+        count_compact_resumed(compact, &report, limit, &config)
     }
 
     /// Whether every linked engine's links equal a fresh one's (a test that
