@@ -24,59 +24,81 @@ pub struct Classic {
     /// and solutions), to show both programs ran the same search.
     pub nodes: u64,
     solutions: u64,
+    /// Stop when this many solutions are found.
+    limit: u64,
 }
 
 impl Classic {
     /// Builds the arrays: node 0 is the root, columns are `1..=items`, then
     /// each row's nodes in a circular left-right list.
     pub fn new(problem: &Problem) -> Classic {
-        let columns = problem.item_count();
-        let total = 1 + columns + problem.incidence_count();
         let mut x = Classic {
-            l: vec![0; total],
-            r: vec![0; total],
-            u: vec![0; total],
-            d: vec![0; total],
-            c: vec![0; total],
-            s: vec![0; columns + 1],
+            l: Vec::new(),
+            r: Vec::new(),
+            u: Vec::new(),
+            d: Vec::new(),
+            c: Vec::new(),
+            s: Vec::new(),
             nodes: 0,
             solutions: 0,
+            limit: u64::MAX,
         };
-        let primary = problem.primary_count();
-        for i in 0..=columns {
-            x.u[i] = i;
-            x.d[i] = i;
-            x.c[i] = i;
-            if i <= primary {
-                x.l[i] = if i == 0 { primary } else { i - 1 };
-                x.r[i] = if i == primary { 0 } else { i + 1 };
-            } else {
-                x.l[i] = i;
-                x.r[i] = i;
-            }
-        }
-        let mut next = columns + 1;
+        x.reset(problem.item_count(), problem.primary_count());
         for option in problem.options() {
-            let first = next;
-            for &item in option {
-                let column = item as usize + 1;
-                let p = next;
-                next += 1;
-                x.c[p] = column;
-                x.u[p] = x.u[column];
-                x.d[p] = column;
-                x.d[x.u[column]] = p;
-                x.u[column] = p;
-                x.s[column] += 1;
-            }
-            // The row's nodes are `first..next`, in a circle.
-            let last = next - 1;
-            for p in first..next {
-                x.l[p] = if p == first { last } else { p - 1 };
-                x.r[p] = if p == last { first } else { p + 1 };
-            }
+            x.add_row(option.iter().map(|&item| item as usize));
         }
         x
+    }
+
+    /// Empties the structure for a new problem of `columns` items, the
+    /// first `primary` of them primary (the contest programs' `init`; the
+    /// arrays keep their memory, as the programs' static arrays do).
+    pub fn reset(&mut self, columns: usize, primary: usize) {
+        for v in [
+            &mut self.l,
+            &mut self.r,
+            &mut self.u,
+            &mut self.d,
+            &mut self.c,
+        ] {
+            v.clear();
+        }
+        self.s.clear();
+        self.s.resize(columns + 1, 0);
+        for i in 0..=columns {
+            self.u.push(i);
+            self.d.push(i);
+            self.c.push(i);
+            if i <= primary {
+                self.l.push(if i == 0 { primary } else { i - 1 });
+                self.r.push(if i == primary { 0 } else { i + 1 });
+            } else {
+                self.l.push(i);
+                self.r.push(i);
+            }
+        }
+    }
+
+    /// Adds a row of the given items (from 0), in a circle.
+    pub fn add_row(&mut self, items: impl Iterator<Item = usize>) {
+        let first = self.c.len();
+        for item in items {
+            let column = item + 1;
+            let p = self.c.len();
+            self.c.push(column);
+            self.u.push(self.u[column]);
+            self.d.push(column);
+            let up = self.u[column];
+            self.d[up] = p;
+            self.u[column] = p;
+            self.s[column] += 1;
+            self.l.push(p.saturating_sub(1).max(first));
+            self.r.push(p + 1);
+        }
+        // Close the circle.
+        let last = self.c.len() - 1;
+        self.l[first] = last;
+        self.r[last] = first;
     }
 
     fn remove(&mut self, c: usize) {
@@ -144,6 +166,10 @@ impl Classic {
                 self.resume(self.c[j]);
                 j = self.l[j];
             }
+            if self.solutions >= self.limit {
+                // Unwind as the contest programs do: restore and return.
+                break;
+            }
             row = self.d[row];
         }
         self.resume(c);
@@ -151,6 +177,13 @@ impl Classic {
 
     /// Counts all solutions.
     pub fn count(&mut self) -> u64 {
+        self.count_to(u64::MAX)
+    }
+
+    /// Counts solutions, stopping at `limit` (1: whether there is one, as
+    /// the contest sudoku programs search).
+    pub fn count_to(&mut self, limit: u64) -> u64 {
+        self.limit = limit;
         self.solutions = 0;
         self.nodes = 0;
         if self.r[0] == 0 {
@@ -176,6 +209,10 @@ mod tests {
             let mut classic = Classic::new(queens.problem());
             assert_eq!(classic.count(), expected.solutions, "n = {n}");
             assert_eq!(classic.nodes, expected.nodes, "n = {n}");
+            let first = classic.count_to(1);
+            assert_eq!(first, expected.solutions.min(1), "n = {n}");
+            // And the links are whole again: a full count still works.
+            assert_eq!(classic.count(), expected.solutions, "n = {n}");
         }
     }
 }

@@ -581,10 +581,9 @@ fn solve_chunk(
                                 index: first_index + g * GROUP + k,
                             };
                             let text = &mut answers.text;
-                            let answered = answer(solver, puzzle, origin, style, text, &mut |_| {
-                                Ok(())
-                            })
-                            .expect("writing into a string does not fail");
+                            let answered =
+                                answer(solver, puzzle, origin, style, text, &mut |_| Ok(()))
+                                    .expect("writing into a string does not fail");
                             Some(answered)
                         }
                         Item::Invalid(..) => None,

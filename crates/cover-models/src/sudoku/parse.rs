@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
-use super::symbols::{is_empty_marker, Size, Symbols};
+use super::symbols::{is_empty_marker, Size, Symbols, NOT_A_CELL};
 use super::{Layout, Notation, Puzzle, Separator};
 use crate::text::{self, Line, LineError, LineReader};
 
@@ -405,26 +405,21 @@ impl<R: BufRead> Puzzles<R> {
     /// ASCII character per cell, every one a symbol or empty. `None` for
     /// anything else (which the general path then reads or reports).
     fn compact_line(&self, number: usize, text: &str) -> Option<Puzzle> {
-        let first = text
-            .split(|c: char| c.is_ascii_whitespace() || c == ':')
-            .next()?;
-        let bytes = first.as_bytes();
+        // By bytes: a compact line is all ASCII (else it is not one).
+        let bytes = text.as_bytes();
+        let end = bytes
+            .iter()
+            .position(|&b| b.is_ascii_whitespace() || b == b':')
+            .unwrap_or(bytes.len());
+        let bytes = &bytes[..end];
         let size = match &self.custom {
             Some(symbols) => Some(symbols.size()).filter(|s| s.cells() == bytes.len())?,
             None => Size::from_cells(bytes.len())?,
         };
         let symbols = self.symbols_for(size)?;
-        let mut digits = Vec::with_capacity(bytes.len());
-        for &b in bytes {
-            if !b.is_ascii() {
-                return None;
-            }
-            let c = char::from(b);
-            match symbols.digit(c) {
-                Some(d) => digits.push(d),
-                None if is_empty_marker(c, &symbols) => digits.push(0),
-                None => return None,
-            }
+        let digits: Vec<u8> = bytes.iter().map(|&b| symbols.cell_of_byte(b)).collect();
+        if digits.contains(&NOT_A_CELL) {
+            return None;
         }
         Some(Puzzle {
             size,

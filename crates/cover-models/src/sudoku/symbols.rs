@@ -79,7 +79,13 @@ pub struct Symbols {
     bytes: Option<Vec<u8>>,
     /// For ASCII characters, the digit they write (0: none).
     ascii: [u8; 128],
+    /// For each byte of a compact line, the cell it writes: its digit, 0
+    /// for an empty-cell marker, [`NOT_A_CELL`] otherwise.
+    cells: [u8; 256],
 }
+
+/// In [`Symbols::cell_of_byte`]'s table: the byte writes no cell.
+pub const NOT_A_CELL: u8 = u8::MAX;
 
 /// Why a symbol string was refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -123,11 +129,21 @@ impl Symbols {
             .iter()
             .map(|&c| u8::try_from(c).ok().filter(u8::is_ascii))
             .collect();
-        Ok(Symbols {
+        let mut symbols = Symbols {
             chars,
             bytes,
             ascii,
-        })
+            cells: [NOT_A_CELL; 256],
+        };
+        for b in 0..128u8 {
+            let c = char::from(b);
+            symbols.cells[b as usize] = match symbols.digit(c) {
+                Some(d) => d,
+                None if is_empty_marker(c, &symbols) => 0,
+                None => NOT_A_CELL,
+            };
+        }
+        Ok(symbols)
     }
 
     /// The default symbols of `size`: 1-4 (4×4), 1-9 (9×9), A-P (16×16, as
@@ -147,6 +163,14 @@ impl Symbols {
     /// The size these symbols are for.
     pub fn size(&self) -> Size {
         Size::from_side(self.chars.len()).expect("checked in new")
+    }
+
+    /// What byte `b` of a line of one character per cell writes: its
+    /// digit (`1..=side`), 0 for an empty cell, [`NOT_A_CELL`] for any
+    /// other byte (bytes past ASCII among them).
+    #[inline]
+    pub fn cell_of_byte(&self, b: u8) -> u8 {
+        self.cells[b as usize]
     }
 
     /// The digit (`1..=side`) that `c` writes, if it is a symbol.
