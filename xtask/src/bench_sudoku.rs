@@ -163,6 +163,37 @@ fn time_once(cover: &Path, set: &Set, run: Run<'_>, input: &str) -> Result<(Stri
     Ok((String::from_utf8(output.stdout)?, elapsed))
 }
 
+/// The time for `copies` one-thread runs started at once, best of `runs`:
+/// what the machine gives to independent processes, the most any
+/// multi-threaded run can hope for (on a machine whose cores share
+/// caches, or are hyperthreads, two at once are less than twice one).
+fn time_copies(
+    cover: &Path,
+    set: &Set,
+    run: Run<'_>,
+    input: &str,
+    copies: usize,
+    runs: usize,
+) -> Result<Duration> {
+    let mut best = Duration::MAX;
+    for _ in 0..runs {
+        let start = Instant::now();
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..copies)
+                .map(|_| scope.spawn(|| time_once(cover, set, run, input)))
+                .collect();
+            for handle in handles {
+                handle
+                    .join()
+                    .map_err(|_| anyhow::anyhow!("a timing thread panicked"))??;
+            }
+            anyhow::Ok(())
+        })?;
+        best = best.min(start.elapsed());
+    }
+    Ok(best)
+}
+
 /// The processor time (user and system) of this process's finished
 /// children, in seconds, from `/proc/self/stat` (Linux; `None` elsewhere).
 /// Its unit is the clock tick, 1/100 s.
@@ -366,6 +397,16 @@ pub fn run(args: &[String]) -> Result<()> {
                 } else {
                     String::new()
                 };
+                if engine == "compact" && !count && threads > 1 {
+                    let copies = time_copies(&cover, set, one, &input, threads, runs)?;
+                    let capacity = threads as f64 * one_time.as_secs_f64() / copies.as_secs_f64();
+                    let speedup = one_time.as_secs_f64() / all_time.as_secs_f64();
+                    bars.push(format!(
+                        "{threads} one-thread processes at once: {capacity:.2}× one's throughput \
+                         (the machine's limit for `all`, whose speedup is {speedup:.2}×: {:.0}% of it)",
+                        100.0 * speedup / capacity
+                    ));
+                }
                 if engine == "compact" && !count {
                     let ratio = us(one_time) / contest;
                     let mark = if ratio <= set.bar_fraction {
