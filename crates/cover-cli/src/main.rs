@@ -12,6 +12,7 @@ mod common;
 mod exact;
 mod generate;
 mod output;
+mod pipeline;
 mod progress;
 mod queens;
 mod radar;

@@ -24,6 +24,7 @@ use serde::Serialize;
 
 use crate::common::{Common, Inputs, Session};
 use crate::output::{self, Out};
+use crate::pipeline::{self, ChunkSizes};
 use crate::progress::Ticker;
 
 const LONG_ABOUT: &str = "\
@@ -297,18 +298,27 @@ pub fn run(args: &RadarArgs, session: &mut Session) -> anyhow::Result<()> {
             }
         };
         let mut cases = Cases::new(reader).enumerate();
-        let mut done = false;
-        while !done {
+        // Chunks of a fixed size (and a bound on their points): a case
+        // takes milliseconds, and its probes run in parallel too.
+        let read_next = |_: usize| {
+            let mut done = false;
             let chunk = read_chunk(&mut cases, &mut done);
             read.fetch_add(chunk.len() as u64, Ordering::Relaxed);
-            let answers: Vec<Option<Result<RadarAnswer, NoAnswer>>> = chunk
+            (chunk, !done)
+        };
+        let answer_chunk = |chunk: &Vec<ReadCase>| -> Vec<Option<Result<RadarAnswer, NoAnswer>>> {
+            chunk
                 .par_iter()
                 .map(|(_, result)| {
                     let answer = result.as_ref().ok().map(|case| solve_case(case, width));
                     answered.fetch_add(1, Ordering::Relaxed);
                     answer
                 })
-                .collect();
+                .collect()
+        };
+        let print_chunk = |chunk: Vec<ReadCase>,
+                           answers: Vec<Option<Result<RadarAnswer, NoAnswer>>>|
+         -> io::Result<()> {
             for ((index, result), answer) in chunk.iter().zip(answers) {
                 match (result, answer) {
                     (Ok(case), Some(answer)) => {
@@ -340,7 +350,14 @@ pub fn run(args: &RadarArgs, session: &mut Session) -> anyhow::Result<()> {
                 }
                 out.end_instance()?;
             }
-        }
+            Ok(())
+        };
+        pipeline::run(
+            ChunkSizes::fixed(CHUNK_CASES),
+            read_next,
+            answer_chunk,
+            print_chunk,
+        )?;
     }
     ticker.finish();
     out.flush()?;

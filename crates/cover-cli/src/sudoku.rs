@@ -26,6 +26,7 @@ use serde::Serialize;
 
 use crate::common::{Common, Inputs, Session};
 use crate::output::Out;
+use crate::pipeline::{self, ChunkSizes};
 use crate::progress::Ticker;
 
 /// Puzzles read, solved and printed at a time, at most.
@@ -687,9 +688,8 @@ fn run_streaming<R: BufRead>(
     }
 }
 
-/// Answers every puzzle of `puzzles` chunk by chunk, as a pipeline: while
-/// the pool solves a chunk, this thread prints the one before and reads the
-/// one after (with `--jobs 1`, one after the other).
+/// Answers every puzzle of `puzzles` chunk by chunk, through the
+/// [`pipeline`](crate::pipeline).
 fn run_chunked<R: BufRead>(
     puzzles: &mut Puzzles<R>,
     file: &str,
@@ -698,47 +698,26 @@ fn run_chunked<R: BufRead>(
     out: &mut Out,
     session: &mut Session,
 ) -> anyhow::Result<()> {
-    let mut size = FIRST_CHUNK;
-    let (mut chunk, mut io_error) = read_chunk(puzzles, size);
-    let mut first_index = 1;
-    // A solved chunk waiting to be printed, with the index of its first.
-    let mut solved: Option<(Vec<Item>, Vec<GroupAnswers>, usize)> = None;
-    loop {
-        let at_end = chunk.len() < size || io_error.is_some();
-        size = (size * 2).min(CHUNK);
-        let mut answers = Vec::new();
-        let mut next = None;
-        let mut printed = Ok(());
-        let mut print_and_read = || {
-            if let Some((items, answers, first)) = solved.take() {
-                printed = print_chunk(out, session, (file, first), style, &items, answers);
-            }
-            if !at_end && printed.is_ok() {
-                next = Some(read_chunk(puzzles, size));
-            }
-        };
-        if rayon::current_num_threads() == 1 {
-            // One thread means one: no reading or printing alongside.
-            answers = solve_chunk(&chunk, engine, style, file, first_index);
-            print_and_read();
-        } else {
-            rayon::in_place_scope(|scope| {
-                scope.spawn(|_| answers = solve_chunk(&chunk, engine, style, file, first_index));
-                print_and_read();
-            });
-        }
-        printed?;
-        let count = chunk.len();
-        solved = Some((chunk, answers, first_index));
-        first_index += count;
-        match next {
-            Some((c, e)) => (chunk, io_error) = (c, e),
-            None => break,
-        }
-    }
-    if let Some((items, answers, first)) = solved {
-        print_chunk(out, session, (file, first), style, &items, answers)?;
-    }
+    let mut io_error = None;
+    let mut next_index = 1;
+    pipeline::run(
+        ChunkSizes {
+            first: FIRST_CHUNK,
+            most: CHUNK,
+        },
+        |size| {
+            let (chunk, error) = read_chunk(puzzles, size);
+            let more = chunk.len() == size && error.is_none();
+            io_error = io_error.take().or(error);
+            let first_index = next_index;
+            next_index += chunk.len();
+            ((chunk, first_index), more)
+        },
+        |(chunk, first_index)| solve_chunk(chunk, engine, style, file, *first_index),
+        |(chunk, first_index), answers| {
+            print_chunk(out, session, (file, first_index), style, &chunk, answers)
+        },
+    )?;
     if let Some(e) = io_error {
         session.io_error(file, &e);
     }

@@ -21,6 +21,7 @@ use serde::Serialize;
 
 use crate::common::{Common, Inputs, Session};
 use crate::output::{self, Out};
+use crate::pipeline::{self, ChunkSizes};
 use crate::progress::Ticker;
 
 const LONG_ABOUT: &str = "\
@@ -157,11 +158,15 @@ pub fn run(args: &TargetArgs, session: &mut Session) -> anyhow::Result<()> {
             }
         };
         let mut puzzles = Puzzles::new(reader).enumerate();
-        let mut done = false;
-        while !done {
+        // Chunks of a fixed size: a puzzle takes milliseconds.
+        let read_next = |_: usize| {
+            let mut done = false;
             let chunk = read_chunk(&mut puzzles, &mut done);
             read.fetch_add(chunk.len() as u64, Ordering::Relaxed);
-            let answers: Vec<Option<TargetAnswer>> = chunk
+            (chunk, !done)
+        };
+        let answer_chunk = |chunk: &Vec<ReadPuzzle>| -> Vec<Option<TargetAnswer>> {
+            chunk
                 .par_iter()
                 .map_init(
                     || Solver::new(model.problem()),
@@ -173,7 +178,11 @@ pub fn run(args: &TargetArgs, session: &mut Session) -> anyhow::Result<()> {
                         answer
                     },
                 )
-                .collect();
+                .collect()
+        };
+        let print_chunk = |chunk: Vec<ReadPuzzle>,
+                           answers: Vec<Option<TargetAnswer>>|
+         -> io::Result<()> {
             for ((index, result), answer) in chunk.iter().zip(answers) {
                 match (result, answer) {
                     (Ok(puzzle), Some(answer)) => {
@@ -197,7 +206,14 @@ pub fn run(args: &TargetArgs, session: &mut Session) -> anyhow::Result<()> {
                 }
                 out.end_instance()?;
             }
-        }
+            Ok(())
+        };
+        pipeline::run(
+            ChunkSizes::fixed(CHUNK_PUZZLES),
+            read_next,
+            answer_chunk,
+            print_chunk,
+        )?;
     }
     ticker.finish();
     out.flush()?;

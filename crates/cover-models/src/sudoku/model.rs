@@ -409,40 +409,47 @@ mod tests {
         assert!(solver.links_restored());
     }
 
-    /// Both engines on the fixtures (`fixtures/sudoku/`): the same counts,
-    /// and first solutions that pass the checker.
+    /// The puzzles of fixture files (`fixtures/sudoku/`, with their
+    /// `--symbols`), each with its file's name.
+    fn fixture_puzzles(files: &[(&str, Option<&str>)]) -> Vec<(String, Puzzle)> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/sudoku");
+        let mut puzzles = Vec::new();
+        for &(file, symbols) in files {
+            let text = std::fs::read(dir.join(file)).unwrap();
+            let symbols = symbols.map(|s| crate::sudoku::Symbols::new(s).unwrap());
+            for puzzle in Puzzles::new(&text[..], symbols) {
+                puzzles.push((file.to_owned(), puzzle.unwrap()));
+            }
+        }
+        puzzles
+    }
+
+    /// Both engines on the fixtures: the same counts, and first solutions
+    /// that pass the checker.
     #[test]
     fn the_engines_agree_on_the_fixtures() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/sudoku");
-        let files = [
+        let puzzles = fixture_puzzles(&[
             ("tdoku_test_puzzles_with_counts.txt", None),
             ("line_4x4.txt", None),
             ("grid_9x9_spaced.txt", None),
             ("line_16x16_digits.txt", Some("123456789ABCDEFG")),
             ("grid_16x16_letters.txt", None),
-        ];
+        ]);
+        assert!(puzzles.len() > 50);
         let mut compact = Solver::new(Engine::Compact);
         let mut linked = Solver::new(Engine::Linked);
-        let mut compared = 0;
-        for (file, symbols) in files {
-            let text = std::fs::read(dir.join(file)).unwrap();
-            let symbols = symbols.map(|s| crate::sudoku::Symbols::new(s).unwrap());
-            for puzzle in Puzzles::new(&text[..], symbols) {
-                let puzzle = puzzle.unwrap();
-                let a = compact.count(&puzzle, Some(1000)).stats.solutions;
-                let b = linked.count(&puzzle, Some(1000)).stats.solutions;
-                assert_eq!(a, b, "{file} line {}", puzzle.line);
-                for solver in [&mut compact, &mut linked] {
-                    let (grid, _) = solver.first(&puzzle);
-                    assert_eq!(grid.is_some(), a > 0);
-                    if let Some(grid) = grid {
-                        check(&puzzle, &grid);
-                    }
+        for (file, puzzle) in &puzzles {
+            let a = compact.count(puzzle, Some(1000)).stats.solutions;
+            let b = linked.count(puzzle, Some(1000)).stats.solutions;
+            assert_eq!(a, b, "{file} line {}", puzzle.line);
+            for solver in [&mut compact, &mut linked] {
+                let (grid, _) = solver.first(puzzle);
+                assert_eq!(grid.is_some(), a > 0);
+                if let Some(grid) = grid {
+                    check(puzzle, &grid);
                 }
-                compared += 1;
             }
         }
-        assert!(compared > 50);
         assert!(linked.links_restored());
     }
 
@@ -450,13 +457,13 @@ mod tests {
     /// serial answers: the same first solution, the same counts.
     #[test]
     fn shared_searches_give_the_serial_answers() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/sudoku");
-        let files = [
+        let puzzles = fixture_puzzles(&[
             ("tdoku_test_puzzles_with_counts.txt", None),
             ("line_4x4.txt", None),
             ("grid_16x16_letters.txt", None),
             ("line_16x16_digits.txt", Some("123456789ABCDEFG")),
-        ];
+        ]);
+        assert!(puzzles.len() > 40);
         let mut serial = Solver::new(Engine::Compact);
         let mut shared = Solver::new(Engine::Compact);
         shared.split_after(Some(1));
@@ -464,25 +471,17 @@ mod tests {
             .num_threads(3)
             .build()
             .unwrap();
-        let mut compared = 0;
-        for (file, symbols) in files {
-            let text = std::fs::read(dir.join(file)).unwrap();
-            let symbols = symbols.map(|s| crate::sudoku::Symbols::new(s).unwrap());
-            for puzzle in Puzzles::new(&text[..], symbols) {
-                let puzzle = puzzle.unwrap();
-                let (want, _) = serial.first(&puzzle);
-                let (got, report) = pool.install(|| shared.first(&puzzle));
-                assert_eq!(got, want, "{file} line {}", puzzle.line);
-                assert_eq!(report.stats.solutions, u64::from(want.is_some()));
-                for limit in [Some(1), Some(2), Some(30)] {
-                    let want = serial.count(&puzzle, limit).stats.solutions;
-                    let got = pool.install(|| shared.count(&puzzle, limit));
-                    assert_eq!(got.stats.solutions, want, "{file} line {}", puzzle.line);
-                }
-                compared += 1;
+        for (file, puzzle) in &puzzles {
+            let (want, _) = serial.first(puzzle);
+            let (got, report) = pool.install(|| shared.first(puzzle));
+            assert_eq!(got, want, "{file} line {}", puzzle.line);
+            assert_eq!(report.stats.solutions, u64::from(want.is_some()));
+            for limit in [Some(1), Some(2), Some(30)] {
+                let want = serial.count(puzzle, limit).stats.solutions;
+                let got = pool.install(|| shared.count(puzzle, limit));
+                assert_eq!(got.stats.solutions, want, "{file} line {}", puzzle.line);
             }
         }
-        assert!(compared > 40);
     }
 
     #[test]

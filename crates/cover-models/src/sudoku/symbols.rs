@@ -77,11 +77,10 @@ pub struct Symbols {
     chars: Vec<char>,
     /// The symbols as bytes, when they are all ASCII.
     bytes: Option<Vec<u8>>,
-    /// For ASCII characters, the digit they write (0: none).
-    ascii: [u8; 128],
     /// For each byte of a compact line, the cell it writes: its digit, 0
-    /// for an empty-cell marker, [`NOT_A_CELL`] otherwise.
-    cells: [u8; 256],
+    /// for an empty-cell marker, [`NOT_A_CELL`] otherwise. (Boxed: the
+    /// command-line arguments hold a `Symbols`.)
+    cells: Box<[u8; 256]>,
 }
 
 /// In [`Symbols::cell_of_byte`]'s table: the byte writes no cell.
@@ -113,7 +112,7 @@ impl Symbols {
         if Size::from_side(chars.len()).is_none() {
             return Err(SymbolsError::Count(chars.len()));
         }
-        let mut ascii = [0u8; 128];
+        let mut cells = Box::new([NOT_A_CELL; 256]);
         for (k, &c) in chars.iter().enumerate() {
             if c.is_whitespace() || ".-_,:|+#".contains(c) || c.is_control() {
                 return Err(SymbolsError::Reserved(c));
@@ -122,28 +121,24 @@ impl Symbols {
                 return Err(SymbolsError::Repeated(c));
             }
             if c.is_ascii() {
-                ascii[c as usize] = k as u8 + 1;
+                cells[c as usize] = k as u8 + 1;
             }
         }
         let bytes = chars
             .iter()
             .map(|&c| u8::try_from(c).ok().filter(u8::is_ascii))
             .collect();
-        let mut symbols = Symbols {
+        // Empty-cell markers: `.`, `-`, `_`, and `0` when it is no symbol.
+        for marker in *b".-_0" {
+            if cells[marker as usize] == NOT_A_CELL {
+                cells[marker as usize] = 0;
+            }
+        }
+        Ok(Symbols {
             chars,
             bytes,
-            ascii,
-            cells: [NOT_A_CELL; 256],
-        };
-        for b in 0..128u8 {
-            let c = char::from(b);
-            symbols.cells[b as usize] = match symbols.digit(c) {
-                Some(d) => d,
-                None if is_empty_marker(c, &symbols) => 0,
-                None => NOT_A_CELL,
-            };
-        }
-        Ok(symbols)
+            cells,
+        })
     }
 
     /// The default symbols of `size`: 1-4 (4×4), 1-9 (9×9), A-P (16×16, as
@@ -177,8 +172,8 @@ impl Symbols {
     #[inline]
     pub fn digit(&self, c: char) -> Option<u8> {
         if c.is_ascii() {
-            match self.ascii[c as usize] {
-                0 => None,
+            match self.cells[c as usize] {
+                0 | NOT_A_CELL => None,
                 d => Some(d),
             }
         } else {
@@ -206,6 +201,24 @@ impl Symbols {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The byte table says what `digit` and `is_empty_marker` say, byte
+    /// for byte, whether `0` is a symbol or not.
+    #[test]
+    fn the_byte_table_agrees_with_the_characters() {
+        for text in ["123456789", "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", "ABCD", "αβγδ"] {
+            let symbols = Symbols::new(text).unwrap();
+            for b in 0..=255u8 {
+                let c = char::from(b);
+                let want = match symbols.digit(c) {
+                    Some(d) if b.is_ascii() => d,
+                    None if b.is_ascii() && is_empty_marker(c, &symbols) => 0,
+                    _ => NOT_A_CELL,
+                };
+                assert_eq!(symbols.cell_of_byte(b), want, "{text}: byte {b}");
+            }
+        }
+    }
 
     #[test]
     fn sizes() {

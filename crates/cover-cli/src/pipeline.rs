@@ -1,0 +1,167 @@
+//! The loop every batch command runs: read instances in chunks, answer each
+//! chunk on rayon's pool, print the answers in input order.
+//!
+//! It is a pipeline: while the pool answers one chunk, this thread prints
+//! the chunk before and reads the chunk after, so reading and printing
+//! cost no time of their own when there are cores to spare. Memory holds
+//! three chunks at most, however long the input. Chunks start small and
+//! double up to a most ([`ChunkSizes`]), so that the pool starts at once
+//! and a short input still spreads over the threads.
+//!
+//! The pipeline knows nothing of what an instance or an answer is: the
+//! command's `read`, `answer` and `print` do.
+
+use std::io;
+
+/// How many instances a chunk holds: `first` for the first chunk, then
+/// twice the last, up to `most`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChunkSizes {
+    /// The first chunk's size.
+    pub first: usize,
+    /// The largest chunk.
+    pub most: usize,
+}
+
+impl ChunkSizes {
+    /// Chunks of `size` from the first on.
+    pub fn fixed(size: usize) -> ChunkSizes {
+        ChunkSizes {
+            first: size,
+            most: size,
+        }
+    }
+}
+
+/// Runs the pipeline. `read(n)` reads a chunk of at most `n` instances and
+/// says whether the input may have more; `answer` answers a chunk (on the
+/// pool: it may use rayon inside); `print` prints a chunk with its answers,
+/// and an error from it stops everything and is returned. With a pool of
+/// one thread, the steps run one after the other on it.
+pub fn run<C, A>(
+    sizes: ChunkSizes,
+    mut read: impl FnMut(usize) -> (C, bool),
+    answer: impl Fn(&C) -> A + Sync,
+    mut print: impl FnMut(C, A) -> io::Result<()>,
+) -> io::Result<()>
+where
+    C: Sync,
+    A: Send,
+{
+    let mut size = sizes.first.max(1);
+    let (mut chunk, mut more) = read(size);
+    // An answered chunk waiting to be printed.
+    let mut answered: Option<(C, A)> = None;
+    loop {
+        size = (size * 2).min(sizes.most.max(1));
+        let mut answers = None;
+        let mut next = None;
+        let mut printed = Ok(());
+        let mut print_and_read = || {
+            if let Some((chunk, answers)) = answered.take() {
+                printed = print(chunk, answers);
+            }
+            if more && printed.is_ok() {
+                next = Some(read(size));
+            }
+        };
+        if rayon::current_num_threads() == 1 {
+            // One thread means one: no reading or printing alongside.
+            answers = Some(answer(&chunk));
+            print_and_read();
+        } else {
+            rayon::in_place_scope(|scope| {
+                scope.spawn(|_| answers = Some(answer(&chunk)));
+                print_and_read();
+            });
+        }
+        printed?;
+        answered = Some((chunk, answers.expect("the chunk was answered")));
+        match next {
+            Some((c, m)) => (chunk, more) = (c, m),
+            None => break,
+        }
+    }
+    if let Some((chunk, answers)) = answered {
+        print(chunk, answers)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs the pipeline over `0..total`, answering each number with its
+    /// square; returns what was printed and the chunk sizes read.
+    fn squares(total: usize, sizes: ChunkSizes, threads: usize) -> (Vec<u64>, Vec<usize>) {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut next = 0;
+            let mut asked = Vec::new();
+            let mut printed = Vec::new();
+            run(
+                sizes,
+                |n| {
+                    asked.push(n);
+                    let chunk: Vec<u64> = (next..total.min(next + n)).map(|k| k as u64).collect();
+                    next += chunk.len();
+                    (chunk, next < total)
+                },
+                |chunk| chunk.iter().map(|k| k * k).collect::<Vec<u64>>(),
+                |chunk, answers| {
+                    assert_eq!(chunk.len(), answers.len());
+                    printed.extend(answers);
+                    Ok(())
+                },
+            )
+            .unwrap();
+            (printed, asked)
+        })
+    }
+
+    #[test]
+    fn answers_come_out_in_order_with_growing_chunks() {
+        for threads in [1, 3] {
+            let (printed, asked) = squares(100, ChunkSizes { first: 4, most: 32 }, threads);
+            let want: Vec<u64> = (0..100u64).map(|k| k * k).collect();
+            assert_eq!(printed, want, "{threads} threads");
+            assert_eq!(asked, [4, 8, 16, 32, 32, 32], "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn empty_and_exact_inputs() {
+        let (printed, asked) = squares(0, ChunkSizes::fixed(8), 2);
+        assert!(printed.is_empty());
+        assert_eq!(asked, [8]);
+        let (printed, _) = squares(16, ChunkSizes::fixed(8), 2);
+        assert_eq!(printed.len(), 16);
+    }
+
+    #[test]
+    fn a_print_error_stops_the_reading() {
+        let mut reads = 0;
+        let result = run(
+            ChunkSizes::fixed(1),
+            |_| {
+                reads += 1;
+                (reads, true)
+            },
+            |&chunk| chunk,
+            |chunk, _| {
+                if chunk == 2 {
+                    Err(io::Error::other("closed"))
+                } else {
+                    Ok(())
+                }
+            },
+        );
+        assert!(result.is_err());
+        // Chunk 3 was read while chunk 2 was answered; no more after.
+        assert_eq!(reads, 3);
+    }
+}
