@@ -95,7 +95,8 @@ JSON (--json), one object per puzzle per line:
   solutions  with --all: every solution so written
   count      with --count: the number of solutions
   complete   with --count or --all: false when --limit stopped the search
-  nodes      search nodes
+  nodes      search nodes (a long search is shared between the threads;
+             then the nodes of all, which vary from run to run)
   grade      with --rate: the grade (only for puzzles with one solution)
   unique     with --rate: whether the puzzle has exactly one solution
   error      for invalid puzzles: what is wrong

@@ -206,7 +206,12 @@ mod tests {
     /// for byte, whether `0` is a symbol or not.
     #[test]
     fn the_byte_table_agrees_with_the_characters() {
-        for text in ["123456789", "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", "ABCD", "αβγδ"] {
+        for text in [
+            "123456789",
+            "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+            "ABCD",
+            "αβγδ",
+        ] {
             let symbols = Symbols::new(text).unwrap();
             for b in 0..=255u8 {
                 let c = char::from(b);
