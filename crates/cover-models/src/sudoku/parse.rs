@@ -62,7 +62,7 @@ pub enum ParseErrorKind {
     /// A cell that is neither a symbol nor an empty cell.
     #[error(
         "unknown symbol {symbol:?} in cell {cell} (the {size} symbols are {symbols}; \
-         empty cells are . - _ or 0)"
+         empty cells are . - _ or 0){hint}"
     )]
     UnknownSymbol {
         /// The cell as written.
@@ -73,6 +73,9 @@ pub enum ParseErrorKind {
         size: Size,
         /// The symbols in use.
         symbols: String,
+        /// Empty, or `; it reads with --symbols …` when the default symbols
+        /// were in use and a common other set fits the puzzle.
+        hint: String,
     },
     /// A number that is not a digit of this size.
     #[error("number {value} in cell {cell} is larger than {side}")]
@@ -545,6 +548,38 @@ impl<R: BufRead> Puzzles<R> {
         Ok(())
     }
 
+    /// A hint for a puzzle whose cells are not all of the default symbols:
+    /// the first common other set of its size that they all fit, if any
+    /// (and none when the user chose the symbols).
+    fn symbols_hint(&self, size: Size, cells: &[&str]) -> String {
+        const COMMON: &[&str] = &[
+            "123456789ABCDEFG",
+            "0123456789ABCDEF",
+            "123456789ABCDEFGHIJKLMNOP",
+        ];
+        if self.custom.is_some() {
+            return String::new();
+        }
+        let fits = |candidate: &Symbols| {
+            cells.iter().all(|cell| {
+                let mut chars = cell.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) => {
+                        candidate.digit(c).is_some() || is_empty_marker(c, candidate)
+                    }
+                    _ => false,
+                }
+            })
+        };
+        COMMON
+            .iter()
+            .filter_map(|text| Symbols::new(text).ok())
+            .find(|candidate| candidate.size() == size && fits(candidate))
+            .map_or_else(String::new, |candidate| {
+                format!("; it reads with --symbols {}", candidate.as_string())
+            })
+    }
+
     /// Turns the cells of one puzzle into digits. Cells that are all one
     /// character and all symbols (or empty) are symbols; otherwise, when
     /// separated, they are numbers.
@@ -584,6 +619,7 @@ impl<R: BufRead> Puzzles<R> {
                                     cell: place,
                                     size,
                                     symbols: symbols.as_string(),
+                                    hint: self.symbols_hint(size, cells),
                                 },
                             })
                         }
@@ -618,6 +654,7 @@ impl<R: BufRead> Puzzles<R> {
                         cell: place,
                         size,
                         symbols: format!("the numbers 1 to {side}"),
+                        hint: String::new(),
                     },
                 });
             }
@@ -783,6 +820,26 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(got[3].is_ok());
+    }
+
+    /// A 16×16 line in 1-9A-G under the default A-P is an error that
+    /// names the symbols it reads with; a 9×9 typo gets no such hint, nor
+    /// does a puzzle read with --symbols.
+    #[test]
+    fn unknown_symbols_hint_at_common_sets() {
+        let line: String = "123456789ABCDEFG".repeat(16);
+        let message =
+            |symbols: Option<Symbols>, text: &str| match Puzzles::new(text.as_bytes(), symbols)
+                .next()
+            {
+                Some(Err(InputError::Parse(e))) => e.kind.to_string(),
+                other => panic!("{other:?}"),
+            };
+        assert!(message(None, &line).ends_with("; it reads with --symbols 123456789ABCDEFG"));
+        let typo = format!("x{}", ".".repeat(80));
+        assert!(message(None, &typo).ends_with("or 0)"));
+        let custom = Symbols::new("ABCDEFGHIJKLMNOP").unwrap();
+        assert!(message(Some(custom), &line).ends_with("or 0)"));
     }
 
     const POJ3076: &str =
