@@ -690,7 +690,7 @@ fn run_streaming<R: BufRead>(
 }
 
 /// Answers every puzzle of `puzzles` chunk by chunk, through the
-/// [`pipeline`](crate::pipeline).
+/// [`pipeline`].
 fn run_chunked<R: BufRead>(
     puzzles: &mut Puzzles<R>,
     file: &str,
