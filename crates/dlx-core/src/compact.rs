@@ -280,6 +280,36 @@ fn in_bounds(index: usize, len: usize) -> usize {
     index
 }
 
+/// The smallest of `keys`, whose length is a multiple of [`SCAN_BLOCK`]
+/// (so the loop has no scalar tail, and vectorises).
+#[inline(always)]
+fn smallest<K: Key>(keys: &[K]) -> K {
+    keys.chunks_exact(SCAN_BLOCK)
+        .fold([K::MAX; SCAN_BLOCK], |mut low, block| {
+            for (l, &k) in low.iter_mut().zip(block) {
+                *l = (*l).min(k);
+            }
+            low
+        })
+        .into_iter()
+        .fold(K::MAX, |a, b| a.min(b))
+}
+
+/// [`smallest`] compiled for AVX2: 16 keys per instruction instead of 8.
+/// `cover sudoku --jobs 1` under callgrind: 17_clue (first 5000) 261.2M
+/// to 255.0M instructions, magictour_top1465 251.1M to 244.8M; by the
+/// clock (best of 25 alternating runs, 20,000 17_clue puzzles) 3-4% less
+/// time. (The whole engine built for AVX2 with `-C target-cpu=native`
+/// gained nothing more.)
+///
+/// # Safety
+/// The processor must have AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn smallest_avx2<K: Key>(keys: &[K]) -> K {
+    smallest(keys)
+}
+
 /// The number of bits needed to write `v`.
 fn bits_for(v: usize) -> u32 {
     usize::BITS - v.leading_zeros()
@@ -535,6 +565,8 @@ struct Compact<M: Mask, K> {
     /// Saved `(masks, keys)` of each frame, `items` words per slot.
     saved_masks: Vec<M>,
     saved_keys: Vec<K>,
+    /// Whether the processor has AVX2, for [`Compact::scan`].
+    avx2: bool,
     /// Whether branch points log writes on the trail instead of copying
     /// the state (for states above [`TRAIL_ABOVE`] bytes).
     trailing: bool,
@@ -654,6 +686,10 @@ impl<M: Mask, K: Key> Compact<M, K> {
             frames: Vec::new(),
             saved_masks: Vec::new(),
             saved_keys: Vec::new(),
+            #[cfg(target_arch = "x86_64")]
+            avx2: std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(not(target_arch = "x86_64"))]
+            avx2: false,
             trailing: false,
             trail: Vec::new(),
             chosen: Vec::with_capacity(primary),
@@ -791,16 +827,14 @@ impl<M: Mask, K: Key> Compact<M, K> {
     /// so the loop has no scalar tail.
     #[inline(always)]
     fn scan(&self) -> K {
-        self.keys[..self.scanned]
-            .chunks_exact(SCAN_BLOCK)
-            .fold([K::MAX; SCAN_BLOCK], |mut low, block| {
-                for (l, &k) in low.iter_mut().zip(block) {
-                    *l = (*l).min(k);
-                }
-                low
-            })
-            .into_iter()
-            .fold(K::MAX, |a, b| a.min(b))
+        let keys = &self.keys[..self.scanned];
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: `avx2` is set only where the processor has AVX2
+            // (`is_x86_feature_detected!` in `new`).
+            return unsafe { smallest_avx2(keys) };
+        }
+        smallest(keys)
     }
 
     /// Saves the state before a branch point on `item`, whose options
