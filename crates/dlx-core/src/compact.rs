@@ -1115,6 +1115,35 @@ impl<M: Mask, K: Key> Compact<M, K> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The AVX2 scan finds what the plain one finds.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn both_scans_agree() {
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        let mut seed = 12345u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as u32
+        };
+        for blocks in 1..6 {
+            for _ in 0..50 {
+                let narrow: Vec<i16> = (0..blocks * SCAN_BLOCK)
+                    .map(|_| (next() % 30000) as i16)
+                    .collect();
+                let wide: Vec<u32> = (0..blocks * SCAN_BLOCK).map(|_| next() >> 1).collect();
+                // SAFETY: AVX2 was detected above.
+                unsafe {
+                    assert_eq!(smallest_avx2(&narrow), smallest(&narrow));
+                    assert_eq!(smallest_avx2(&wide), smallest(&wide));
+                }
+            }
+        }
+    }
     use crate::Solver;
 
     fn problem(primary: usize, secondary: usize, options: &[&[usize]]) -> Problem {
