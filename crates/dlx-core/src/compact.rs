@@ -920,6 +920,13 @@ impl<M: Mask, K: Key> Compact<M, K> {
             return None;
         }
         let low = self.low;
+        if limits
+            .max_solutions
+            .is_some_and(|max| self.solutions >= max)
+        {
+            // A limit the search has already reached (0 among them).
+            return Some(self.report(Outcome::SolutionLimit));
+        }
         let outcome = match (self.stride, self.trailing) {
             (3, false) => self.run_from::<3, false, V>(limits, visitor, low),
             (3, true) => self.run_from::<3, true, V>(limits, visitor, low),
@@ -948,6 +955,8 @@ impl<M: Mask, K: Key> Compact<M, K> {
         limits: &Limits,
         visitor: &mut V,
     ) -> Result<Report, UnknownOption> {
+        // Whatever happens, the last search is no longer there to resume.
+        self.resumable = false;
         let options = self.option_primary.len();
         if let Some(&option) = given.iter().find(|&&o| o >= options) {
             return Err(UnknownOption { option, options });

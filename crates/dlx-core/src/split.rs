@@ -451,18 +451,30 @@ impl<'c> Board<'c> {
         });
     }
 
+    /// Whether the caller raised the cancel flag.
+    fn cancelled(&self) -> bool {
+        self.config
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::SeqCst))
+    }
+
     /// The first solution and the report of a finished [`Goal::First`].
+    /// A cancelled search gives no solution: one found by a later part
+    /// need not be the serial first while earlier parts were cut short.
     fn first(self) -> (Option<Vec<usize>>, Report) {
+        let cancelled = self.cancelled();
         let mut stats = self.stats.into_inner().unwrap_or_else(|e| e.into_inner());
         let first = self
             .best
             .into_inner()
             .unwrap_or_else(|e| e.into_inner())
-            .map(|(_, solution)| solution);
+            .map(|(_, solution)| solution)
+            .filter(|_| !cancelled);
         stats.solutions = u64::from(first.is_some());
         let outcome = match first {
             Some(_) => Outcome::SolutionLimit,
-            None if self.stop.load(Ordering::SeqCst) => Outcome::Cancelled,
+            None if cancelled => Outcome::Cancelled,
             None => Outcome::Exhausted,
         };
         (first, Report { outcome, stats })
@@ -470,12 +482,13 @@ impl<'c> Board<'c> {
 
     /// The report of a finished [`Goal::Count`].
     fn count(self, limit: Option<u64>) -> Report {
+        let cancelled = self.cancelled();
         let mut stats = self.stats.into_inner().unwrap_or_else(|e| e.into_inner());
         let total = self.total.into_inner();
         stats.solutions = limit.map_or(total, |l| total.min(l));
         let outcome = if limit.is_some_and(|l| total >= l) {
             Outcome::SolutionLimit
-        } else if self.stop.load(Ordering::SeqCst) {
+        } else if cancelled {
             Outcome::Cancelled
         } else {
             Outcome::Exhausted
@@ -499,7 +512,13 @@ fn share<'c>(
         u64::MAX
     };
     let root = Place::new();
-    let report = solver.search(given, &board.slice(0, solo), &mut board.visitor(&root))?;
+    // Alone, the search needs no stop flag of the board's (its visitor
+    // stops it), only the caller's.
+    let limits = Limits {
+        cancel: config.cancel.clone(),
+        ..board.slice(0, solo)
+    };
+    let report = solver.search(given, &limits, &mut board.visitor(&root))?;
     board.go_on(solver, &report);
     Ok(board)
 }

@@ -539,3 +539,65 @@ fn split_searches_keep_the_serial_order_on_larger_problems() {
         }
     }
 }
+
+/// Edge cases of resuming and sharing: a cancel flag raised before the
+/// search is obeyed on one thread as on several; a failed search leaves
+/// nothing to resume; a resumed search at its solution limit reports no
+/// more solutions.
+#[test]
+fn cancels_limits_and_errors_around_shared_searches() {
+    // 4×4 Latin squares: 576 solutions.
+    let n = 4;
+    let mut builder = Problem::builder(3 * n * n, 0);
+    for r in 0..n {
+        for c in 0..n {
+            for d in 0..n {
+                builder
+                    .add_option([r * n + c, n * n + r * n + d, 2 * n * n + c * n + d])
+                    .unwrap();
+            }
+        }
+    }
+    let problem = builder.build();
+    let mut compact = CompactSolver::new(&problem).unwrap();
+    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let config = ShareConfig {
+        cancel: Some(cancel),
+        ..ShareConfig::default()
+    };
+    for threads in [1, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let report = count_compact_parallel(&mut compact, &[], None, &config).unwrap();
+            assert_eq!(report.outcome, Outcome::Cancelled, "{threads} threads");
+            assert!(report.stats.solutions < 576);
+            let (first, report) = first_compact_parallel(&mut compact, &[], &config).unwrap();
+            assert_eq!((first, report.outcome), (None, Outcome::Cancelled));
+        });
+    }
+
+    let budget = Limits {
+        node_budget: Some(5),
+        ..Limits::none()
+    };
+    let mut count = |_: &[usize]| Control::Continue;
+    let stopped = compact.search(&[], &budget, &mut count).unwrap();
+    assert_eq!(stopped.outcome, Outcome::NodeBudget);
+    assert!(compact.count_with(&[1 << 20], &Limits::none()).is_err());
+    assert!(compact.resume(&Limits::none(), &mut count).is_none());
+    assert!(compact.donate().is_empty());
+
+    let stopped = compact.search(&[], &budget, &mut count).unwrap();
+    assert_eq!(stopped.outcome, Outcome::NodeBudget);
+    let mut seen = 0;
+    let report = compact
+        .resume(&Limits::solutions(0), &mut |_: &[usize]| {
+            seen += 1;
+            Control::Continue
+        })
+        .unwrap();
+    assert_eq!((seen, report.outcome), (0, Outcome::SolutionLimit));
+}
