@@ -222,7 +222,9 @@ pub struct ShareConfig {
     pub solo_nodes: u64,
     /// Then look for idle threads to share with every this many nodes.
     pub slice_nodes: u64,
-    /// Stop when this flag is raised (checked between slices).
+    /// Stop when this flag is raised: checked on entering each level while
+    /// the search is alone, then between slices. A first-solution search
+    /// so stopped reports no solution.
     pub cancel: Option<Arc<AtomicBool>>,
 }
 
