@@ -11,8 +11,6 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 
 use clap::Args;
 use cover_models::radar::{
@@ -25,7 +23,7 @@ use serde::Serialize;
 use crate::common::{Common, Inputs, Session};
 use crate::output::{self, Out};
 use crate::pipeline::{self, ChunkSizes};
-use crate::progress::Ticker;
+use crate::progress::Tally;
 
 const LONG_ABOUT: &str = "\
 Solve the radar problem (HDU 2295): N cities and M radar stations, of which
@@ -226,30 +224,6 @@ impl SvgTarget {
 /// A read case or why it could not be read, with its number in the file.
 type ReadCase = (usize, Result<RadarCase, InputError>);
 
-/// Reads up to a chunk of cases; `done` is set when the input has no more.
-fn read_chunk<R: io::BufRead>(
-    cases: &mut std::iter::Enumerate<Cases<R>>,
-    done: &mut bool,
-) -> Vec<ReadCase> {
-    let mut chunk = Vec::new();
-    let mut points = 0;
-    while chunk.len() < CHUNK_CASES && points < CHUNK_POINTS {
-        match cases.next() {
-            None => {
-                *done = true;
-                break;
-            }
-            Some((k, result)) => {
-                if let Ok(case) = &result {
-                    points += case.cities.len() + case.stations.len();
-                }
-                chunk.push((k + 1, result));
-            }
-        }
-    }
-    chunk
-}
-
 /// The message for a parse error, saying when the rest of the input is
 /// lost.
 fn parse_message(error: &ParseError) -> String {
@@ -278,17 +252,8 @@ pub fn run(args: &RadarArgs, session: &mut Session) -> anyhow::Result<()> {
         .max(1);
     let mut svg = args.svg.as_deref().map(SvgTarget::new);
     let mut out = Out::stdout();
-    let read = Arc::new(AtomicU64::new(0));
-    let answered = Arc::new(AtomicU64::new(0));
-    let ticker = {
-        let (read, answered) = (Arc::clone(&read), Arc::clone(&answered));
-        Ticker::start("radar", move || {
-            (
-                answered.load(Ordering::Relaxed),
-                read.load(Ordering::Relaxed),
-            )
-        })
-    };
+    let tally = Tally::default();
+    let ticker = tally.ticker("radar");
     for input in args.inputs.iter() {
         let reader = match input.open() {
             Ok(reader) => reader,
@@ -301,17 +266,22 @@ pub fn run(args: &RadarArgs, session: &mut Session) -> anyhow::Result<()> {
         // Chunks of a fixed size (and a bound on their points): a case
         // takes milliseconds, and its probes run in parallel too.
         let read_next = |_: usize| {
-            let mut done = false;
-            let chunk = read_chunk(&mut cases, &mut done);
-            read.fetch_add(chunk.len() as u64, Ordering::Relaxed);
-            (chunk, !done)
+            let mut points = 0;
+            let (chunk, more) = pipeline::take_chunk(&mut cases, CHUNK_CASES, |case| {
+                if let Ok(case) = case {
+                    points += case.cities.len() + case.stations.len();
+                }
+                points >= CHUNK_POINTS
+            });
+            tally.read(chunk.len());
+            (chunk, more)
         };
         let answer_chunk = |chunk: &Vec<ReadCase>| -> Vec<Option<Result<RadarAnswer, NoAnswer>>> {
             chunk
                 .par_iter()
                 .map(|(_, result)| {
                     let answer = result.as_ref().ok().map(|case| solve_case(case, width));
-                    answered.fetch_add(1, Ordering::Relaxed);
+                    tally.answered();
                     answer
                 })
                 .collect()

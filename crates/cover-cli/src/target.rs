@@ -8,8 +8,6 @@
 //! session's bookkeeping.
 
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 
 use clap::Args;
 use cover_models::target::{
@@ -22,7 +20,7 @@ use serde::Serialize;
 use crate::common::{Common, Inputs, Session};
 use crate::output::{self, Out};
 use crate::pipeline::{self, ChunkSizes};
-use crate::progress::Ticker;
+use crate::progress::Tally;
 
 const LONG_ABOUT: &str = "\
 Solve target sudoku (NOIP 2009, Luogu P1074): of all the solutions of each
@@ -115,40 +113,12 @@ struct Record<'a> {
 /// A read puzzle or why it could not be read, with its number in the file.
 type ReadPuzzle = (usize, Result<TargetPuzzle, InputError>);
 
-/// Reads up to a chunk of puzzles; `done` is set when the input has no
-/// more.
-fn read_chunk<R: io::BufRead>(
-    puzzles: &mut std::iter::Enumerate<Puzzles<R>>,
-    done: &mut bool,
-) -> Vec<ReadPuzzle> {
-    let mut chunk = Vec::new();
-    while chunk.len() < CHUNK_PUZZLES {
-        match puzzles.next() {
-            None => {
-                *done = true;
-                break;
-            }
-            Some((k, result)) => chunk.push((k + 1, result)),
-        }
-    }
-    chunk
-}
-
 /// Runs `cover target`.
 pub fn run(args: &TargetArgs, session: &mut Session) -> anyhow::Result<()> {
     let model = TargetModel::new();
     let mut out = Out::stdout();
-    let read = Arc::new(AtomicU64::new(0));
-    let answered = Arc::new(AtomicU64::new(0));
-    let ticker = {
-        let (read, answered) = (Arc::clone(&read), Arc::clone(&answered));
-        Ticker::start("target", move || {
-            (
-                answered.load(Ordering::Relaxed),
-                read.load(Ordering::Relaxed),
-            )
-        })
-    };
+    let tally = Tally::default();
+    let ticker = tally.ticker("target");
     for input in args.inputs.iter() {
         let reader = match input.open() {
             Ok(reader) => reader,
@@ -160,10 +130,9 @@ pub fn run(args: &TargetArgs, session: &mut Session) -> anyhow::Result<()> {
         let mut puzzles = Puzzles::new(reader).enumerate();
         // Chunks of a fixed size: a puzzle takes milliseconds.
         let read_next = |_: usize| {
-            let mut done = false;
-            let chunk = read_chunk(&mut puzzles, &mut done);
-            read.fetch_add(chunk.len() as u64, Ordering::Relaxed);
-            (chunk, !done)
+            let (chunk, more) = pipeline::take_chunk(&mut puzzles, CHUNK_PUZZLES, |_| false);
+            tally.read(chunk.len());
+            (chunk, more)
         };
         let answer_chunk = |chunk: &Vec<ReadPuzzle>| -> Vec<Option<TargetAnswer>> {
             chunk
@@ -174,7 +143,7 @@ pub fn run(args: &TargetArgs, session: &mut Session) -> anyhow::Result<()> {
                         let answer = result.as_ref().ok().map(|puzzle| {
                             model.best_with(solver, puzzle, Bound::default(), &Limits::none())
                         });
-                        answered.fetch_add(1, Ordering::Relaxed);
+                        tally.answered();
                         answer
                     },
                 )
