@@ -1,14 +1,16 @@
 //! `cover sudoku`: sudoku of every n²×n² size, from files of many puzzles,
 //! solved on all cores.
 //!
-//! Reading is [`cover_models::sudoku::Puzzles`], in chunks of [`CHUNK`]
-//! puzzles so that memory stays bounded however long the input; each chunk
-//! is answered in parallel with rayon, one [`Solver`] per thread (kept in a
-//! thread-local, so models are built once per size and thread), each answer
-//! formatted by the worker into a string, and the strings are printed in
-//! input order. `--all` without `--limit` has no bound on one puzzle's
-//! output, so it answers one puzzle at a time and prints solutions as they
-//! are found.
+//! Reading is [`cover_models::sudoku::Puzzles`], in chunks of up to
+//! [`CHUNK`] puzzles so that memory stays bounded however long the input,
+//! through the [`pipeline`]: each chunk is answered in parallel with rayon,
+//! [`GROUP`] puzzles per task, one [`Solver`] per thread (kept in a
+//! thread-local, so models are built once per size and thread), each
+//! group's answers formatted by the worker into one string, and the strings
+//! are printed in input order. A puzzle whose search passes
+//! [`SPLIT_AFTER`] nodes is shared with the other threads. `--all` without
+//! `--limit` has no bound on one puzzle's output, so it answers one puzzle
+//! at a time and prints solutions as they are found.
 
 use std::cell::{Cell, RefCell};
 use std::io::{self, BufRead, Read, Write};
@@ -34,8 +36,10 @@ pub const CHUNK: usize = 4096;
 
 /// The first chunk's size; each next one is twice the last, up to
 /// [`CHUNK`]. Reading the first chunk is the only time the threads wait
-/// for input: small, it lets them start at once (on 5000 puzzles of
-/// 17_clue, two threads went from 1.71 to N times one thread's speed).
+/// for input: small, it lets them start at once. (Its effect on a file of
+/// 5000 puzzles was within this machine's noise; it matters most for files
+/// of a few thousand hard puzzles, where 4096 at once left one thread
+/// reading while the others waited.)
 const FIRST_CHUNK: usize = 64;
 
 /// What stands on standard output in place of a puzzle that could not be
