@@ -9,14 +9,19 @@
 //! processor time of those runs (Linux), which a busy machine disturbs
 //! less than the clock. The compact engine's one-thread first-solution
 //! times are set against the bar of issue 3 (half the contest program's
-//! time on the hard sets and 16×16, a fifth on 17_clue, as measured there),
-//! and, because this machine's speed is not the issue's, against the
-//! contest template's search timed here in this process on the same
-//! puzzles ([`contest_here`]; without its reading and printing, so the
-//! ratio is if anything too high).
+//! time on the hard sets and 16×16, a fifth on 17_clue, as measured there).
+//! Because this machine's speed is not the issue's, they are also set
+//! against the contest program run here:
+//! - the seed's program itself ([`ContestProgram`]: compiled from
+//!   `../shared/seeds/` when a C++ compiler is here), whole process, run by
+//!   turns with `cover` on the same puzzles: the bar's own measure;
+//! - the contest template's search ported to Rust and timed in this
+//!   process ([`contest_here`]; without reading and printing), which needs
+//!   nothing but this repository.
+//!
 //! Answers are checked on the way: every puzzle of these sets has exactly
-//! one solution, so counting must print 1 for each, and both engines must
-//! print the same solutions.
+//! one solution, so counting must print 1 for each, both engines must
+//! print the same solutions, and so must the contest program.
 //!
 //! Usage: `cargo xtask bench sudoku [--runs N] [--bin PATH] [SET ...]`,
 //! SET one of the names below (default: all).
@@ -32,6 +37,7 @@ use cover_models::sudoku::{Puzzle, Puzzles, Symbols};
 
 use crate::baseline::Classic;
 use crate::bench::shared_dir;
+use crate::contest_program::ContestProgram;
 
 /// One benchmark set: puzzles from one or more files of the datasets.
 struct Set {
@@ -236,19 +242,12 @@ fn time_best(
 /// a given cell, one per digit for an empty one) built into reused arrays
 /// ([`Classic::reset`]) and searched to the first solution. Returns µs per
 /// puzzle, best of `runs`.
-fn contest_here(set: &Set, input: &str, runs: usize) -> Result<f64> {
-    let symbols = match set.symbols {
-        Some(s) => Some(Symbols::new(s).map_err(|e| anyhow::anyhow!("{e}"))?),
-        None => None,
-    };
-    let puzzles: Vec<Puzzle> = Puzzles::new(input.as_bytes(), symbols)
-        .collect::<Result<_, _>>()
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+fn contest_here(set: &Set, puzzles: &[Puzzle], runs: usize) -> Result<f64> {
     let mut classic = Classic::new(&dlx_core::Problem::builder(0, 0).build());
     let mut best = Duration::MAX;
     for _ in 0..runs {
         let start = Instant::now();
-        for puzzle in &puzzles {
+        for puzzle in puzzles {
             let side = puzzle.size.side();
             let n = puzzle.size.box_side();
             let cells = side * side;
@@ -279,6 +278,50 @@ fn contest_here(set: &Set, input: &str, runs: usize) -> Result<f64> {
         best = best.min(start.elapsed());
     }
     Ok(best.as_secs_f64() * 1e6 / puzzles.len() as f64)
+}
+
+/// The puzzles of `text`, in the set's symbols.
+fn parse(set: &Set, text: &str) -> Result<Vec<Puzzle>> {
+    let symbols = match set.symbols {
+        Some(s) => Some(Symbols::new(s).map_err(|e| anyhow::anyhow!("{e}"))?),
+        None => None,
+    };
+    Puzzles::new(text.as_bytes(), symbols)
+        .collect::<Result<_, _>>()
+        .map_err(|e| anyhow::anyhow!("{}: {e}", set.name))
+}
+
+/// The seed's contest program against `cover`, one thread, first
+/// solution, run by turns so that both see the same machine: the best
+/// time of each in µs per puzzle, and whether the program's solutions are
+/// `ours`.
+fn contest_program_vs_cover(
+    program: &ContestProgram,
+    cover: &Path,
+    set: &Set,
+    (input, puzzles): (&str, &[Puzzle]),
+    ours: &[Puzzle],
+    runs: usize,
+) -> Result<(f64, f64, bool)> {
+    let contest_input = program.input(puzzles.iter().map(|p| p.cells.as_slice()));
+    let one = Run {
+        engine: "compact",
+        count: false,
+        jobs: 1,
+    };
+    let (mut contest, mut compact) = (Duration::MAX, Duration::MAX);
+    let mut printed = String::new();
+    for _ in 0..runs {
+        let (output, elapsed) = program.run(&contest_input)?;
+        contest = contest.min(elapsed);
+        printed = output;
+        compact = compact.min(time_once(cover, set, one, input)?.1);
+    }
+    let solutions = program.solutions(&printed);
+    let same =
+        solutions.len() == ours.len() && solutions.iter().zip(ours).all(|(s, o)| *s == o.cells);
+    let us = |d: Duration| d.as_secs_f64() * 1e6 / puzzles.len() as f64;
+    Ok((us(contest), us(compact), same))
 }
 
 /// Builds the release binary and returns its path.
@@ -330,6 +373,21 @@ pub fn run(args: &[String]) -> Result<()> {
         Some(path) => path,
         None => build_cover()?,
     };
+    // The seeds' own programs, when the seeds and a C++ compiler are here.
+    let build_dir = std::env::current_exe()?
+        .parent()
+        .context("xtask has a directory")?
+        .join("contest");
+    let mut programs = Vec::new();
+    for side in [9, 16] {
+        match ContestProgram::build(&shared_dir().join("seeds"), &build_dir, side)? {
+            Some(program) => programs.push(program),
+            None => println!(
+                "bench sudoku: no contest program for {side}×{side} (no seed or no C++ \
+                 compiler); only the in-process port is timed"
+            ),
+        }
+    }
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
         "bench sudoku: µs per puzzle, whole process, best of {runs} (wall clock); {threads} \
@@ -346,7 +404,8 @@ pub fn run(args: &[String]) -> Result<()> {
             continue;
         }
         let (input, puzzles) = load(&dir, set)?;
-        let contest = contest_here(set, &input, runs)?;
+        let parsed = parse(set, &input)?;
+        let contest = contest_here(set, &parsed, runs)?;
         let mut first_outputs = Vec::new();
         let mut bars = Vec::new();
         let mut single = [[0.0f64; 2]; 2];
@@ -435,6 +494,32 @@ pub fn run(args: &[String]) -> Result<()> {
                     one_time.as_secs_f64() / all_time.as_secs_f64(),
                     bar
                 );
+            }
+        }
+        let side = parsed.first().map_or(0, |p| p.size.side());
+        if let (Some(program), Some(ours)) = (
+            programs.iter().find(|p| p.side() == side),
+            first_outputs.first(),
+        ) {
+            let ours = parse(set, ours)?;
+            let (contest, compact, same) =
+                contest_program_vs_cover(program, &cover, set, (&input, &parsed), &ours, runs)?;
+            let ratio = compact / contest;
+            let mark = if ratio <= set.bar_fraction {
+                "ok"
+            } else {
+                "OVER"
+            };
+            bars.push(format!(
+                "contest program itself ({}), whole process: {contest:.1} µs; compact, one \
+                 thread, run by turns with it: {compact:.1} µs, {ratio:.3} of it (bar {}) {mark}",
+                program.seed, set.bar_fraction
+            ));
+            if !same {
+                failures.push(format!(
+                    "{}: the contest program prints other solutions than cover",
+                    set.name
+                ));
             }
         }
         if first_outputs.windows(2).any(|w| w[0] != w[1]) {

@@ -19,6 +19,7 @@ mod bench_generate;
 mod bench_radar;
 mod bench_sudoku;
 mod bench_target;
+mod contest_program;
 mod fixtures;
 mod tidy;
 mod verify;
