@@ -26,9 +26,8 @@
 //! Usage: `cargo xtask bench sudoku [--runs N] [--bin PATH] [SET ...]`,
 //! SET one of the names below (default: all).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
@@ -37,7 +36,7 @@ use cover_models::sudoku::{Puzzle, Puzzles, Symbols};
 
 use crate::baseline::Classic;
 use crate::bench::shared_dir;
-use crate::contest_program::ContestProgram;
+use crate::contest_program::{run_piped, ContestProgram};
 
 /// One benchmark set: puzzles from one or more files of the datasets.
 struct Set {
@@ -143,22 +142,7 @@ fn time_once(cover: &Path, set: &Set, run: Run<'_>, input: &str) -> Result<(Stri
     if let Some(symbols) = set.symbols {
         args.push(format!("--symbols={symbols}"));
     }
-    let start = Instant::now();
-    let mut child = Command::new(cover)
-        .args(&args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .with_context(|| format!("running {}", cover.display()))?;
-    let mut stdin = child.stdin.take().context("stdin")?;
-    let input = input.to_owned();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let output = child.wait_with_output()?;
-    let elapsed = start.elapsed();
-    writer
-        .join()
-        .map_err(|_| anyhow::anyhow!("writer panicked"))??;
+    let (output, elapsed) = run_piped(Command::new(cover).args(&args), input)?;
     if !output.status.success() {
         bail!(
             "cover {} failed: {}",

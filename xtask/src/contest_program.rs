@@ -16,7 +16,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
@@ -184,26 +184,35 @@ impl ContestProgram {
 
     /// Runs the program on `input`: its standard output and time.
     pub fn run(&self, input: &str) -> Result<(String, Duration)> {
-        let start = Instant::now();
-        let mut child = Command::new(&self.exe)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .with_context(|| format!("running {}", self.exe.display()))?;
-        let mut stdin = child.stdin.take().context("stdin")?;
-        let input = input.to_owned();
-        let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-        let output = child.wait_with_output()?;
-        let elapsed = start.elapsed();
-        writer
-            .join()
-            .map_err(|_| anyhow::anyhow!("writer panicked"))??;
+        let (output, elapsed) = run_piped(&mut Command::new(&self.exe), input)?;
         if !output.status.success() {
             bail!("{} failed: {}", self.exe.display(), output.status);
         }
         Ok((String::from_utf8(output.stdout)?, elapsed))
     }
+}
+
+/// Runs `command` with `input` on its standard input (written from another
+/// thread, so that a program that prints as it reads cannot block on a
+/// full pipe): its output, whatever its exit status, and its time from
+/// start to exit.
+pub fn run_piped(command: &mut Command, input: &str) -> Result<(Output, Duration)> {
+    let start = Instant::now();
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .with_context(|| format!("running {:?}", command.get_program()))?;
+    let mut stdin = child.stdin.take().context("stdin")?;
+    let input = input.to_owned();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let output = child.wait_with_output()?;
+    let elapsed = start.elapsed();
+    writer
+        .join()
+        .map_err(|_| anyhow::anyhow!("writer panicked"))??;
+    Ok((output, elapsed))
 }
 
 #[cfg(test)]
