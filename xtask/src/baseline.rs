@@ -197,6 +197,7 @@ impl Classic {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dlx_core::Search;
 
     #[test]
     fn counts_queens_like_the_engine() {

@@ -5,6 +5,7 @@
 //! problem in the same process, with the ratio of the two: on a busy
 //! machine that ratio holds where absolute times drift.
 
+use dlx_core::Search;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 

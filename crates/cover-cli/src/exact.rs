@@ -7,6 +7,7 @@
 //! `solve` is pure, answering instances in parallel later only needs a
 //! printer that collects.
 
+use dlx_core::Search;
 use std::io::{self, Write};
 
 use clap::{Args, ValueEnum};

@@ -7,6 +7,7 @@
 //! queen is in the left half (and the middle file of an odd board) and
 //! weighs them, which halves the work.
 
+use dlx_core::Search;
 use std::io::Write;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;

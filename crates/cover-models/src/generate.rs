@@ -64,6 +64,7 @@
 //!
 //! A [`Rater`] grades existing puzzles the same way (for `cover sudoku`).
 
+use dlx_core::Search;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;

@@ -66,6 +66,7 @@
 //! input order), and the cells' items in descending weight order (so ties
 //! of the fewest-options rule go to the heavier cell).
 
+use dlx_core::Search;
 use std::fmt;
 use std::io::BufRead;
 

@@ -75,7 +75,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use thiserror::Error;
 
 use crate::problem::Problem;
-use crate::search::{Control, Limits, Outcome, Report, Stats, UnknownOption, Visitor};
+use crate::search::{Control, Limits, Outcome, Report, Search, Stats, UnknownOption, Visitor};
 
 /// The most options an item may have for the compact engine.
 pub const MAX_ITEM_OPTIONS: usize = 64;
@@ -424,51 +424,6 @@ impl CompactSolver {
         }
     }
 
-    /// Finds the first solution in the search order.
-    pub fn first(&mut self) -> Option<Vec<usize>> {
-        self.first_with(&[]).ok().flatten()
-    }
-
-    /// Finds the first solution that contains the `given` options; `None`
-    /// when there is none (in particular when the givens conflict).
-    pub fn first_with(&mut self, given: &[usize]) -> Result<Option<Vec<usize>>, UnknownOption> {
-        let mut found = None;
-        self.search(given, &Limits::solutions(1), &mut |options: &[usize]| {
-            found = Some(options.to_vec());
-            Control::Stop
-        })?;
-        Ok(found)
-    }
-
-    /// Counts all solutions.
-    pub fn count(&mut self) -> u64 {
-        self.count_with(&[], &Limits::none())
-            .map(|r| r.stats.solutions)
-            .unwrap_or(0)
-    }
-
-    /// Counts the solutions that contain the `given` options, within
-    /// `limits`.
-    pub fn count_with(
-        &mut self,
-        given: &[usize],
-        limits: &Limits,
-    ) -> Result<Report, UnknownOption> {
-        self.search(given, limits, &mut |_: &[usize]| Control::Continue)
-    }
-
-    /// Streams every solution containing the `given` options to `visitor`,
-    /// within `limits`: the given options first, then the chosen ones in the
-    /// order they were chosen.
-    pub fn search<V: Visitor + ?Sized>(
-        &mut self,
-        given: &[usize],
-        limits: &Limits,
-        visitor: &mut V,
-    ) -> Result<Report, UnknownOption> {
-        with_engine!(&mut self.engine, c => c.search(given, limits, visitor))
-    }
-
     /// Runs on the search that its node budget ([`Limits::node_budget`],
     /// which counts the nodes of the whole search, not of this call)
     /// stopped last time, with `limits` and `visitor` in place of the
@@ -501,6 +456,17 @@ impl CompactSolver {
     /// with this.
     pub fn donate(&mut self) -> Vec<Vec<usize>> {
         with_engine!(&mut self.engine, c => c.donate())
+    }
+}
+
+impl Search for CompactSolver {
+    fn search<V: Visitor + ?Sized>(
+        &mut self,
+        given: &[usize],
+        limits: &Limits,
+        visitor: &mut V,
+    ) -> Result<Report, UnknownOption> {
+        with_engine!(&mut self.engine, c => c.search(given, limits, visitor))
     }
 }
 

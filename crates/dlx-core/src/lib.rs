@@ -25,7 +25,7 @@
 //!
 //! ## Example
 //! ```
-//! use dlx_core::{Problem, Solver};
+//! use dlx_core::{Problem, Search, Solver};
 //!
 //! // Items 0..4 are primary; item 4 is secondary.
 //! let mut builder = Problem::builder(4, 1);
@@ -59,7 +59,8 @@ pub use compact::{CompactSolver, TooWide, Undo, MAX_COMPACT_ITEMS, MAX_ITEM_OPTI
 pub use problem::{Problem, ProblemBuilder, ProblemError, MAX_NODES};
 pub use repeat::{RepeatReport, RepeatSolver};
 pub use search::{
-    Control, Guide, Limits, Outcome, Report, Solutions, Solver, Stats, UnknownOption, Visitor,
+    Control, Guide, Limits, Outcome, Report, Search, Solutions, Solver, Stats, UnknownOption,
+    Visitor,
 };
 pub use split::{
     count_compact_parallel, count_compact_resumed, count_parallel, first_compact_parallel,

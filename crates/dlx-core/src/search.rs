@@ -120,6 +120,52 @@ impl<F: FnMut(&[usize]) -> Control> Visitor for F {
     }
 }
 
+/// What both exact-cover engines, [`Solver`] and
+/// [`CompactSolver`](crate::CompactSolver), do: stream the solutions that
+/// contain some given options, and the conveniences built on that. Bring
+/// it into scope (`use dlx_core::Search;`) to call any of these.
+pub trait Search {
+    /// Streams every solution containing the `given` options to `visitor`,
+    /// within `limits`: each solution lists the given options first, then
+    /// the chosen ones in the order they were chosen. An option number out
+    /// of range is an error; givens that conflict simply give no solution.
+    fn search<V: Visitor + ?Sized>(
+        &mut self,
+        given: &[usize],
+        limits: &Limits,
+        visitor: &mut V,
+    ) -> Result<Report, UnknownOption>;
+
+    /// Finds the first solution in the search order.
+    fn first(&mut self) -> Option<Vec<usize>> {
+        self.first_with(&[]).ok().flatten()
+    }
+
+    /// Finds the first solution that contains the `given` options; `None`
+    /// when there is none (in particular when the givens conflict).
+    fn first_with(&mut self, given: &[usize]) -> Result<Option<Vec<usize>>, UnknownOption> {
+        let mut found = None;
+        self.search(given, &Limits::solutions(1), &mut |options: &[usize]| {
+            found = Some(options.to_vec());
+            Control::Stop
+        })?;
+        Ok(found)
+    }
+
+    /// Counts all solutions.
+    fn count(&mut self) -> u64 {
+        self.count_with(&[], &Limits::none())
+            .map(|r| r.stats.solutions)
+            .unwrap_or(0)
+    }
+
+    /// Counts the solutions that contain the `given` options, within
+    /// `limits`.
+    fn count_with(&mut self, given: &[usize], limits: &Limits) -> Result<Report, UnknownOption> {
+        self.search(given, limits, &mut |_: &[usize]| Control::Continue)
+    }
+}
+
 /// A visitor that also follows the search as it goes, so that it can cut
 /// branches: branch and bound, or any other model-specific pruning, without
 /// the engine knowing the model.
@@ -288,51 +334,6 @@ impl Solver {
     /// The number of options of the problem.
     pub fn option_count(&self) -> usize {
         self.links.first_node.len()
-    }
-
-    /// Finds the first solution in the search order.
-    pub fn first(&mut self) -> Option<Vec<usize>> {
-        self.first_with(&[]).ok().flatten()
-    }
-
-    /// Finds the first solution that contains the `given` options.
-    pub fn first_with(&mut self, given: &[usize]) -> Result<Option<Vec<usize>>, UnknownOption> {
-        let mut found = None;
-        self.search(given, &Limits::solutions(1), &mut |options: &[usize]| {
-            found = Some(options.to_vec());
-            Control::Stop
-        })?;
-        Ok(found)
-    }
-
-    /// Counts all solutions.
-    pub fn count(&mut self) -> u64 {
-        self.count_with(&[], &Limits::none())
-            .map(|r| r.stats.solutions)
-            .unwrap_or(0)
-    }
-
-    /// Counts the solutions that contain the `given` options, within
-    /// `limits`.
-    pub fn count_with(
-        &mut self,
-        given: &[usize],
-        limits: &Limits,
-    ) -> Result<Report, UnknownOption> {
-        self.search(given, limits, &mut |_: &[usize]| Control::Continue)
-    }
-
-    /// Streams every solution containing the `given` options to `visitor`,
-    /// within `limits`. The solver is restored when this returns, however
-    /// the search ended.
-    pub fn search<V: Visitor + ?Sized>(
-        &mut self,
-        given: &[usize],
-        limits: &Limits,
-        visitor: &mut V,
-    ) -> Result<Report, UnknownOption> {
-        self.begin(given, limits.clone())?;
-        Ok(self.run(&mut Unguided(visitor)))
     }
 
     /// Like [`Solver::search`], with a [`Guide`] that follows every choice
@@ -633,6 +634,19 @@ impl Solver {
         self.best = best;
         self.phase = phase;
         step
+    }
+}
+
+impl Search for Solver {
+    /// The links are restored when this returns, however the search ended.
+    fn search<V: Visitor + ?Sized>(
+        &mut self,
+        given: &[usize],
+        limits: &Limits,
+        visitor: &mut V,
+    ) -> Result<Report, UnknownOption> {
+        self.begin(given, limits.clone())?;
+        Ok(self.run(&mut Unguided(visitor)))
     }
 }
 

@@ -27,6 +27,7 @@
 //! the tree, which the serial search never needs to); shared on demand, it
 //! takes 0.5 times (60 ms to 35.7 ms).
 
+use crate::search::Search;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};

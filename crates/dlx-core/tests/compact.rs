@@ -13,6 +13,7 @@
 //! items have more than 16 and more than 32 options (its wider state
 //! words), and problems whose 16-bit keys use all their bits.
 
+use dlx_core::Search;
 use std::collections::BTreeSet;
 
 use dlx_core::{

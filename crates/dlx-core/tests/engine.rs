@@ -19,6 +19,7 @@
 //! - edge cases (empty problem, only secondary items, an uncoverable item, a
 //!   100 000-level deep search) behave.
 
+use dlx_core::Search;
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

@@ -45,7 +45,7 @@ use std::sync::Arc;
 
 pub use model::{Engine, Model, Solver};
 pub use parse::{InputError, ParseError, ParseErrorKind, Puzzles};
-pub use symbols::{is_empty_marker, Size, Symbols, SymbolsError};
+pub use symbols::{is_empty_marker, Size, Symbols, SymbolsError, NOT_A_CELL};
 
 /// How the puzzles of an input are laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -12,6 +12,7 @@
 //! search with its givens' options forced, so nothing is rebuilt between
 //! puzzles, and contradicting givens simply give no solution.
 
+use dlx_core::Search;
 use dlx_core::{
     count_compact_resumed, first_compact_resumed, CompactSolver, Control, Limits, Outcome, Problem,
     Report, ShareConfig, Solver as Linked, Stats,
