@@ -66,6 +66,9 @@ ends and a UTF-8 byte-order mark are accepted.
 
 Symbols by default: 1-4 (4×4), 1-9 (9×9), A-P (16×16, as POJ 3076), A-Y (25×25),
 0-9A-Z (36×36); 49×49 and 64×64 have none (write numbers, or give --symbols).
+Separated cells are read as symbols when each is one symbol or empty marker,
+else as numbers: a 36×36 grid of numbers whose givens are all below 10 reads
+as symbols, where `0` is a digit, so mark its empty cells with `.` instead.
 Empty cells: `.`, `-`, `_`, and `0` when 0 is not a symbol.
 
 Givens that contradict each other are not an input error: that puzzle has no
