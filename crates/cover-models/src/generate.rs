@@ -397,7 +397,7 @@ impl Generator {
             if miss == 0 {
                 return generated;
             }
-            if best.as_ref().map_or(true, |(m, _)| miss < *m) {
+            if best.as_ref().is_none_or(|(m, _)| miss < *m) {
                 best = Some((miss, generated));
             }
         }

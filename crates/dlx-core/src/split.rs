@@ -318,7 +318,7 @@ impl Board<'_> {
         move |solution: &[usize]| match self.goal {
             Goal::First => {
                 let mut best = lock(&self.best);
-                if best.as_ref().map_or(true, |(b, _)| place < b) {
+                if best.as_ref().is_none_or(|(b, _)| place < b) {
                     *best = Some((place.clone(), solution.to_vec()));
                 }
                 Control::Stop
