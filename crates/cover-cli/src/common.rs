@@ -110,7 +110,8 @@ pub enum Status {
     /// Every input valid and every instance has a solution (exit 0).
     #[default]
     Solved,
-    /// Every input valid, but some instance has no solution (exit 1).
+    /// Every input valid, but some instance has no solution, or its
+    /// search gave up (exit 1).
     NoSolution,
     /// Bad input, bad usage or an I/O error (exit 2).
     Failed,
@@ -142,6 +143,7 @@ pub struct Session {
     start: Instant,
     solved: u64,
     unsolved: u64,
+    given_up: u64,
     invalid: u64,
     stats: Stats,
 }
@@ -160,6 +162,7 @@ impl Session {
             start: Instant::now(),
             solved: 0,
             unsolved: 0,
+            given_up: 0,
             invalid: 0,
             stats: Stats::default(),
         }
@@ -175,6 +178,14 @@ impl Session {
             self.unsolved += 1;
             self.fail(Status::NoSolution);
         }
+    }
+
+    /// Records an instance whose search gave up at its node bound before
+    /// it was done: it has no answer, so the exit status is 1.
+    pub fn gave_up(&mut self, stats: Stats) {
+        self.stats += stats;
+        self.given_up += 1;
+        self.fail(Status::NoSolution);
     }
 
     /// Records and reports an instance that could not be read: `line` is
@@ -200,15 +211,20 @@ impl Session {
     pub fn write_summary(&self, mut w: impl Write) -> io::Result<()> {
         let seconds = self.start.elapsed().as_secs_f64();
         let answered = self.solved + self.unsolved;
-        let instances = answered + self.invalid;
+        let instances = answered + self.given_up + self.invalid;
         let rate = if seconds > 0.0 {
             instances as f64 / seconds
         } else {
             0.0
         };
+        // Given-up searches only exist with a node bound: named when met.
+        let given_up = match self.given_up {
+            0 => String::new(),
+            n => format!("; {n} given up"),
+        };
         writeln!(
             w,
-            "instances:     {instances} ({answered} answered: {} solved, {} without solution; \
+            "instances:     {instances} ({answered} answered: {} solved, {} without solution{given_up}; \
              {} invalid)",
             self.solved, self.unsolved, self.invalid
         )?;
@@ -251,6 +267,21 @@ mod tests {
         assert!(text.contains("search nodes:  14"));
         assert!(text.contains("updates:       98"));
         assert!(text.contains("instances/s"));
+        // Given-up searches are named once there are some, and make the
+        // exit status 1.
+        assert!(!text.contains("given up"));
+        assert_eq!(session.status, Status::NoSolution);
+        session.gave_up(stats);
+        let mut text = Vec::new();
+        session.write_summary(&mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert!(
+            text.contains(
+                "instances:     3 (2 answered: 1 solved, 1 without solution; 1 given up;"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("search nodes:  21"));
     }
 
     #[test]

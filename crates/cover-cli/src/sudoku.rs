@@ -8,7 +8,9 @@
 //! thread-local, so models are built once per size and thread), each
 //! group's answers formatted by the worker into one string, and the strings
 //! are printed in input order. A puzzle whose search passes
-//! [`SPLIT_AFTER`] nodes is shared with the other threads. `--all` without
+//! [`SPLIT_AFTER`] nodes is shared with the other threads, unless
+//! `--max-nodes` bounds the searches (then one that reaches the bound
+//! gives up, the same with any number of threads). `--all` without
 //! `--limit` has no bound on one puzzle's output, so it answers one puzzle
 //! at a time and prints solutions as they are found.
 
@@ -22,7 +24,7 @@ use cover_models::generate::{Rater, Rating};
 use cover_models::sudoku::{
     Engine, InputError, Layout, ParseError, Puzzle, Puzzles, Solver, Symbols, SymbolsError,
 };
-use dlx_core::{Control, Limits, Report, Stats};
+use dlx_core::{Control, Limits, Outcome, Report, Stats};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -47,6 +49,10 @@ pub const INVALID: &str = "invalid";
 
 /// What stands in place of a solution when there is none.
 pub const NO_SOLUTION: &str = "no solution";
+
+/// What stands in place of an answer when the search reached
+/// `--max-nodes` first.
+pub const GAVE_UP: &str = "gave up";
 
 const LONG_ABOUT: &str = "\
 Solve sudoku of any size n²×n²: 4×4, 9×9, 16×16, 25×25, 36×36, 49×49, 64×64.
@@ -90,17 +96,21 @@ Output (text), in input order, in the layout and symbols of the input:
 A puzzle that cannot be read is reported on standard error as
 `cover: FILE:LINE: reason`, and `invalid` stands in its place on standard
 output, so answers stay aligned with puzzles; the other puzzles are answered.
+With --max-nodes N, `gave up` stands in place of the answer (the solution,
+`no solution` or the count; with --all, after the solutions found) of a
+puzzle whose search reached N nodes first.
 
 JSON (--json), one object per puzzle per line:
   index      the puzzle's number in its file, from 1
   file       the file name, or <stdin>
   line       the line where the puzzle starts (invalid: the line of the error)
   size       the side of the grid (9 for 9×9)
-  status     \"solved\", \"no_solution\" or \"invalid\"
+  status     \"solved\", \"no_solution\", \"invalid\", or \"gave_up\" (--max-nodes)
   solution   the first solution on one line, in the input's symbols
   solutions  with --all: every solution so written
   count      with --count: the number of solutions
-  complete   with --count or --all: false when --limit stopped the search
+  complete   with --count or --all: false when --limit or --max-nodes stopped
+             the search (count and solutions are then those found so far)
   nodes      search nodes (a long search is shared between the threads;
              then the nodes of all, which vary from run to run)
   grade      with --rate: the grade (only for puzzles with one solution)
@@ -108,12 +118,14 @@ JSON (--json), one object per puzzle per line:
   error      for invalid puzzles: what is wrong
 
 Exit status: 0 every puzzle solved; 1 all input valid but some puzzle has no
-solution; 2 bad input, bad usage or an I/O error.
+solution (or gave up, with --max-nodes); 2 bad input, bad usage or an I/O
+error.
 
 Examples:
   cover sudoku puzzles.txt                   solve each puzzle
   cover sudoku --count --limit 2 puzzles.txt 1 for a proper puzzle, 2 if not
   cover sudoku --symbols 123456789ABCDEFG 16x16.txt
+  cover sudoku --max-nodes 1000000 big.txt   never stuck on one puzzle
   cover sudoku --pretty --jobs 1 - < one.txt";
 
 /// Solve sudoku puzzles of any n²×n² size, many per file, on all cores.
@@ -144,6 +156,16 @@ pub struct SudokuArgs {
     /// engine needs to solve it and prove it unique.
     #[arg(long, conflicts_with_all = ["count", "all", "limit", "pretty"])]
     pub rate: bool,
+
+    /// Give up on a puzzle after N search nodes.
+    ///
+    /// Its answer is then `gave up` (JSON status "gave_up"; with --all,
+    /// after the solutions found by then), and the exit status is 1. So a
+    /// file of many puzzles is answered in bounded time whatever is in
+    /// it. A bounded search stays on one thread, so whether it gives up
+    /// does not depend on --jobs.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "rate")]
+    pub max_nodes: Option<u64>,
 
     /// Draw solutions as grids with box lines, for people.
     #[arg(long, conflicts_with_all = ["count", "json"])]
@@ -219,11 +241,13 @@ impl SudokuArgs {
     }
 }
 
-/// How answers are written.
+/// What to search for and how answers are written.
 #[derive(Debug, Clone, Copy)]
 pub struct Style {
     /// What to search for.
     pub mode: Mode,
+    /// Give up a search at this many nodes.
+    pub max_nodes: Option<u64>,
     /// Grids with box lines.
     pub pretty: bool,
     /// JSON lines instead of text.
@@ -271,8 +295,21 @@ struct Record<'a> {
 pub struct Answered {
     /// Whether it has a solution.
     pub solved: bool,
+    /// Whether the search gave up at `--max-nodes`.
+    pub gave_up: bool,
     /// The search's counters.
     pub stats: Stats,
+}
+
+impl Answered {
+    /// Records it in `session`.
+    fn record(&self, session: &mut Session) {
+        if self.gave_up {
+            session.gave_up(self.stats);
+        } else {
+            session.answered(self.solved, self.stats);
+        }
+    }
 }
 
 /// Whether the answer of a puzzle in `layout` is a block of lines ending
@@ -281,16 +318,23 @@ fn is_block(layout: Layout, style: Style) -> bool {
     style.pretty || layout == Layout::Grid
 }
 
-/// Appends one solution (or the `no solution` marker) as text.
-fn write_unit(text: &mut String, puzzle: &Puzzle, grid: Option<&[u8]>, style: Style) {
-    match grid {
-        Some(grid) if style.pretty => puzzle.write_pretty(text, grid),
-        Some(grid) => puzzle.write_solution(text, grid),
-        None => {
-            text.push_str(NO_SOLUTION);
-            text.push('\n');
-        }
+/// Appends one solution as text.
+fn write_unit(text: &mut String, puzzle: &Puzzle, grid: &[u8], style: Style) {
+    if style.pretty {
+        puzzle.write_pretty(text, grid);
+    } else {
+        puzzle.write_solution(text, grid);
     }
+    if is_block(puzzle.layout, style) {
+        text.push('\n');
+    }
+}
+
+/// Appends what stands in place of a solution: [`NO_SOLUTION`] or
+/// [`GAVE_UP`].
+fn write_marker(text: &mut String, puzzle: &Puzzle, marker: &str, style: Style) {
+    text.push_str(marker);
+    text.push('\n');
     if is_block(puzzle.layout, style) {
         text.push('\n');
     }
@@ -368,12 +412,16 @@ pub fn answer(
                 if style.json {
                     solutions.push(puzzle.line_form(grid));
                 } else {
-                    write_unit(text, puzzle, Some(grid), style);
+                    write_unit(text, puzzle, grid, style);
                 }
             });
             let found = report.stats.solutions > 0;
             if !found && !style.json {
-                write_unit(text, puzzle, None, style);
+                let marker = match report.outcome {
+                    Outcome::NodeBudget => GAVE_UP,
+                    _ => NO_SOLUTION,
+                };
+                write_marker(text, puzzle, marker, style);
             }
             (found, report)
         }
@@ -383,7 +431,7 @@ pub fn answer(
                     solutions.push(puzzle.line_form(grid));
                     return Control::Continue;
                 }
-                write_unit(text, puzzle, Some(grid), style);
+                write_unit(text, puzzle, grid, style);
                 match flush(text) {
                     Ok(()) => Control::Continue,
                     Err(e) => {
@@ -397,8 +445,10 @@ pub fn answer(
             }
             let found = report.stats.solutions > 0;
             if !style.json {
-                if !found {
-                    write_unit(text, puzzle, None, style);
+                if report.outcome == Outcome::NodeBudget {
+                    write_marker(text, puzzle, GAVE_UP, style);
+                } else if !found {
+                    write_marker(text, puzzle, NO_SOLUTION, style);
                 }
                 text.push('\n');
             }
@@ -417,7 +467,7 @@ pub fn answer(
                 }
             }
             let report = Report {
-                outcome: dlx_core::Outcome::SolutionLimit,
+                outcome: Outcome::SolutionLimit,
                 stats: rating.stats,
             };
             rated = Some(rating);
@@ -429,12 +479,17 @@ pub fn answer(
             };
             let report = solver.count(puzzle, limit);
             if !style.json {
-                text.push_str(&report.stats.solutions.to_string());
+                if report.outcome == Outcome::NodeBudget {
+                    text.push_str(GAVE_UP);
+                } else {
+                    text.push_str(&report.stats.solutions.to_string());
+                }
                 text.push('\n');
             }
             (report.stats.solutions > 0, report)
         }
     };
+    let gave_up = report.outcome == Outcome::NodeBudget;
     if style.json {
         let counting = matches!(style.mode, Mode::Count { .. });
         let record = Record {
@@ -442,7 +497,11 @@ pub fn answer(
             file: origin.file,
             line: puzzle.line,
             size: Some(puzzle.size.side()),
-            status: if found { "solved" } else { "no_solution" },
+            status: match (gave_up, found) {
+                (true, _) => "gave_up",
+                (false, true) => "solved",
+                (false, false) => "no_solution",
+            },
             solution: match style.mode {
                 Mode::First => solutions.pop(),
                 _ => None,
@@ -463,6 +522,7 @@ pub fn answer(
     }
     Ok(Answered {
         solved: found,
+        gave_up,
         stats: report.stats,
     })
 }
@@ -485,7 +545,7 @@ thread_local! {
 /// out of its slot while `f` runs, not borrowed: a split search waits for
 /// other threads, and rayon may meanwhile run another puzzle on this
 /// thread, which then makes a solver of its own (kept if it ends last).
-fn with_solver<T>(engine: Engine, f: impl FnOnce(&mut Solver) -> T) -> T {
+fn with_solver<T>(engine: Engine, style: Style, f: impl FnOnce(&mut Solver) -> T) -> T {
     let mut solver = match SOLVER.take() {
         Some(solver) if solver.engine() == engine => solver,
         _ => Solver::new(engine),
@@ -495,6 +555,7 @@ fn with_solver<T>(engine: Engine, f: impl FnOnce(&mut Solver) -> T) -> T {
     } else {
         solver.split_after(None);
     }
+    solver.max_nodes(style.max_nodes);
     let result = f(&mut solver);
     SOLVER.set(Some(solver));
     result
@@ -580,7 +641,7 @@ fn solve_chunk(
                 text: String::new(),
                 ends: Vec::with_capacity(group.len()),
             };
-            with_solver(engine, |solver| {
+            with_solver(engine, style, |solver| {
                 for (k, item) in group.iter().enumerate() {
                     let answered = match item {
                         Item::Puzzle(puzzle) => {
@@ -639,7 +700,7 @@ fn print_chunk(
             }
             (Item::Puzzle(_), Some(answered)) => {
                 out.write_all(text.as_bytes())?;
-                session.answered(answered.solved, answered.stats);
+                answered.record(session);
             }
             (Item::Puzzle(_), None) => unreachable!("every puzzle is answered"),
         }
@@ -667,14 +728,14 @@ fn run_streaming<R: BufRead>(
             let mut text = String::new();
             match item {
                 Item::Puzzle(puzzle) => {
-                    let answered = with_solver(engine, |solver| {
+                    let answered = with_solver(engine, style, |solver| {
                         answer(solver, puzzle, origin, style, &mut text, &mut |text| {
                             out.write_all(text.as_bytes())?;
                             text.clear();
                             out.end_instance()
                         })
                     })?;
-                    session.answered(answered.solved, answered.stats);
+                    answered.record(session);
                 }
                 Item::Invalid(error, layout) => {
                     out.end_instance()?;
@@ -744,6 +805,7 @@ fn size_of(name: &str) -> u64 {
 pub fn run(args: &SudokuArgs, session: &mut Session) -> anyhow::Result<()> {
     let style = Style {
         mode: args.mode(),
+        max_nodes: args.max_nodes,
         pretty: args.pretty,
         json: args.common.json,
     };
@@ -794,7 +856,12 @@ mod tests {
     }
 
     fn text_of(text: &str, mode: Mode, pretty: bool, json: bool) -> (String, Answered) {
-        let style = Style { mode, pretty, json };
+        let style = Style {
+            mode,
+            max_nodes: None,
+            pretty,
+            json,
+        };
         let mut solver = Solver::default();
         let mut out = String::new();
         let origin = Origin {
@@ -879,6 +946,7 @@ mod tests {
         };
         let style = |mode| Style {
             mode,
+            max_nodes: None,
             pretty: false,
             json: false,
         };

@@ -367,6 +367,67 @@ fn json_records_and_stats() {
 }
 
 #[test]
+fn max_nodes_gives_up_in_place_and_exits_1() {
+    let hard = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let (out, _, _) = cover(&["sudoku", "--json"], hard.as_bytes());
+    let record = &json_lines(&out)[0];
+    let needed = record["nodes"].as_u64().unwrap();
+    let solution = record["solution"].as_str().unwrap().to_owned();
+    assert!(needed > 20, "{needed} nodes");
+    // One empty cell: a search of two nodes.
+    let easy = format!(".{}", &solution[1..]);
+    let clash = format!("11{}", &hard[2..]);
+    let input = format!("{hard}\n{easy}\n{clash}\n");
+    for jobs in ["1", "3"] {
+        let (out, err, code) = cover(
+            &["sudoku", "--max-nodes", "20", "--stats", "--jobs", jobs],
+            input.as_bytes(),
+        );
+        assert_eq!(
+            out,
+            format!("gave up\n{solution}\nno solution\n"),
+            "--jobs {jobs}"
+        );
+        assert_eq!(code, 1, "--jobs {jobs}");
+        assert!(
+            err.contains("(2 answered: 1 solved, 1 without solution; 1 given up; 0 invalid)"),
+            "{err}"
+        );
+        let (out, _, _) = cover(
+            &["sudoku", "--max-nodes", "20", "--count", "--jobs", jobs],
+            input.as_bytes(),
+        );
+        assert_eq!(out, "gave up\n1\n0\n", "--jobs {jobs}");
+    }
+    let (out, _, _) = cover(&["sudoku", "--max-nodes", "20", "--json"], input.as_bytes());
+    let records = json_lines(&out);
+    let statuses: Vec<&str> = records
+        .iter()
+        .map(|r| r["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["gave_up", "solved", "no_solution"]);
+    assert_eq!(records[0]["nodes"], 20);
+    assert!(records[0].get("solution").is_none());
+    // A bound the search does not reach changes nothing.
+    let bound = needed.to_string();
+    let (out, _, code) = cover(&["sudoku", "--max-nodes", &bound], hard.as_bytes());
+    assert_eq!((out, code), (format!("{solution}\n"), 0));
+    // --all: the solutions found by then, then `gave up`, then the blank
+    // line that ends the puzzle's answer; each solution checked.
+    let empty = ".".repeat(16);
+    let (out, _, code) = cover(&["sudoku", "--all", "--max-nodes", "40"], empty.as_bytes());
+    assert_eq!(code, 1);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines.len() > 3, "{out}");
+    assert_eq!(&lines[lines.len() - 2..], ["gave up", ""]);
+    let found = &lines[..lines.len() - 2];
+    assert_eq!(found.iter().collect::<HashSet<_>>().len(), found.len());
+    for solution in found {
+        check(&empty, solution, "1234");
+    }
+}
+
+#[test]
 fn usage_errors() {
     for args in [
         &["sudoku", "--symbols", "12345678"][..],
@@ -374,6 +435,8 @@ fn usage_errors() {
         &["sudoku", "--count", "--all"],
         &["sudoku", "--pretty", "--count"],
         &["sudoku", "--limit", "0"],
+        &["sudoku", "--max-nodes", "0"],
+        &["sudoku", "--rate", "--max-nodes", "5"],
         &["sudoku", "--engine", "quantum"],
     ] {
         let (_, err, code) = cover(args, b"");
@@ -387,6 +450,8 @@ fn usage_errors() {
         "--symbols",
         "POJ 3076",
         "--engine",
+        "--max-nodes",
+        "gave up",
     ] {
         assert!(out.contains(word), "--help mentions {word}");
     }

@@ -138,6 +138,8 @@ pub struct Solver {
     /// Searches of the compact engine that pass this many nodes are split
     /// across rayon's threads ([`Solver::split_after`]).
     split_after: Option<u64>,
+    /// No search goes past this many nodes ([`Solver::max_nodes`]).
+    max_nodes: Option<u64>,
 }
 
 impl Default for Solver {
@@ -155,6 +157,7 @@ impl Solver {
             givens: Vec::new(),
             grid: Vec::new(),
             split_after: None,
+            max_nodes: None,
         }
     }
 
@@ -170,6 +173,15 @@ impl Solver {
     /// threads, rayon may run other tasks on this thread.
     pub fn split_after(&mut self, nodes: Option<u64>) {
         self.split_after = nodes;
+    }
+
+    /// Gives up every search at `nodes` search nodes (`None`, the default:
+    /// never): its report's outcome is then [`Outcome::NodeBudget`], with
+    /// the solutions found until then. A search so bounded is never shared
+    /// between threads ([`Solver::split_after`]), so whether it gives up
+    /// does not depend on the threads.
+    pub fn max_nodes(&mut self, nodes: Option<u64>) {
+        self.max_nodes = nodes;
     }
 
     /// The engine it was asked to use.
@@ -194,13 +206,24 @@ impl Solver {
         })
     }
 
-    /// Searches `puzzle` within `limits` and hands each solution to `visit`
-    /// as a grid of digits `1..=n²`, row by row (givens included).
-    /// Returning [`Control::Stop`] ends the search.
+    /// Searches `puzzle` within `limits` (and [`Solver::max_nodes`]) and
+    /// hands each solution to `visit` as a grid of digits `1..=n²`, row by
+    /// row (givens included). Returning [`Control::Stop`] ends the search.
     pub fn solve<F>(&mut self, puzzle: &Puzzle, limits: &Limits, mut visit: F) -> Report
     where
         F: FnMut(&[u8]) -> Control,
     {
+        let capped;
+        let limits = match self.max_nodes {
+            Some(most) if limits.node_budget.is_none_or(|budget| budget > most) => {
+                capped = Limits {
+                    node_budget: Some(most),
+                    ..limits.clone()
+                };
+                &capped
+            }
+            _ => limits,
+        };
         let mut givens = std::mem::take(&mut self.givens);
         let mut grid = std::mem::take(&mut self.grid);
         givens.clear();
@@ -235,9 +258,13 @@ impl Solver {
         Some((&searcher.model, searcher.compact.as_mut()?))
     }
 
-    /// The node budget of a search alone: [`Solver::split_after`] with the
-    /// compact engine.
+    /// The node budget of a search alone before it is shared:
+    /// [`Solver::split_after`] with the compact engine, unless searches are
+    /// bounded ([`Solver::max_nodes`]), which are never shared.
     fn solo_budget(&mut self, puzzle: &Puzzle) -> Option<u64> {
+        if self.max_nodes.is_some() {
+            return None;
+        }
         let nodes = self.split_after?;
         self.compact_of(puzzle).map(|_| nodes)
     }
@@ -272,7 +299,7 @@ impl Solver {
             }
             Control::Stop
         });
-        if report.outcome != Outcome::NodeBudget {
+        if report.outcome != Outcome::NodeBudget || self.max_nodes.is_some() {
             return report;
         }
         // A long search: go on with every thread.
@@ -295,7 +322,7 @@ impl Solver {
             ..Limits::none()
         };
         let report = self.solve(puzzle, &limits, |_| Control::Continue);
-        if report.outcome != Outcome::NodeBudget {
+        if report.outcome != Outcome::NodeBudget || self.max_nodes.is_some() {
             return report;
         }
         let config = self.share_config();
@@ -482,6 +509,48 @@ mod tests {
                 let got = pool.install(|| shared.count(puzzle, limit));
                 assert_eq!(got.stats.solutions, want, "{file} line {}", puzzle.line);
             }
+        }
+    }
+
+    /// A bounded search gives up at its bound, on one thread however many
+    /// there are, and a bound it does not reach changes nothing.
+    #[test]
+    fn bounded_searches_give_up_at_their_bound() {
+        let p = puzzle(HARD);
+        let empty = puzzle(&".".repeat(16));
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        for engine in [Engine::Compact, Engine::Linked] {
+            let mut free = Solver::new(engine);
+            let (want, report) = free.first(&p);
+            let needed = report.stats.nodes;
+            assert!(needed > 10, "{engine:?}: {needed} nodes");
+            let mut bounded = Solver::new(engine);
+            bounded.split_after(Some(1));
+            bounded.max_nodes(Some(needed - 5));
+            let (got, report) = pool.install(|| bounded.first(&p));
+            assert_eq!(got, None, "{engine:?}");
+            assert_eq!(report.outcome, Outcome::NodeBudget, "{engine:?}");
+            assert_eq!(report.stats.nodes, needed - 5, "{engine:?}: not shared");
+            let report = pool.install(|| bounded.count(&p, Some(2)));
+            assert_eq!(report.outcome, Outcome::NodeBudget, "{engine:?}");
+            // Some solutions of the empty 4×4 grid, then the bound.
+            let report = bounded.solve(&empty, &Limits::none(), |_| Control::Continue);
+            assert_eq!(report.outcome, Outcome::NodeBudget, "{engine:?}");
+            assert!((1..288).contains(&report.stats.solutions), "{engine:?}");
+            // A tighter budget of the caller's own stands.
+            let limits = Limits {
+                node_budget: Some(3),
+                ..Limits::none()
+            };
+            let report = bounded.solve(&empty, &limits, |_| Control::Continue);
+            assert_eq!(report.stats.nodes, 3, "{engine:?}");
+            bounded.max_nodes(Some(needed));
+            let (got, report) = pool.install(|| bounded.first(&p));
+            assert_eq!(got, want, "{engine:?}");
+            assert_ne!(report.outcome, Outcome::NodeBudget, "{engine:?}");
         }
     }
 
