@@ -70,8 +70,8 @@ fn cut_program(document: &str) -> Option<String> {
         program.push_str(&code);
         program.push('\n');
     }
-    // The 16×16 seed's copy ends inside `main`. The programs have no
-    // braces in strings or character literals.
+    // A copy that lost its last closing braces gets them back (the
+    // programs have no braces in strings or character literals).
     let open = program.matches('{').count();
     let close = program.matches('}').count();
     for _ in close..open {
@@ -106,8 +106,15 @@ impl ContestProgram {
             std::fs::read_to_string(&path).with_context(|| format!("{}", path.display()))?;
         let program = cut_program(&document)
             .with_context(|| format!("{}: no C++ program in it", path.display()))?;
+        // `$CXX` may hold arguments too (`ccache g++`).
         let compiler = std::env::var("CXX").unwrap_or_else(|_| "c++".to_owned());
-        if Command::new(&compiler)
+        let mut words = compiler.split_whitespace();
+        let Some(cxx) = words.next() else {
+            return Ok(None);
+        };
+        let arguments: Vec<&str> = words.collect();
+        if Command::new(cxx)
+            .args(&arguments)
             .arg("--version")
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -120,7 +127,8 @@ impl ContestProgram {
         let source = out_dir.join(format!("contest_{side}.cpp"));
         let exe = out_dir.join(format!("contest_{side}{}", std::env::consts::EXE_SUFFIX));
         std::fs::write(&source, program)?;
-        let output = Command::new(&compiler)
+        let output = Command::new(cxx)
+            .args(&arguments)
             .arg("-O2")
             .arg("-o")
             .arg(&exe)

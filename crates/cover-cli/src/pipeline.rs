@@ -78,7 +78,7 @@ where
         // (and the chunk itself, back) will arrive.
         let mut in_flight = VecDeque::with_capacity(IN_FLIGHT);
         let mut more = true;
-        loop {
+        let mut fill = |in_flight: &mut VecDeque<_>| {
             while more && in_flight.len() < IN_FLIGHT {
                 let (chunk, may_have_more) = read(next_size());
                 more = may_have_more;
@@ -90,16 +90,20 @@ where
                 });
                 in_flight.push_back(receive);
             }
-            let Some(receive) = in_flight.pop_front() else {
-                return Ok(());
-            };
-            match receive.recv() {
-                Ok((chunk, answers)) => print(chunk, answers)?,
+        };
+        fill(&mut in_flight);
+        while let Some(receive) = in_flight.pop_front() {
+            let Ok((chunk, answers)) = receive.recv() else {
                 // The answering panicked; the scope raises that panic as
                 // it ends.
-                Err(_) => return Ok(()),
-            }
+                return Ok(());
+            };
+            // The next chunk goes to the pool before this one is printed,
+            // so that the pool has two while this thread prints.
+            fill(&mut in_flight);
+            print(chunk, answers)?;
         }
+        Ok(())
     })
 }
 
@@ -239,6 +243,21 @@ mod tests {
 
     #[test]
     fn a_print_error_stops_the_reading() {
+        for (threads, read_ahead) in [(1, 0), (2, 2)] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let reads = pool.install(print_fails_on_chunk_2);
+            // One thread reads no further than the chunk it prints; more
+            // read two chunks ahead.
+            assert_eq!(reads, 2 + read_ahead, "{threads} threads");
+        }
+    }
+
+    /// Runs the pipeline with a print that fails on chunk 2; returns how
+    /// many chunks were read.
+    fn print_fails_on_chunk_2() -> usize {
         let mut reads = 0;
         let result = run(
             ChunkSizes::fixed(1),
@@ -256,7 +275,6 @@ mod tests {
             },
         );
         assert!(result.is_err());
-        // Chunk 3 was read while chunk 2 was answered; no more after.
-        assert_eq!(reads, 3);
+        reads
     }
 }

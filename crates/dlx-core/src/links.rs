@@ -36,10 +36,8 @@ pub(crate) const NODE_BYTES: u32 = 16;
 const NODE_SHIFT: u32 = 4;
 const _: () = assert!(1 << NODE_SHIFT == NODE_BYTES);
 const _: () = assert!(std::mem::size_of::<Node>() == NODE_BYTES as usize);
-const _: () = assert!(crate::problem::MAX_NODES <= MAX_LINKED_NODES);
-
-/// The most nodes a `NodeRef` can address.
-pub(crate) const MAX_LINKED_NODES: usize = (u32::MAX >> NODE_SHIFT) as usize;
+// Every node the builder allows is one a `NodeRef` can address.
+const _: () = assert!(crate::problem::MAX_NODES <= (u32::MAX >> NODE_SHIFT) as usize);
 
 /// One node of the structure, aligned so that no node straddles two cache
 /// lines. For item headers `item` is the item's length; for spacers it is 0;
@@ -97,7 +95,7 @@ pub(crate) struct Links {
 impl Links {
     /// Builds the structure for `problem`. Every link fits in a `NodeRef`
     /// because the builder refused any problem with more than `MAX_NODES`
-    /// (at most [`MAX_LINKED_NODES`]) nodes.
+    /// nodes, which a `NodeRef` addresses (checked at compile time).
     pub(crate) fn new(problem: &Problem) -> Links {
         let n = problem.item_count();
         let primary = problem.primary_count();
