@@ -163,7 +163,9 @@ pub struct SudokuArgs {
     /// after the solutions found by then), and the exit status is 1. So a
     /// file of many puzzles is answered in bounded time whatever is in
     /// it. A bounded search stays on one thread, so whether it gives up
-    /// does not depend on --jobs.
+    /// does not depend on --jobs. The bound is checked as the search goes
+    /// down a level; a solution it finds there adds a node, so a search
+    /// may end (solved, or with more solutions) a few nodes past N.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "rate")]
     pub max_nodes: Option<u64>,
 

@@ -177,7 +177,9 @@ impl Solver {
 
     /// Gives up every search at `nodes` search nodes (`None`, the default:
     /// never): its report's outcome is then [`Outcome::NodeBudget`], with
-    /// the solutions found until then. A search so bounded is never shared
+    /// the solutions found until then. It is a [`Limits::node_budget`], so
+    /// it bounds the levels entered: a solution found on the last one still
+    /// counts a node, and a search that needs only that one more finishes. A search so bounded is never shared
     /// between threads ([`Solver::split_after`]), so whether it gives up
     /// does not depend on the threads.
     pub fn max_nodes(&mut self, nodes: Option<u64>) {
@@ -547,10 +549,15 @@ mod tests {
             };
             let report = bounded.solve(&empty, &limits, |_| Control::Continue);
             assert_eq!(report.stats.nodes, 3, "{engine:?}");
-            bounded.max_nodes(Some(needed));
+            // The last node is the solution's: one fewer levels suffice.
+            bounded.max_nodes(Some(needed - 1));
             let (got, report) = pool.install(|| bounded.first(&p));
             assert_eq!(got, want, "{engine:?}");
             assert_ne!(report.outcome, Outcome::NodeBudget, "{engine:?}");
+            assert_eq!(report.stats.nodes, needed, "{engine:?}");
+            bounded.max_nodes(Some(needed - 2));
+            let (got, report) = pool.install(|| bounded.first(&p));
+            assert_eq!((got, report.outcome), (None, Outcome::NodeBudget));
         }
     }
 
