@@ -17,6 +17,7 @@ use cover_models::radar::{
     format_radius, solve, Cases, InputError, NoAnswer, ParseError, ParseErrorKind, Probe,
     RadarAnswer, RadarCase,
 };
+use cover_models::text::LineFault;
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -232,7 +233,7 @@ fn parse_message(error: &ParseError) -> String {
             error.kind,
             ParseErrorKind::BadCount { .. }
                 | ParseErrorKind::NegativeCount { .. }
-                | ParseErrorKind::NotUtf8
+                | ParseErrorKind::Line(LineFault::NotUtf8 | LineFault::TooLong { .. })
         );
     if lost {
         format!(

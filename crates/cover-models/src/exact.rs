@@ -20,7 +20,7 @@ use std::io::{self, BufRead};
 use dlx_core::{Problem, ProblemBuilder, ProblemError};
 use thiserror::Error;
 
-use crate::text::{self, Line, LineError, LineReader};
+use crate::text::{self, excerpt, Line, LineError, LineFault, LineReader};
 
 /// The largest number of columns a matrix header may declare. Larger
 /// headers are refused before anything is allocated for them.
@@ -91,9 +91,9 @@ impl Instance {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum ParseErrorKind {
-    /// The line holds bytes that are not UTF-8.
-    #[error("the line is not valid UTF-8 text")]
-    NotUtf8,
+    /// The line cannot be read as text (not UTF-8, too long, binary).
+    #[error("{0}")]
+    Line(LineFault),
     /// A matrix header that is not two numbers.
     #[error("expected a header `N M` (rows and columns), found {0:?}")]
     BadHeader(String),
@@ -122,6 +122,14 @@ pub enum ParseErrorKind {
     /// A Knuth file with no item line.
     #[error("no item names: the first line must list the items")]
     NoItems,
+    /// An input without any problem in it.
+    #[error(
+        "no problem in the input: it is empty or holds only blank lines and comments ({expected})"
+    )]
+    Empty {
+        /// What the input should start with, for the format in use.
+        expected: &'static str,
+    },
     /// A second `|` on the item line.
     #[error("the item line has more than one `|`")]
     TwoBars,
@@ -169,6 +177,8 @@ pub struct Instances<R> {
     /// A line read ahead (to detect the format) and not yet used.
     pending: Option<Line>,
     done: bool,
+    /// Whether anything (an instance or an error) was returned yet.
+    any: bool,
 }
 
 impl<R: BufRead> Instances<R> {
@@ -180,6 +190,7 @@ impl<R: BufRead> Instances<R> {
             format,
             pending: None,
             done: false,
+            any: false,
         }
     }
 
@@ -203,16 +214,16 @@ impl<R: BufRead> Instances<R> {
     ) -> io::Result<Option<(usize, Result<String, ParseError>)>> {
         while let Some(line) = self.next_line()? {
             match line.text {
-                None => {
+                Err(fault) => {
                     return Ok(Some((
                         line.number,
                         Err(ParseError {
                             line: line.number,
-                            kind: ParseErrorKind::NotUtf8,
+                            kind: ParseErrorKind::Line(fault),
                         }),
                     )))
                 }
-                Some(text) => {
+                Ok(text) => {
                     let trimmed = text.trim();
                     if trimmed.is_empty() || trimmed.starts_with(comment) {
                         continue;
@@ -240,7 +251,7 @@ impl<R: BufRead> Instances<R> {
             self.skip_block()?;
             return Err(ParseError {
                 line: header_line,
-                kind: ParseErrorKind::BadHeader(text.trim().to_owned()),
+                kind: ParseErrorKind::BadHeader(excerpt(text.trim())),
             }
             .into());
         };
@@ -290,7 +301,7 @@ impl<R: BufRead> Instances<R> {
                     Err(e) => {
                         first_error = Some(ParseError {
                             line,
-                            kind: ParseErrorKind::Problem(e),
+                            kind: ParseErrorKind::Problem(shorten(e)),
                         })
                     }
                 },
@@ -314,7 +325,7 @@ impl<R: BufRead> Instances<R> {
     /// follow cannot be told from a header.
     fn skip_block(&mut self) -> io::Result<()> {
         while let Some(line) = self.next_line()? {
-            if line.text.as_deref().is_some_and(|t| t.trim().is_empty()) {
+            if line.text.as_deref().is_ok_and(|t| t.trim().is_empty()) {
                 break;
             }
         }
@@ -349,20 +360,20 @@ impl<R: BufRead> Instances<R> {
             return Err(at(ParseErrorKind::NoItems).into());
         }
         if let Some(name) = primary.iter().chain(&secondary).find(|n| n.contains(':')) {
-            return Err(at(ParseErrorKind::Colour((*name).to_owned())).into());
+            return Err(at(ParseErrorKind::Colour(excerpt(name))).into());
         }
-        let mut builder =
-            Problem::named(primary, secondary).map_err(|e| at(ParseErrorKind::Problem(e)))?;
+        let mut builder = Problem::named(primary, secondary)
+            .map_err(|e| at(ParseErrorKind::Problem(shorten(e))))?;
         while let Some((line, text)) = self.next_content_line('|')? {
             let text = text?;
             let at = |kind| ParseError { line, kind };
             let names: Vec<&str> = text.split_whitespace().collect();
             if let Some(name) = names.iter().find(|n| n.contains(':')) {
-                return Err(at(ParseErrorKind::Colour((*name).to_owned())).into());
+                return Err(at(ParseErrorKind::Colour(excerpt(name))).into());
             }
             builder
                 .add_named_option(names)
-                .map_err(|e| at(ParseErrorKind::Problem(e)))?;
+                .map_err(|e| at(ParseErrorKind::Problem(shorten(e))))?;
         }
         Ok(Some(Instance {
             problem: builder.build(),
@@ -377,6 +388,30 @@ impl<R: BufRead> Iterator for Instances<R> {
     type Item = Result<Instance, InputError>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        let next = self.next_instance();
+        if next.is_none() && !self.any {
+            // As Knuth's programs do, an input without a problem is refused
+            // rather than taken for a problem without items.
+            self.any = true;
+            let expected = match self.format {
+                Some(Format::Knuth) => "expected the item line",
+                Some(Format::Matrix) => "expected a header `N M`",
+                None => "expected a Knuth item line or a matrix header `N M`",
+            };
+            return Some(Err(ParseError {
+                line: self.lines.line_number().max(1),
+                kind: ParseErrorKind::Empty { expected },
+            }
+            .into()));
+        }
+        self.any = true;
+        next
+    }
+}
+
+impl<R: BufRead> Instances<R> {
+    /// The next instance, or why it could not be read; `None` at the end.
+    fn next_instance(&mut self) -> Option<Result<Instance, InputError>> {
         if self.done {
             return None;
         }
@@ -395,7 +430,7 @@ impl<R: BufRead> Iterator for Instances<R> {
                             return None;
                         }
                         Ok(Some(line)) => {
-                            let blank = line.text.as_deref().is_some_and(|t| {
+                            let blank = line.text.as_deref().is_ok_and(|t| {
                                 let t = t.trim();
                                 t.is_empty() || t.starts_with('#') || t.starts_with('|')
                             });
@@ -434,6 +469,24 @@ impl<R: BufRead> Iterator for Instances<R> {
     }
 }
 
+/// `error` with the names it quotes cut to an [`excerpt`].
+fn shorten(error: ProblemError) -> ProblemError {
+    match error {
+        ProblemError::UnknownName { option, name } => ProblemError::UnknownName {
+            option,
+            name: excerpt(&name),
+        },
+        ProblemError::DuplicateItem { option, item } => ProblemError::DuplicateItem {
+            option,
+            item: excerpt(&item),
+        },
+        ProblemError::DuplicateName { name } => ProblemError::DuplicateName {
+            name: excerpt(&name),
+        },
+        other => other,
+    }
+}
+
 fn parse_header(text: &str) -> Option<(usize, usize)> {
     let mut fields = text.split_whitespace();
     let rows = fields.next()?.parse().ok()?;
@@ -457,7 +510,7 @@ fn parse_row(
             other => {
                 return Err(ParseError {
                     line,
-                    kind: ParseErrorKind::BadValue(other.to_owned()),
+                    kind: ParseErrorKind::BadValue(excerpt(other)),
                 })
             }
         }
@@ -537,11 +590,54 @@ mod tests {
     }
 
     #[test]
-    fn empty_input_has_no_instances() {
-        assert!(read(b"", None).is_empty());
-        assert!(read(b"\n\n# only comments\n", None).is_empty());
-        assert!(read(b"", Some(Format::Knuth)).is_empty());
-        assert!(read(b"| only a comment\n", Some(Format::Knuth)).is_empty());
+    fn an_input_without_a_problem_is_refused() {
+        for (input, format, line, expected) in [
+            (&b""[..], None, 1, "a Knuth item line or a matrix header"),
+            (
+                b"\n\n# only comments\n",
+                None,
+                3,
+                "a Knuth item line or a matrix header",
+            ),
+            (b"", Some(Format::Knuth), 1, "the item line"),
+            (
+                b"| only a comment\n|\n",
+                Some(Format::Knuth),
+                2,
+                "the item line",
+            ),
+            (b"\n", Some(Format::Matrix), 1, "a header `N M`"),
+        ] {
+            let all = read(input, format);
+            assert_eq!(all.len(), 1, "{input:?}");
+            let e = parse_error(&all[0]);
+            assert_eq!(e.line, line, "{input:?}");
+            assert!(matches!(e.kind, ParseErrorKind::Empty { .. }), "{input:?}");
+            assert!(e.kind.to_string().contains(expected), "{}", e.kind);
+        }
+        // A file of several matrices may end anywhere after the first.
+        assert_eq!(read(b"1 1\n1\n\n# end\n", None).len(), 1);
+    }
+
+    #[test]
+    fn over_long_lines_are_errors_and_quoted_text_is_cut() {
+        let mut input = b"1 2\n1 0\n\n".to_vec();
+        input.extend_from_slice(&b"1 ".repeat(3 << 20));
+        input.extend_from_slice(b"\n\n1 1\n1\n");
+        let all = read(&input, None);
+        assert_eq!(all.len(), 3);
+        assert!(all[0].is_ok());
+        let e = parse_error(&all[1]);
+        assert_eq!(e.line, 4);
+        assert!(matches!(
+            e.kind,
+            ParseErrorKind::Line(LineFault::TooLong { .. })
+        ));
+        assert_eq!(all[2].as_ref().unwrap().line, 6);
+        // A bad header of a thousand characters is quoted in forty.
+        let header = format!("2 {}\n", "x".repeat(1000));
+        let e = parse_error(&read(header.as_bytes(), Some(Format::Matrix))[0]).clone();
+        assert!(e.kind.to_string().len() < 120, "{}", e.kind);
     }
 
     #[test]
@@ -709,7 +805,10 @@ mod tests {
         let all = read(b"2 2\n1 0\n\xFF\xFE\n\n1 1\n1\n", None);
         assert_eq!(all.len(), 2);
         let e = parse_error(&all[0]);
-        assert_eq!((e.line, &e.kind), (3, &ParseErrorKind::NotUtf8));
+        assert_eq!(
+            (e.line, &e.kind),
+            (3, &ParseErrorKind::Line(LineFault::NotUtf8))
+        );
         assert!(all[1].is_ok());
         // In a header: the block after it is skipped, as after a bad header.
         let all = read(
@@ -718,12 +817,18 @@ mod tests {
         );
         assert_eq!(all.len(), 3);
         let e = parse_error(&all[1]);
-        assert_eq!((e.line, &e.kind), (4, &ParseErrorKind::NotUtf8));
+        assert_eq!(
+            (e.line, &e.kind),
+            (4, &ParseErrorKind::Line(LineFault::NotUtf8))
+        );
         assert_eq!(all[2].as_ref().unwrap().line, 8);
         // Junk from the start reads as a (bad) Knuth item line.
         let all = read(b"\x00\x9F\x92\x96junk\n\x80\n", None);
         assert_eq!(all.len(), 1);
-        assert_eq!(parse_error(&all[0]).kind, ParseErrorKind::NotUtf8);
+        assert_eq!(
+            parse_error(&all[0]).kind,
+            ParseErrorKind::Line(LineFault::NotUtf8)
+        );
     }
 
     #[test]

@@ -44,7 +44,7 @@ use std::sync::Arc;
 use dlx_core::{Limits, Outcome, Problem, RepeatSolver, Stats};
 use thiserror::Error;
 
-use crate::text::{self, LineReader};
+use crate::text::{self, excerpt, LineFault, LineReader};
 
 /// The largest absolute value of a coordinate. Squared distances then stay
 /// below 8·10¹⁸ and fit in a `u64`.
@@ -91,9 +91,9 @@ pub struct RadarCase {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum ParseErrorKind {
-    /// The line holds bytes that are not UTF-8.
-    #[error("the line is not valid UTF-8 text")]
-    NotUtf8,
+    /// The line cannot be read as text (not UTF-8, too long, binary).
+    #[error("{0}")]
+    Line(LineFault),
     /// A count (T, N, M or K) that is not a whole number.
     #[error("{what} must be a whole number, found {found:?}")]
     BadCount {
@@ -173,8 +173,8 @@ impl From<ParseError> for InputError {
 /// One white-space separated word of the input and its line.
 struct Token {
     line: usize,
-    /// `None` when the line is not UTF-8.
-    text: Option<String>,
+    /// The word, or why its line cannot be read.
+    text: Result<String, LineFault>,
 }
 
 /// Splits lines into words, keeping line numbers.
@@ -191,7 +191,7 @@ impl<R: BufRead> Tokens<R> {
             if let Some(text) = self.pending.pop() {
                 return Ok(Some(Token {
                     line: self.line,
-                    text: Some(text),
+                    text: Ok(text),
                 }));
             }
             let Some(line) = self.lines.next_line()? else {
@@ -199,13 +199,13 @@ impl<R: BufRead> Tokens<R> {
             };
             self.line = line.number;
             match line.text {
-                None => {
+                Err(fault) => {
                     return Ok(Some(Token {
                         line: line.number,
-                        text: None,
+                        text: Err(fault),
                     }))
                 }
-                Some(text) => {
+                Ok(text) => {
                     self.pending = text.split_whitespace().rev().map(str::to_owned).collect();
                 }
             }
@@ -243,31 +243,33 @@ impl<R: BufRead> Cases<R> {
 
     /// Reads one count, a non-negative integer.
     fn count(token: &Token, what: &'static str) -> Result<u64, ParseErrorKind> {
-        let Some(text) = &token.text else {
-            return Err(ParseErrorKind::NotUtf8);
+        let text = match &token.text {
+            Ok(text) => text,
+            Err(fault) => return Err(ParseErrorKind::Line(*fault)),
         };
         match text.parse::<u64>() {
             Ok(value) => Ok(value),
             Err(_) if text.starts_with('-') && text[1..].parse::<u64>().is_ok() => {
                 Err(ParseErrorKind::NegativeCount {
                     what,
-                    found: text.clone(),
+                    found: excerpt(text),
                 })
             }
             Err(_) => Err(ParseErrorKind::BadCount {
                 what,
-                found: text.clone(),
+                found: excerpt(text),
             }),
         }
     }
 
     fn coordinate(token: &Token) -> Result<i64, ParseErrorKind> {
-        let Some(text) = &token.text else {
-            return Err(ParseErrorKind::NotUtf8);
+        let text = match &token.text {
+            Ok(text) => text,
+            Err(fault) => return Err(ParseErrorKind::Line(*fault)),
         };
         match text.parse::<i64>() {
             Ok(value) if value.abs() <= MAX_COORDINATE => Ok(value),
-            Ok(_) => Err(ParseErrorKind::CoordinateRange(text.clone())),
+            Ok(_) => Err(ParseErrorKind::CoordinateRange(excerpt(text))),
             // A long run of digits is a number, just too large.
             Err(_)
                 if text
@@ -276,9 +278,9 @@ impl<R: BufRead> Cases<R> {
                     .all(|b| b.is_ascii_digit())
                     && text.len() > 1 =>
             {
-                Err(ParseErrorKind::CoordinateRange(text.clone()))
+                Err(ParseErrorKind::CoordinateRange(excerpt(text)))
             }
-            Err(_) => Err(ParseErrorKind::BadCoordinate(text.clone())),
+            Err(_) => Err(ParseErrorKind::BadCoordinate(excerpt(text))),
         }
     }
 
@@ -340,6 +342,9 @@ impl<R: BufRead> Cases<R> {
         };
         let mut first_error: Option<ParseError> = None;
         let operators = match Self::count(&header[2], "K (stations that may be operated)") {
+            Err(ParseErrorKind::Line(fault)) if fault != LineFault::NotUtf8 => {
+                return self.fatal(header[2].line, ParseErrorKind::Line(fault));
+            }
             Ok(0) => {
                 first_error = Some(ParseError {
                     line: header[2].line,
@@ -389,6 +394,11 @@ impl<R: BufRead> Cases<R> {
                 }
             };
             match Self::coordinate(&token) {
+                // Words were lost with the line: where the next case
+                // starts is unknown.
+                Err(ParseErrorKind::Line(fault)) if fault != LineFault::NotUtf8 => {
+                    return self.fatal(token.line, ParseErrorKind::Line(fault));
+                }
                 Ok(value) if found % 2 == 0 => x = value,
                 Ok(y) => {
                     if first_error.is_none() {
@@ -465,9 +475,13 @@ impl<R: BufRead> Iterator for Cases<R> {
             Ok(Some(token)) => Some(Err(ParseError {
                 line: token.line,
                 kind: ParseErrorKind::TrailingText(
-                    token
-                        .text
-                        .unwrap_or_else(|| "bytes that are not UTF-8".into()),
+                    token.text.map_or_else(
+                        |fault| match fault {
+                            LineFault::NotUtf8 => "bytes that are not UTF-8".into(),
+                            _ => "a line that cannot be read".into(),
+                        },
+                        |text| excerpt(&text),
+                    ),
                     expected,
                 ),
                 fatal: true,
@@ -1096,7 +1110,10 @@ mod tests {
         assert_eq!(parse_error(&cases[1]).line, 5);
         // A non-UTF-8 line.
         let cases: Vec<_> = Cases::new(&b"1\n1 1 1\n\xFF\n0 0 0\n"[..]).collect();
-        assert_eq!(parse_error(&cases[0]).kind, ParseErrorKind::NotUtf8);
+        assert_eq!(
+            parse_error(&cases[0]).kind,
+            ParseErrorKind::Line(LineFault::NotUtf8)
+        );
     }
 
     #[test]

@@ -73,7 +73,7 @@ use std::io::BufRead;
 use dlx_core::{Control, Guide, Limits, Problem, Solver, Stats, Visitor};
 use thiserror::Error;
 
-use crate::text::{self, LineError, LineReader};
+use crate::text::{self, excerpt, LineError, LineFault, LineReader};
 
 /// Rows, columns, boxes and digits of the grid.
 pub const SIDE: usize = 9;
@@ -169,9 +169,9 @@ pub fn format_grid(grid: &Grid) -> String {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum ParseErrorKind {
-    /// The line holds bytes that are not UTF-8.
-    #[error("the line is not valid UTF-8 text")]
-    NotUtf8,
+    /// The line cannot be read as text (not UTF-8, too long, binary).
+    #[error("{0}")]
+    Line(LineFault),
     /// A word that is not a whole number.
     #[error("{0:?} is not a number (a cell is a digit 0..9, 0 for empty)")]
     NotANumber(String),
@@ -227,11 +227,11 @@ impl<R: BufRead> Puzzles<R> {
         let mut found = 0;
         for word in text.split_whitespace() {
             if !word.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(ParseErrorKind::NotANumber(word.to_owned()));
+                return Err(ParseErrorKind::NotANumber(excerpt(word)));
             }
             let digits = word.trim_start_matches('0');
             if digits.len() > 1 || digits.parse::<u8>().is_ok_and(|d| d > 9) {
-                return Err(ParseErrorKind::NotADigit(word.to_owned()));
+                return Err(ParseErrorKind::NotADigit(excerpt(word)));
             }
             if let Some(cell) = cells.get_mut(found) {
                 *cell = digits.parse().unwrap_or(0);
@@ -266,15 +266,15 @@ impl<R: BufRead> Puzzles<R> {
                 }
             };
             let row_error = match &line.text {
-                None => Some(ParseErrorKind::NotUtf8),
-                Some(text) if text.trim().is_empty() => {
+                Err(fault) => Some(ParseErrorKind::Line(*fault)),
+                Ok(text) if text.trim().is_empty() => {
                     if rows == 0 {
                         continue;
                     }
                     break;
                 }
-                Some(text) if text.trim_start().starts_with('#') => continue,
-                Some(text) => {
+                Ok(text) if text.trim_start().starts_with('#') => continue,
+                Ok(text) => {
                     let row = &mut cells[rows * SIDE..(rows + 1) * SIDE];
                     Self::read_row(text, row).err()
                 }
@@ -1282,7 +1282,7 @@ mod tests {
             &result[..],
             [Err(InputError::Parse(ParseError {
                 line: 1,
-                kind: ParseErrorKind::NotUtf8
+                kind: ParseErrorKind::Line(LineFault::NotUtf8)
             }))]
         ));
     }

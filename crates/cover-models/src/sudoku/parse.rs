@@ -13,15 +13,15 @@ use thiserror::Error;
 
 use super::symbols::{is_empty_marker, Size, Symbols, NOT_A_CELL};
 use super::{Layout, Notation, Puzzle, Separator};
-use crate::text::{self, Line, LineError, LineReader};
+use crate::text::{self, excerpt, Line, LineError, LineFault, LineReader};
 
 /// What is wrong with a puzzle.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum ParseErrorKind {
-    /// The line holds bytes that are not UTF-8.
-    #[error("the line is not valid UTF-8 text")]
-    NotUtf8,
+    /// The line cannot be read as text (not UTF-8, too long, binary).
+    #[error("{0}")]
+    Line(LineFault),
     /// A line whose cell count is no sudoku's.
     #[error(
         "{cells} cells is not a sudoku size (a puzzle line has 16, 81, 256, 625, 1296, 2401 \
@@ -318,7 +318,7 @@ impl<R: BufRead> Puzzles<R> {
                 // 16 cells: a 4×4 puzzle, or the first row of a 16×16 grid.
                 if self
                     .block_fits_four(&cells)
-                    .map_err(|_| ParseErrorKind::NotUtf8)?
+                    .map_err(|_| ParseErrorKind::Line(LineFault::NotUtf8))?
                 {
                     Ok(Layout::Line)
                 } else {
@@ -351,7 +351,7 @@ impl<R: BufRead> Puzzles<R> {
             let Some(line) = self.peek(k)? else {
                 break;
             };
-            let Some(text) = &line.text else {
+            let Ok(text) = &line.text else {
                 break;
             };
             match classify(text) {
@@ -458,7 +458,7 @@ impl<R: BufRead> Puzzles<R> {
         let mut separated = first_separated;
         let mut separator = first_separated.then(|| separator_of(text));
         for (k, cell) in first.iter().enumerate() {
-            cells.push((*cell).to_owned());
+            cells.push(excerpt(cell));
             places.push((number, k + 1));
         }
         let mut rows = 1;
@@ -466,13 +466,16 @@ impl<R: BufRead> Puzzles<R> {
             let Some(line) = self.next_line()? else {
                 return Err(short(number, side, rows));
             };
-            let Some(text) = line.text else {
-                self.skip_grid(Some(side - rows - 1))?;
-                return Err(ParseError {
-                    line: line.number,
-                    kind: ParseErrorKind::NotUtf8,
+            let text = match line.text {
+                Ok(text) => text,
+                Err(fault) => {
+                    self.skip_grid(Some(side - rows - 1))?;
+                    return Err(ParseError {
+                        line: line.number,
+                        kind: ParseErrorKind::Line(fault),
+                    }
+                    .into());
                 }
-                .into());
             };
             match classify(&text) {
                 Kind::Comment | Kind::Rule => continue,
@@ -480,7 +483,7 @@ impl<R: BufRead> Puzzles<R> {
                 Kind::End => {
                     self.ahead.push_front(Line {
                         number: line.number,
-                        text: Some(text),
+                        text: Ok(text),
                     });
                     return Err(short(number, side, rows));
                 }
@@ -491,7 +494,9 @@ impl<R: BufRead> Puzzles<R> {
                         }
                         separated |= row_separated;
                         for (k, cell) in row.iter().enumerate() {
-                            cells.push((*cell).to_owned());
+                            // Cut, so that a grid of long junk cells is not
+                            // held whole; no symbol or number is that long.
+                            cells.push(excerpt(cell));
                             places.push((line.number, k + 1));
                         }
                         rows += 1;
@@ -531,7 +536,7 @@ impl<R: BufRead> Puzzles<R> {
             let Some(line) = self.next_line()? else {
                 break;
             };
-            let Some(text) = &line.text else {
+            let Ok(text) = &line.text else {
                 left -= 1;
                 continue;
             };
@@ -615,7 +620,7 @@ impl<R: BufRead> Puzzles<R> {
                             return Err(ParseError {
                                 line,
                                 kind: ParseErrorKind::UnknownSymbol {
-                                    symbol: (*cell).to_owned(),
+                                    symbol: excerpt(cell),
                                     cell: place,
                                     size,
                                     symbols: symbols.as_string(),
@@ -650,7 +655,7 @@ impl<R: BufRead> Puzzles<R> {
                 return Err(ParseError {
                     line,
                     kind: ParseErrorKind::UnknownSymbol {
-                        symbol: (*cell).to_owned(),
+                        symbol: excerpt(cell),
                         cell: place,
                         size,
                         symbols: format!("the numbers 1 to {side}"),
@@ -666,7 +671,7 @@ impl<R: BufRead> Puzzles<R> {
                     return Err(ParseError {
                         line,
                         kind: ParseErrorKind::NumberTooLarge {
-                            value: (*cell).to_owned(),
+                            value: excerpt(cell),
                             cell: place,
                             side,
                         },
@@ -699,18 +704,21 @@ impl<R: BufRead> Iterator for Puzzles<R> {
                     return Some(Err(e.into()));
                 }
             };
-            let Some(text) = line.text else {
-                if self.layout == Some(Layout::Grid) {
-                    if let Err(e) = self.skip_grid(None) {
-                        self.done = true;
-                        return Some(Err(e.into()));
+            let text = match line.text {
+                Ok(text) => text,
+                Err(fault) => {
+                    if self.layout == Some(Layout::Grid) {
+                        if let Err(e) = self.skip_grid(None) {
+                            self.done = true;
+                            return Some(Err(e.into()));
+                        }
                     }
+                    return Some(Err(ParseError {
+                        line: line.number,
+                        kind: ParseErrorKind::Line(fault),
+                    }
+                    .into()));
                 }
-                return Some(Err(ParseError {
-                    line: line.number,
-                    kind: ParseErrorKind::NotUtf8,
-                }
-                .into()));
             };
             let content = match classify(&text) {
                 Kind::Blank | Kind::Comment | Kind::Rule => continue,
