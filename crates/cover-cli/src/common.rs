@@ -65,6 +65,15 @@ impl Input {
         &self.name
     }
 
+    /// The input's size in bytes, when it is a file whose size is known.
+    pub fn size(&self) -> Option<u64> {
+        let path = self.path.as_ref()?;
+        std::fs::metadata(path)
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| m.len())
+    }
+
     /// Opens the input for buffered reading.
     pub fn open(&self) -> io::Result<Box<dyn BufRead>> {
         Ok(match &self.path {

@@ -2,21 +2,24 @@
 //!
 //! Reading is [`cover_models::exact::Instances`]; searching is [`solve`],
 //! which knows nothing of output and hands each solution to a callback;
-//! printing is the [`Printer`], text or JSON, which formats what `solve`
-//! pushes. Instances are solved one after another, in input order; since
-//! `solve` is pure, answering instances in parallel later only needs a
-//! printer that collects.
+//! [`answer`] formats what `solve` pushes, text or JSON. The instances of
+//! a file are answered by the [`batch`] runner: several at once on the
+//! pool for first solutions and counts, one at a time with `--all` (whose
+//! output is written as it is found).
 
-use dlx_core::Search;
-use std::io::{self, Write};
+use std::io::{self, BufRead};
 
 use clap::{Args, ValueEnum};
-use cover_models::exact::{Format, InputError, Instance, Instances, ParseError};
-use dlx_core::{count_parallel, Control, Limits, Problem, Solver, SplitConfig, Stats};
+use cover_models::exact::{Format, Instance, Instances, ParseError};
+use dlx_core::{
+    count_parallel, Control, Limits, Outcome, Problem, Report, Search, Solver, SplitConfig, Stats,
+};
 use serde::Serialize;
 
+use crate::batch::{self, At, Batch, ReadInstances, Verdict};
 use crate::common::{Common, Inputs, Session};
-use crate::output::{self, Out};
+use crate::output::{push_json, Out};
+use crate::pipeline::ChunkSizes;
 
 const LONG_ABOUT: &str = "\
 Solve exact-cover problems: choose options (rows) that cover every primary
@@ -46,6 +49,9 @@ Output (text):
           the search chose them, then a blank line; `no solution` and a blank
           line when there is none.
   --count prints one number per instance instead.
+With --max-nodes N, `gave up` stands in place of the answer (the solution,
+`No Solution!` or the count; with --all, after the solutions found) of an
+instance whose search reached N nodes first.
 
 An instance that cannot be read prints nothing on standard output: the error
 goes to standard error as `cover: FILE:LINE: message`, and the instances after
@@ -58,23 +64,29 @@ JSON (--json), one object per instance per line:
   format     \"matrix\" or \"knuth\" (absent for invalid instances)
   line       the line where the instance starts (for invalid instances: the
              line of the error)
-  status     \"solved\", \"no_solution\" or \"invalid\"
+  status     \"solved\", \"no_solution\", \"invalid\", or \"gave_up\" (--max-nodes)
   solutions  without --count: a list of solutions, each a list of row numbers
              (matrix) or option strings (knuth)
   count      with --count: the number of solutions
-  complete   with --count or --all: false when --limit stopped the search
-             (more solutions may exist)
+  complete   with --count or --all: false when --limit or --max-nodes
+             stopped the search (more solutions may exist)
   nodes, updates  the search's counters
   error      for invalid instances: what is wrong
 
+An input with no problem in it (empty, or only blank lines and comments) is
+an error, as in Knuth's programs. A line longer than 4 MiB is an error at its
+line; it is skipped, and reading goes on after it.
+
 Exit status: 0 every instance has a solution; 1 all input was valid but some
-instance has no solution; 2 bad input, bad usage or an I/O error.
+instance has no solution (or gave up, with --max-nodes); 2 bad input, bad
+usage or an I/O error.
 
 Examples:
   cover exact matrix.txt                 first solution of each matrix
   cover exact --count queens8.dlx        count the solutions
   cover exact --all --limit 5 -          up to 5 solutions of standard input
-  cover exact --json --stats a.txt b.dlx JSON lines, with a summary";
+  cover exact --json --stats a.txt b.dlx JSON lines, with a summary
+  cover exact --max-nodes 1000000 *.txt  never stuck on one instance";
 
 /// Solve exact-cover problems: 0/1 matrices or Knuth's DLX format.
 #[derive(Args, Debug, Clone)]
@@ -102,6 +114,16 @@ pub struct ExactArgs {
     /// at N (and print N). Alone, the same as --all --limit N.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
+
+    /// Give up on an instance after N search nodes.
+    ///
+    /// Its answer is then `gave up` (JSON status "gave_up"; with --all,
+    /// after the solutions found by then), and the exit status is 1; the
+    /// other instances are still answered, so a file of many is answered
+    /// in bounded time whatever is in it. A bounded count stays on one
+    /// thread, so whether it gives up does not depend on --jobs.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_nodes: Option<u64>,
 
     #[command(flatten)]
     pub common: Common,
@@ -160,9 +182,11 @@ impl ExactArgs {
 pub struct Searched {
     /// Solutions found (in count mode, counted).
     pub count: u64,
-    /// Whether the search explored everything (false when a limit stopped
-    /// it).
+    /// Whether the search explored everything (false when a limit or the
+    /// node budget stopped it).
     pub complete: bool,
+    /// Whether the node budget stopped it.
+    pub gave_up: bool,
     /// Its counters.
     pub stats: Stats,
 }
@@ -170,57 +194,54 @@ pub struct Searched {
 /// Searches `problem` as `mode` says, handing each solution (the chosen
 /// options, in the order the search chose them) to `visit`; in count mode
 /// `visit` is never called. Returning [`Control::Stop`] ends the search.
+/// `max_nodes` bounds the search ([`Limits::node_budget`]).
 ///
-/// An unlimited count with `parallel` set is split across rayon's threads
+/// An unbounded count with `parallel` set is split across rayon's threads
 /// ([`dlx_core::count_parallel`]); its counters equal the serial search's.
-pub fn solve<V>(problem: &Problem, mode: Mode, parallel: bool, mut visit: V) -> Searched
+/// A bounded one stays on this thread, so that whether it gives up does
+/// not depend on the threads.
+pub fn solve<V>(
+    problem: &Problem,
+    mode: Mode,
+    max_nodes: Option<u64>,
+    parallel: bool,
+    mut visit: V,
+) -> Searched
 where
     V: FnMut(&[usize]) -> Control,
 {
-    if parallel && mode == (Mode::Count { limit: None }) {
+    if parallel && max_nodes.is_none() && mode == (Mode::Count { limit: None }) {
         let report = count_parallel(problem, &[], &SplitConfig::default())
             .expect("no options are given, so none is unknown");
-        return Searched {
-            count: report.stats.solutions,
-            complete: report.outcome.is_complete(),
-            stats: report.stats,
-        };
+        return searched(report);
     }
     let mut solver = Solver::new(problem);
     let limits = |limit: Option<u64>| Limits {
         max_solutions: limit,
+        node_budget: max_nodes,
         ..Limits::none()
     };
     let report = match mode {
-        Mode::First => solver.search(&[], &Limits::solutions(1), &mut visit),
+        Mode::First => solver.search(&[], &limits(Some(1)), &mut visit),
         Mode::All { limit } => solver.search(&[], &limits(limit), &mut visit),
         Mode::Count { limit } => solver.count_with(&[], &limits(limit)),
     }
     .expect("no options are given, so none is unknown");
+    searched(report)
+}
+
+fn searched(report: Report) -> Searched {
     Searched {
         count: report.stats.solutions,
         complete: report.outcome.is_complete(),
+        gave_up: report.outcome == Outcome::NodeBudget,
         stats: report.stats,
     }
 }
 
-/// Where an instance came from, for JSON and messages.
-#[derive(Debug, Clone, Copy)]
-pub struct Origin<'a> {
-    /// The file name (or `<stdin>`).
-    pub file: &'a str,
-    /// The instance's number in its file, from 1.
-    pub index: usize,
-}
-
-/// Formats answers, text or JSON.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Printer {
-    /// Plain text, as the puzzle sites print it.
-    Text,
-    /// One JSON object per instance per line.
-    Json,
-}
+/// What stands in place of an answer when the search reached
+/// `--max-nodes` first.
+pub const GAVE_UP: &str = "gave up";
 
 /// One solution in JSON: row numbers for matrices, option strings for
 /// Knuth's format.
@@ -271,184 +292,219 @@ fn labels(instance: &Instance, options: &[usize]) -> Labels {
     }
 }
 
-/// Writes one solution as text.
-fn write_solution<W: Write + ?Sized>(
-    w: &mut W,
-    instance: &Instance,
-    options: &[usize],
-) -> io::Result<()> {
+/// Appends one solution as text.
+fn write_solution(text: &mut String, instance: &Instance, options: &[usize]) {
     match instance.format {
         Format::Matrix => {
-            let mut first = true;
-            for row in rows(instance, options) {
-                if !first {
-                    w.write_all(b" ")?;
+            for (k, row) in rows(instance, options).into_iter().enumerate() {
+                if k > 0 {
+                    text.push(' ');
                 }
-                first = false;
-                write!(w, "{row}")?;
+                text.push_str(&row.to_string());
             }
-            writeln!(w)
+            text.push('\n');
         }
         Format::Knuth => {
             for &option in options {
-                writeln!(w, "{}", instance.option_label(option))?;
+                text.push_str(&instance.option_label(option));
+                text.push('\n');
             }
-            writeln!(w)
+            text.push('\n');
         }
     }
 }
 
-/// Writes what stands in place of a solution when there is none.
-fn write_no_solution<W: Write + ?Sized>(w: &mut W, format: Format) -> io::Result<()> {
-    match format {
-        Format::Matrix => writeln!(w, "No Solution!"),
-        Format::Knuth => writeln!(w, "no solution\n"),
+/// Appends what stands in place of a solution: `marker` on its own line
+/// (and, for Knuth's format, the blank line that ends a solution).
+fn write_marker(text: &mut String, format: Format, marker: &str) {
+    text.push_str(marker);
+    text.push('\n');
+    if format == Format::Knuth {
+        text.push('\n');
     }
 }
 
-impl Printer {
-    /// Solves `instance` and writes its answer: in text, solutions as they
-    /// are found; in JSON, one record at the end.
-    pub fn answer<W: Write + ?Sized>(
-        self,
-        w: &mut W,
-        origin: Origin<'_>,
-        instance: &Instance,
-        mode: Mode,
-    ) -> io::Result<Searched> {
-        // One big count is worth splitting across the threads `--jobs`
-        // allows; `--jobs 1` stays exactly the serial search.
-        let parallel = rayon::current_num_threads() > 1;
-        match self {
-            Printer::Text => {
-                let mut failed = None;
-                let searched =
-                    solve(
-                        &instance.problem,
-                        mode,
-                        parallel,
-                        |options| match write_solution(w, instance, options) {
-                            Ok(()) => Control::Continue,
-                            Err(e) => {
-                                failed = Some(e);
-                                Control::Stop
-                            }
-                        },
-                    );
-                if let Some(e) = failed {
-                    return Err(e);
+/// What to search for and how answers are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Style {
+    /// What to search for.
+    pub mode: Mode,
+    /// Give up a search at this many nodes.
+    pub max_nodes: Option<u64>,
+    /// JSON lines instead of text.
+    pub json: bool,
+}
+
+/// Solves `instance` as `style` says and appends its answer to `text`: in
+/// text, solutions as they are found (calling `flush` after each one,
+/// which may write the text out; an error from it stops the search and is
+/// returned); in JSON, one record at the end.
+pub fn answer(
+    at: At<'_>,
+    instance: &Instance,
+    style: Style,
+    text: &mut String,
+    flush: &mut dyn FnMut(&mut String) -> io::Result<()>,
+) -> io::Result<Searched> {
+    // One big count is worth splitting across the threads `--jobs`
+    // allows; `--jobs 1` stays exactly the serial search.
+    let parallel = rayon::current_num_threads() > 1;
+    let problem = &instance.problem;
+    if !style.json {
+        let mut failed = None;
+        let searched = solve(problem, style.mode, style.max_nodes, parallel, |options| {
+            write_solution(text, instance, options);
+            match flush(text) {
+                Ok(()) => Control::Continue,
+                Err(e) => {
+                    failed = Some(e);
+                    Control::Stop
                 }
-                match mode {
-                    Mode::Count { .. } => writeln!(w, "{}", searched.count)?,
-                    _ if searched.count == 0 => write_no_solution(w, instance.format)?,
-                    _ => {}
-                }
-                Ok(searched)
             }
-            Printer::Json => {
-                let mut solutions = Vec::new();
-                let searched = solve(&instance.problem, mode, parallel, |options| {
-                    solutions.push(labels(instance, options));
-                    Control::Continue
-                });
-                let counting = matches!(mode, Mode::Count { .. });
-                let record = Record {
-                    index: origin.index,
-                    file: origin.file,
-                    format: Some(instance.format.to_string()),
-                    line: instance.line,
-                    status: if searched.count > 0 {
-                        "solved"
-                    } else {
-                        "no_solution"
-                    },
-                    solutions: (!counting).then_some(solutions),
-                    count: counting.then_some(searched.count),
-                    complete: (mode != Mode::First).then_some(searched.complete),
-                    nodes: Some(searched.stats.nodes),
-                    updates: Some(searched.stats.updates),
-                    error: None,
+        });
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        match style.mode {
+            _ if searched.gave_up && matches!(style.mode, Mode::Count { .. }) => {
+                text.push_str(GAVE_UP);
+                text.push('\n');
+            }
+            _ if searched.gave_up => write_marker(text, instance.format, GAVE_UP),
+            Mode::Count { .. } => {
+                text.push_str(&searched.count.to_string());
+                text.push('\n');
+            }
+            _ if searched.count == 0 => {
+                let marker = match instance.format {
+                    Format::Matrix => "No Solution!",
+                    Format::Knuth => "no solution",
                 };
-                output::write_json_line(w, &record)?;
-                Ok(searched)
+                write_marker(text, instance.format, marker);
             }
+            _ => {}
+        }
+        return Ok(searched);
+    }
+    let mut solutions = Vec::new();
+    let searched = solve(problem, style.mode, style.max_nodes, parallel, |options| {
+        solutions.push(labels(instance, options));
+        Control::Continue
+    });
+    let counting = matches!(style.mode, Mode::Count { .. });
+    let record = Record {
+        index: at.index,
+        file: at.file,
+        format: Some(instance.format.to_string()),
+        line: instance.line,
+        status: match (searched.gave_up, searched.count > 0) {
+            (true, _) => "gave_up",
+            (false, true) => "solved",
+            (false, false) => "no_solution",
+        },
+        solutions: (!counting).then_some(solutions),
+        count: counting.then_some(searched.count),
+        complete: (style.mode != Mode::First || searched.gave_up).then_some(searched.complete),
+        nodes: Some(searched.stats.nodes),
+        updates: Some(searched.stats.updates),
+        error: None,
+    };
+    push_json(text, &record);
+    Ok(searched)
+}
+
+/// `cover exact` as a [`Batch`].
+struct ExactBatch {
+    format: Option<Format>,
+    style: Style,
+}
+
+impl Batch for ExactBatch {
+    type Instance = Instance;
+    type Error = ParseError;
+    type Worker = ();
+    type Answer = Searched;
+
+    fn label(&self) -> &'static str {
+        "exact"
+    }
+
+    fn chunk_sizes(&self) -> ChunkSizes {
+        // Matrices of a file of many may be small (grow to 256 at a time)
+        // or large (a chunk is also bounded by their weight).
+        ChunkSizes {
+            first: 8,
+            most: 256,
         }
     }
 
-    /// Writes what stands for an instance that could not be read: nothing
-    /// in text (the error goes to standard error), a record in JSON.
-    pub fn invalid<W: Write + ?Sized>(
-        self,
-        w: &mut W,
-        origin: Origin<'_>,
-        error: &ParseError,
-    ) -> io::Result<()> {
-        match self {
-            Printer::Text => Ok(()),
-            Printer::Json => output::write_json_line(
-                w,
-                &Record {
-                    index: origin.index,
-                    file: origin.file,
-                    format: None,
-                    line: error.line,
-                    status: "invalid",
-                    solutions: None,
-                    count: None,
-                    complete: None,
-                    nodes: None,
-                    updates: None,
-                    error: Some(error.kind.to_string()),
-                },
-            ),
+    fn weight(&self, instance: &Instance) -> usize {
+        instance.problem.node_count()
+    }
+
+    fn streaming(&self) -> bool {
+        // Every solution of one problem may be more than memory holds.
+        matches!(self.style.mode, Mode::All { .. })
+    }
+
+    fn instances<'r>(&'r self, reader: Box<dyn BufRead + 'r>) -> ReadInstances<'r, Self> {
+        Box::new(Instances::new(reader, self.format))
+    }
+
+    fn worker(&self) {}
+
+    fn answer(
+        &self,
+        _: &mut (),
+        at: At<'_>,
+        instance: &Instance,
+        text: &mut String,
+        flush: &mut dyn FnMut(&mut String) -> io::Result<()>,
+    ) -> io::Result<Searched> {
+        answer(at, instance, self.style, text, flush)
+    }
+
+    fn verdict(&self, searched: &Searched) -> Verdict {
+        match (searched.gave_up, searched.count > 0) {
+            (true, _) => Verdict::GaveUp(searched.stats),
+            (false, true) => Verdict::Solved(searched.stats),
+            (false, false) => Verdict::NoSolution(searched.stats),
+        }
+    }
+
+    /// Nothing in text (the error goes to standard error), a record in
+    /// JSON.
+    fn invalid(&self, at: At<'_>, error: &ParseError, text: &mut String) {
+        if self.style.json {
+            let record = Record {
+                index: at.index,
+                file: at.file,
+                format: None,
+                line: error.line,
+                status: "invalid",
+                solutions: None,
+                count: None,
+                complete: None,
+                nodes: None,
+                updates: None,
+                error: Some(error.kind.to_string()),
+            };
+            push_json(text, &record);
         }
     }
 }
 
 /// Runs `cover exact`.
 pub fn run(args: &ExactArgs, session: &mut Session) -> anyhow::Result<()> {
-    let mode = args.mode();
-    let format = args.format.map(Format::from);
-    let printer = if args.common.json {
-        Printer::Json
-    } else {
-        Printer::Text
+    let batch = ExactBatch {
+        format: args.format.map(Format::from),
+        style: Style {
+            mode: args.mode(),
+            max_nodes: args.max_nodes,
+            json: args.common.json,
+        },
     };
-    let mut out = Out::stdout();
-    for input in args.inputs.iter() {
-        let reader = match input.open() {
-            Ok(reader) => reader,
-            Err(e) => {
-                session.io_error(input.name(), &e);
-                continue;
-            }
-        };
-        for (k, next) in Instances::new(reader, format).enumerate() {
-            let origin = Origin {
-                file: input.name(),
-                index: k + 1,
-            };
-            match next {
-                Ok(instance) => {
-                    let searched = printer.answer(&mut out, origin, &instance, mode)?;
-                    session.answered(searched.count > 0, searched.stats);
-                }
-                Err(InputError::Parse(e)) => {
-                    // Flush the answers before it first, so that stdout
-                    // and stderr interleave in order on a terminal.
-                    out.end_instance()?;
-                    session.invalid(input.name(), e.line, &e.kind);
-                    printer.invalid(&mut out, origin, &e)?;
-                }
-                Err(InputError::Io(e)) => {
-                    // The reader stops after an I/O error.
-                    session.io_error(input.name(), &e);
-                }
-            }
-            out.end_instance()?;
-        }
-    }
-    out.flush()?;
+    batch::run(&batch, &args.inputs, &mut Out::stdout(), session)?;
     Ok(())
 }
 
@@ -463,16 +519,20 @@ mod tests {
             .unwrap()
     }
 
-    fn answer(printer: Printer, text: &str, mode: Mode) -> (String, Searched) {
-        let mut out = Vec::new();
-        let origin = Origin {
+    /// The text or JSON answer of the instance `text` in `mode`.
+    fn answer_of(json: bool, text: &str, mode: Mode) -> (String, Searched) {
+        let style = Style {
+            mode,
+            max_nodes: None,
+            json,
+        };
+        let at = At {
             file: "t",
             index: 1,
         };
-        let searched = printer
-            .answer(&mut out, origin, &instance(text), mode)
-            .unwrap();
-        (String::from_utf8(out).unwrap(), searched)
+        let mut out = String::new();
+        let searched = answer(at, &instance(text), style, &mut out, &mut |_| Ok(())).unwrap();
+        (out, searched)
     }
 
     const TWO_WAYS: &str = "3 2\n1 0\n0 1\n1 1\n";
@@ -485,6 +545,7 @@ mod tests {
             count,
             all,
             limit,
+            max_nodes: None,
             common: Common::default(),
         };
         assert_eq!(args(false, false, None).mode(), Mode::First);
@@ -503,7 +564,7 @@ mod tests {
     fn solve_counts_and_limits() {
         let problem = instance(TWO_WAYS).problem;
         let mut seen = Vec::new();
-        let searched = solve(&problem, Mode::All { limit: None }, false, |o| {
+        let searched = solve(&problem, Mode::All { limit: None }, None, false, |o| {
             seen.push(o.to_vec());
             Control::Continue
         });
@@ -512,39 +573,40 @@ mod tests {
         let searched = solve(
             &problem,
             Mode::Count { limit: Some(1) },
+            None,
             false,
             |_| unreachable!(),
         );
         assert_eq!((searched.count, searched.complete), (1, false));
-        let searched = solve(&problem, Mode::First, false, |_| Control::Continue);
+        let searched = solve(&problem, Mode::First, None, false, |_| Control::Continue);
         assert_eq!(searched.count, 1);
     }
 
     #[test]
     fn text_answers() {
-        let (text, _) = answer(Printer::Text, TWO_WAYS, Mode::All { limit: None });
+        let (text, _) = answer_of(false, TWO_WAYS, Mode::All { limit: None });
         assert_eq!(text, "1 2\n3\n");
-        let (text, _) = answer(Printer::Text, TWO_WAYS, Mode::Count { limit: None });
+        let (text, _) = answer_of(false, TWO_WAYS, Mode::Count { limit: None });
         assert_eq!(text, "2\n");
-        let (text, _) = answer(Printer::Text, "1 2\n1 0\n", Mode::First);
+        let (text, _) = answer_of(false, "1 2\n1 0\n", Mode::First);
         assert_eq!(text, "No Solution!\n");
-        let (text, _) = answer(Printer::Text, "a b | c\nb c\na\n", Mode::First);
+        let (text, _) = answer_of(false, "a b | c\nb c\na\n", Mode::First);
         assert_eq!(text, "a\nb c\n\n");
-        let (text, _) = answer(Printer::Text, "a b\na\n", Mode::First);
+        let (text, _) = answer_of(false, "a b\na\n", Mode::First);
         assert_eq!(text, "no solution\n\n");
         // No columns: the empty set of rows is a solution, an empty line.
-        let (text, searched) = answer(Printer::Text, "0 0\n", Mode::First);
+        let (text, searched) = answer_of(false, "0 0\n", Mode::First);
         assert_eq!((text.as_str(), searched.count), ("\n", 1));
     }
 
     #[test]
     fn json_answers() {
-        let (text, _) = answer(Printer::Json, TWO_WAYS, Mode::All { limit: Some(1) });
+        let (text, _) = answer_of(true, TWO_WAYS, Mode::All { limit: Some(1) });
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(value["status"], "solved");
         assert_eq!(value["solutions"], serde_json::json!([[1, 2]]));
         assert_eq!(value["complete"], false);
-        let (text, _) = answer(Printer::Json, "a b\na b\n", Mode::First);
+        let (text, _) = answer_of(true, "a b\na b\n", Mode::First);
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(value["solutions"], serde_json::json!([["a b"]]));
         assert_eq!(value["format"], "knuth");

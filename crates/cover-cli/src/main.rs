@@ -8,6 +8,7 @@
 //! 0 every instance solved, 1 some instance without solution, 2 bad input,
 //! bad usage or an I/O error.
 
+mod batch;
 mod common;
 mod exact;
 mod generate;
@@ -31,6 +32,10 @@ Every command reads the files named (standard input when none, or for `-`),
 writes answers to standard output in input order and diagnostics to standard
 error as `cover: FILE:LINE: message`. A bad instance is reported and the
 others are still answered.
+
+A line may hold at most 4 MiB: a longer one is reported at its line and
+skipped, and reading goes on after it; binary data (a NUL byte in such a
+line), or a line without end for 256 MiB, ends that input.
 
 Exit status: 0 every instance has a solution; 1 all input was valid but some
 instance has no solution; 2 bad input, bad usage or an I/O error.

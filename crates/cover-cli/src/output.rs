@@ -65,6 +65,17 @@ pub fn write_json_line<W: Write + ?Sized, T: Serialize + ?Sized>(
     w.write_all(b"\n")
 }
 
+/// Appends `value` to `text` as one line of JSON.
+pub fn push_json<T: Serialize + ?Sized>(text: &mut String, value: &T) {
+    match serde_json::to_string(value) {
+        Ok(json) => text.push_str(&json),
+        // Unreachable for the records of this crate: plain strings and
+        // numbers, which always serialise.
+        Err(e) => text.push_str(&format!("{{\"error\":{:?}}}", e.to_string())),
+    }
+    text.push('\n');
+}
+
 /// Writes `cover: message` to standard error. A failure to write there has
 /// nowhere to be reported, so it is ignored.
 pub fn error(message: impl Display) {

@@ -114,29 +114,6 @@ where
 /// easy puzzles did not change).
 const IN_FLIGHT: usize = 2;
 
-/// Takes the next items of `items` (numbered from 0 in their input, as
-/// `enumerate` numbers them) into a chunk, numbered from 1: at most `most`,
-/// fewer once `full` says the chunk is full after an item. Also says
-/// whether `items` may have more.
-pub fn take_chunk<T>(
-    items: &mut impl Iterator<Item = (usize, T)>,
-    most: usize,
-    mut full: impl FnMut(&T) -> bool,
-) -> (Vec<(usize, T)>, bool) {
-    let mut chunk = Vec::new();
-    while chunk.len() < most {
-        let Some((k, item)) = items.next() else {
-            return (chunk, false);
-        };
-        let stop = full(&item);
-        chunk.push((k + 1, item));
-        if stop {
-            break;
-        }
-    }
-    (chunk, true)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,20 +166,6 @@ mod tests {
         assert_eq!(asked, [8]);
         let (printed, _) = squares(16, ChunkSizes::fixed(8), 2);
         assert_eq!(printed.len(), 16);
-    }
-
-    #[test]
-    fn chunks_are_taken_numbered_from_one() {
-        let mut items = "abcdefg".chars().enumerate();
-        let (chunk, more) = take_chunk(&mut items, 3, |_| false);
-        assert_eq!(chunk, [(1, 'a'), (2, 'b'), (3, 'c')]);
-        assert!(more);
-        let (chunk, more) = take_chunk(&mut items, 3, |&c| c == 'd');
-        assert_eq!(chunk, [(4, 'd')]);
-        assert!(more);
-        let (chunk, more) = take_chunk(&mut items, 9, |_| false);
-        assert_eq!(chunk, [(5, 'e'), (6, 'f'), (7, 'g')]);
-        assert!(!more);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! counters the workers update, so the workers never touch the bar.
 
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -63,37 +63,6 @@ impl Ticker {
 impl Drop for Ticker {
     fn drop(&mut self) {
         self.stop();
-    }
-}
-
-/// How many instances a batch command has read and answered, for a bar
-/// of the answered out of the read; clones count together.
-#[derive(Debug, Clone, Default)]
-pub struct Tally {
-    read: Arc<AtomicU64>,
-    answered: Arc<AtomicU64>,
-}
-
-impl Tally {
-    /// Counts `n` more instances read.
-    pub fn read(&self, n: usize) {
-        self.read.fetch_add(n as u64, Ordering::Relaxed);
-    }
-
-    /// Counts one more instance answered.
-    pub fn answered(&self) {
-        self.answered.fetch_add(1, Ordering::Relaxed);
-    }
-
-    /// Starts a bar labelled `label` of this tally.
-    pub fn ticker(&self, label: &'static str) -> Ticker {
-        let tally = self.clone();
-        Ticker::start(label, move || {
-            (
-                tally.answered.load(Ordering::Relaxed),
-                tally.read.load(Ordering::Relaxed),
-            )
-        })
     }
 }
 

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use clap::Args;
 use cover_models::queens::{draw, Queens};
 use dlx_core::{
-    count_parallel, Control, Limits, Report, Solver, SplitConfig, SplitProgress, Stats,
+    count_parallel, Control, Limits, Outcome, Report, Solver, SplitConfig, SplitProgress, Stats,
 };
 use serde::Serialize;
 
@@ -29,9 +29,15 @@ empty square; with --all every board, a blank line after each; with --count
 the number of solutions. N = 2 and N = 3 have no solution: `no solution`,
 exit status 1.
 
-JSON (--json), one object: n, status (\"solved\" or \"no_solution\"),
+With --max-nodes N, `gave up` stands in place of the answer (after the
+boards found, with --all) when the search reached N nodes first; exit
+status 1.
+
+JSON (--json), one object: n, status (\"solved\", \"no_solution\" or
+\"gave_up\"),
 solutions (each a list giving the file of the queen in each rank, from 0),
-count (with --count), complete (false when --limit stopped the search),
+count (with --count), complete (false when --limit or --max-nodes stopped
+the search),
 nodes, updates.
 
 Examples:
@@ -67,6 +73,13 @@ pub struct QueensArgs {
     #[arg(long, requires = "count")]
     pub symmetry: bool,
 
+    /// Give up after N search nodes: the answer is then `gave up` (JSON
+    /// status "gave_up"; with --all, after the boards found by then) and
+    /// the exit status 1. A bounded count stays on one thread, so whether
+    /// it gives up does not depend on --jobs.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_nodes: Option<u64>,
+
     #[command(flatten)]
     pub common: Common,
 }
@@ -86,12 +99,14 @@ struct Record {
 }
 
 /// Counts the solutions that contain `given`: split across threads unless
-/// there is only one, with a progress bar for long counts.
-fn count(queens: &Queens, given: &[usize], limit: Option<u64>) -> Report {
+/// there is only one (or the count is bounded), with a progress bar for
+/// long counts.
+fn count(queens: &Queens, given: &[usize], limit: Option<u64>, max_nodes: Option<u64>) -> Report {
     let problem = queens.problem();
-    if rayon::current_num_threads() == 1 || limit.is_some() {
+    if rayon::current_num_threads() == 1 || limit.is_some() || max_nodes.is_some() {
         let limits = Limits {
             max_solutions: limit,
+            node_budget: max_nodes,
             ..Limits::none()
         };
         return Solver::new(problem)
@@ -119,22 +134,33 @@ fn count(queens: &Queens, given: &[usize], limit: Option<u64>) -> Report {
 pub fn run(args: &QueensArgs, session: &mut Session) -> anyhow::Result<()> {
     let queens = Queens::new(args.n as usize)?;
     let mut out = Out::stdout();
+    let mut gave_up = false;
     let (found, complete, stats, solutions) = if args.count {
         let mut stats = Stats::default();
         let mut complete = true;
         if args.symmetry {
             let mut total = 0;
             for (option, weight) in queens.symmetric_starts() {
-                let report = count(&queens, &[option], None);
+                // The bound is on all the searches together.
+                let left = args
+                    .max_nodes
+                    .map(|most| most.saturating_sub(stats.nodes).max(1));
+                let report = count(&queens, &[option], None, left);
                 total += weight * report.stats.solutions;
                 stats += report.stats;
+                if report.outcome == Outcome::NodeBudget {
+                    gave_up = true;
+                    complete = false;
+                    break;
+                }
             }
             // The counters are those of the searches made; the count is
             // the weighted total.
             stats.solutions = total;
         } else {
-            let report = count(&queens, &[], args.limit);
+            let report = count(&queens, &[], args.limit, args.max_nodes);
             complete = report.outcome.is_complete();
+            gave_up = report.outcome == Outcome::NodeBudget;
             stats = report.stats;
         }
         (stats.solutions, complete, stats, None)
@@ -146,6 +172,7 @@ pub fn run(args: &QueensArgs, session: &mut Session) -> anyhow::Result<()> {
         };
         let limits = Limits {
             max_solutions: limit,
+            node_budget: args.max_nodes,
             ..Limits::none()
         };
         let mut boards = Vec::new();
@@ -173,20 +200,32 @@ pub fn run(args: &QueensArgs, session: &mut Session) -> anyhow::Result<()> {
             return Err(e.into());
         }
         let complete = report.outcome.is_complete();
+        gave_up = report.outcome == Outcome::NodeBudget;
         (report.stats.solutions, complete, report.stats, Some(boards))
     };
-    session.answered(found > 0, stats);
+    if gave_up {
+        session.gave_up(stats);
+    } else {
+        session.answered(found > 0, stats);
+    }
     if args.common.json {
         let record = Record {
             n: queens.n(),
-            status: if found > 0 { "solved" } else { "no_solution" },
+            status: match (gave_up, found > 0) {
+                (true, _) => "gave_up",
+                (false, true) => "solved",
+                (false, false) => "no_solution",
+            },
             count: args.count.then_some(found),
-            complete: (args.count || args.all || args.limit.is_some()).then_some(complete),
+            complete: (args.count || args.all || args.limit.is_some() || gave_up)
+                .then_some(complete),
             solutions,
             nodes: stats.nodes,
             updates: stats.updates,
         };
         output::write_json_line(&mut out, &record)?;
+    } else if gave_up {
+        writeln!(out, "gave up")?;
     } else if args.count {
         writeln!(out, "{found}")?;
     } else if found == 0 {

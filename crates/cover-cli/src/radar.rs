@@ -8,23 +8,25 @@
 //! `--svg` drawings and the session's bookkeeping.
 
 use std::fmt::Write as _;
-use std::io::{self, Write};
+use std::io::{self, BufRead};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 
 use clap::Args;
 use cover_models::radar::{
-    format_radius, solve, Cases, InputError, NoAnswer, ParseError, ParseErrorKind, Probe,
-    RadarAnswer, RadarCase,
+    format_radius, solve_within, Cases, NoAnswer, ParseError, ParseErrorKind, Probe, RadarAnswer,
+    RadarCase,
 };
 use cover_models::text::LineFault;
+use dlx_core::Stats;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::batch::{self, At, Batch, Invalid, ReadInstances, Verdict};
 use crate::common::{Common, Inputs, Session};
-use crate::output::{self, Out};
-use crate::pipeline::{self, ChunkSizes};
-use crate::progress::Tally;
+use crate::output::{push_json, Out};
+use crate::pipeline::ChunkSizes;
 
 const LONG_ABOUT: &str = "\
 Solve the radar problem (HDU 2295): N cities and M radar stations, of which
@@ -46,16 +48,18 @@ solved in parallel; answers are printed in input order.";
 const AFTER_LONG_HELP: &str = "\
 Output (text): one line per case, R rounded to 6 decimals (correctly
 rounded); `no answer` for a case with cities but no station. N = 0 answers
-0.000000. A case that cannot be read prints nothing on standard output; the
-error goes to standard error as `cover: FILE:LINE: message`, and the cases
-after it are still answered (when the reader can tell where they start).
+0.000000. With --max-nodes N, `gave up` for a case when one of its probes
+reached N nodes undecided. A case that cannot be read prints nothing on
+standard output; the error goes to standard error as `cover: FILE:LINE:
+message`, and the cases after it are still answered (when the reader can
+tell where they start).
 
 JSON (--json), one object per case per line:
   index           the case's number in its file, from 1
   file            the file name, or <stdin>
   line            the line of the case's `N M K` (for invalid cases: the
                   line of the error)
-  status          \"solved\", \"no_solution\" or \"invalid\"
+  status          \"solved\", \"no_solution\", \"invalid\" or \"gave_up\"
   radius          R, rounded to 6 decimals
   radius_text     R as printed in text
   squared_radius  R², exact (an integer)
@@ -63,7 +67,7 @@ JSON (--json), one object per case per line:
   probes          candidate radii probed (cancelled ones included)
   rounds          rounds of probes
   nodes           search nodes of all probes
-  error           for invalid and unanswerable cases: what is wrong
+  error           for invalid, unanswerable and given-up cases: what is wrong
 
 --svg PATH draws each answered case: cities (dots), stations (squares; the
 operated ones red, with their coverage circles), scaled to fit, labelled.
@@ -73,7 +77,8 @@ receives the first case; case n after it goes to `<PATH stem>-<n>.svg`
 beside it.
 
 Exit status: 0 every case answered; 1 all input valid but some case has no
-answer (cities and no station); 2 bad input, bad usage or an I/O error.
+answer (cities and no station, or it gave up); 2 bad input, bad usage or an
+I/O error.
 
 Examples:
   cover radar hdu2295.in                radii, one per line
@@ -97,15 +102,29 @@ pub struct RadarArgs {
     #[arg(long, value_name = "N")]
     pub probes: Option<NonZeroUsize>,
 
+    /// Give up on a case when one of its probes takes N search nodes
+    /// undecided.
+    ///
+    /// Its answer is then `gave up` (JSON status "gave_up"), and the exit
+    /// status is 1; the other cases are still answered. Which radii are
+    /// probed depends on --probes (by default the number of threads), so
+    /// whether a hard case gives up may too; give --probes for runs that
+    /// must agree.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_nodes: Option<u64>,
+
     #[command(flatten)]
     pub common: Common,
 }
 
-/// At most this many cases are read ahead and solved together.
+/// At most this many cases are read ahead and solved together (and fewer
+/// once they hold [`batch::CHUNK_WEIGHT`] points, so that memory stays
+/// bounded by the input's cases, not by the whole file).
 const CHUNK_CASES: usize = 64;
-/// A chunk stops growing once its cases hold this many points, so that
-/// memory stays bounded by the input's cases, not by the whole file.
-const CHUNK_POINTS: usize = 1 << 22;
+
+/// What stands in place of a radius when a probe reached `--max-nodes`
+/// first.
+pub const GAVE_UP: &str = "gave up";
 
 /// One line of `--json` output.
 #[derive(Debug, Serialize)]
@@ -133,10 +152,10 @@ struct Record<'a> {
 }
 
 impl<'a> Record<'a> {
-    fn new(file: &'a str, index: usize, line: usize, status: &'static str) -> Record<'a> {
+    fn new(at: At<'a>, line: usize, status: &'static str) -> Record<'a> {
         Record {
-            index,
-            file,
+            index: at.index,
+            file: at.file,
             line,
             status,
             radius: None,
@@ -151,9 +170,14 @@ impl<'a> Record<'a> {
     }
 }
 
-/// Solves `case` with up to `width` probes per round on rayon's threads.
-pub fn solve_case(case: &RadarCase, width: usize) -> Result<RadarAnswer, NoAnswer> {
-    solve(case, width, |probes: &[Probe<'_>]| {
+/// Solves `case` with up to `width` probes per round on rayon's threads,
+/// each bounded by `max_nodes`.
+pub fn solve_case(
+    case: &RadarCase,
+    width: usize,
+    max_nodes: Option<u64>,
+) -> Result<RadarAnswer, NoAnswer> {
+    solve_within(case, width, max_nodes, |probes: &[Probe<'_>]| {
         if probes.len() == 1 {
             vec![probes[0].run()]
         } else {
@@ -222,26 +246,109 @@ impl SvgTarget {
     }
 }
 
-/// A read case or why it could not be read, with its number in the file.
-type ReadCase = (usize, Result<RadarCase, InputError>);
+impl Invalid for ParseError {
+    fn line(&self) -> usize {
+        self.line
+    }
 
-/// The message for a parse error, saying when the rest of the input is
-/// lost.
-fn parse_message(error: &ParseError) -> String {
-    let lost = error.fatal
-        && matches!(
-            error.kind,
-            ParseErrorKind::BadCount { .. }
-                | ParseErrorKind::NegativeCount { .. }
-                | ParseErrorKind::Line(LineFault::NotUtf8 | LineFault::TooLong { .. })
-        );
-    if lost {
-        format!(
-            "{}; the rest of the input cannot be read as cases",
-            error.kind
-        )
-    } else {
-        error.kind.to_string()
+    /// The message, saying when the rest of the input is lost.
+    fn message(&self) -> String {
+        let lost = self.fatal
+            && matches!(
+                self.kind,
+                ParseErrorKind::BadCount { .. }
+                    | ParseErrorKind::NegativeCount { .. }
+                    | ParseErrorKind::Line(LineFault::NotUtf8 | LineFault::TooLong { .. })
+            );
+        if lost {
+            format!(
+                "{}; the rest of the input cannot be read as cases",
+                self.kind
+            )
+        } else {
+            self.kind.to_string()
+        }
+    }
+}
+
+/// `cover radar` as a [`Batch`].
+struct RadarBatch<'a> {
+    args: &'a RadarArgs,
+    /// Candidate radii probed at once.
+    width: usize,
+    /// Where drawings go; used on the printing thread only, in order.
+    svg: Mutex<Option<SvgTarget>>,
+}
+
+impl Batch for RadarBatch<'_> {
+    type Instance = RadarCase;
+    type Error = ParseError;
+    type Worker = ();
+    type Answer = Result<RadarAnswer, NoAnswer>;
+
+    fn label(&self) -> &'static str {
+        "radar"
+    }
+
+    fn chunk_sizes(&self) -> ChunkSizes {
+        // A case takes milliseconds, and its probes run in parallel too.
+        ChunkSizes::fixed(CHUNK_CASES)
+    }
+
+    fn weight(&self, case: &RadarCase) -> usize {
+        case.cities.len() + case.stations.len()
+    }
+
+    fn instances<'r>(&'r self, reader: Box<dyn BufRead + 'r>) -> ReadInstances<'r, Self> {
+        Box::new(Cases::new(reader))
+    }
+
+    fn worker(&self) {}
+
+    fn answer(
+        &self,
+        _: &mut (),
+        at: At<'_>,
+        case: &RadarCase,
+        text: &mut String,
+        _flush: &mut dyn FnMut(&mut String) -> io::Result<()>,
+    ) -> io::Result<Result<RadarAnswer, NoAnswer>> {
+        let answer = solve_case(case, self.width, self.args.max_nodes);
+        write_answer(text, self.args, at, case, &answer);
+        Ok(answer)
+    }
+
+    fn verdict(&self, answer: &Result<RadarAnswer, NoAnswer>) -> Verdict {
+        match answer {
+            Ok(answer) => Verdict::Solved(answer.stats),
+            Err(NoAnswer::GaveUp { stats, .. }) => Verdict::GaveUp(*stats),
+            Err(_) => Verdict::NoSolution(Stats::default()),
+        }
+    }
+
+    fn invalid(&self, at: At<'_>, error: &ParseError, text: &mut String) {
+        if self.args.common.json {
+            let mut record = Record::new(at, error.line, "invalid");
+            record.error = Some(error.message());
+            push_json(text, &record);
+        }
+    }
+
+    fn printed(
+        &self,
+        at: At<'_>,
+        case: &RadarCase,
+        answer: &Result<RadarAnswer, NoAnswer>,
+        session: &mut Session,
+    ) {
+        let mut svg = self.svg.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(target) = svg.as_mut() {
+            let drawing = draw(at.file, at.index, case, answer.as_ref().ok());
+            let (path, result) = target.write(at.file, at.index, &drawing);
+            if let Err(e) = result {
+                session.io_error(&path.display().to_string(), &e);
+            }
+        }
     }
 }
 
@@ -251,111 +358,38 @@ pub fn run(args: &RadarArgs, session: &mut Session) -> anyhow::Result<()> {
         .probes
         .map_or_else(rayon::current_num_threads, NonZeroUsize::get)
         .max(1);
-    let mut svg = args.svg.as_deref().map(SvgTarget::new);
-    let mut out = Out::stdout();
-    let tally = Tally::default();
-    let ticker = tally.ticker("radar");
-    for input in args.inputs.iter() {
-        let reader = match input.open() {
-            Ok(reader) => reader,
-            Err(e) => {
-                session.io_error(input.name(), &e);
-                continue;
-            }
-        };
-        let mut cases = Cases::new(reader).enumerate();
-        // Chunks of a fixed size (and a bound on their points): a case
-        // takes milliseconds, and its probes run in parallel too.
-        let read_next = |_: usize| {
-            let mut points = 0;
-            let (chunk, more) = pipeline::take_chunk(&mut cases, CHUNK_CASES, |case| {
-                if let Ok(case) = case {
-                    points += case.cities.len() + case.stations.len();
-                }
-                points >= CHUNK_POINTS
-            });
-            tally.read(chunk.len());
-            (chunk, more)
-        };
-        let answer_chunk = |chunk: &Vec<ReadCase>| -> Vec<Option<Result<RadarAnswer, NoAnswer>>> {
-            chunk
-                .par_iter()
-                .map(|(_, result)| {
-                    let answer = result.as_ref().ok().map(|case| solve_case(case, width));
-                    tally.answered();
-                    answer
-                })
-                .collect()
-        };
-        let print_chunk = |chunk: Vec<ReadCase>,
-                           answers: Vec<Option<Result<RadarAnswer, NoAnswer>>>|
-         -> io::Result<()> {
-            for ((index, result), answer) in chunk.iter().zip(answers) {
-                match (result, answer) {
-                    (Ok(case), Some(answer)) => {
-                        write_answer(&mut out, args, input.name(), *index, case, &answer)?;
-                        let stats = answer.as_ref().map(|a| a.stats).unwrap_or_default();
-                        session.answered(answer.is_ok(), stats);
-                        if let Some(target) = svg.as_mut() {
-                            let drawing = draw(input.name(), *index, case, answer.as_ref().ok());
-                            let (path, result) = target.write(input.name(), *index, &drawing);
-                            if let Err(e) = result {
-                                session.io_error(&path.display().to_string(), &e);
-                            }
-                        }
-                    }
-                    (Err(InputError::Parse(e)), _) => {
-                        // Flush the answers before it first, so that
-                        // stdout and stderr interleave in order.
-                        out.end_instance()?;
-                        let message = parse_message(e);
-                        session.invalid(input.name(), e.line, &message);
-                        if args.common.json {
-                            let mut record = Record::new(input.name(), *index, e.line, "invalid");
-                            record.error = Some(message);
-                            output::write_json_line(&mut out, &record)?;
-                        }
-                    }
-                    (Err(InputError::Io(e)), _) => session.io_error(input.name(), e),
-                    (Ok(_), None) => unreachable!("every valid case is solved"),
-                }
-                out.end_instance()?;
-            }
-            Ok(())
-        };
-        pipeline::run(
-            ChunkSizes::fixed(CHUNK_CASES),
-            read_next,
-            answer_chunk,
-            print_chunk,
-        )?;
-    }
-    ticker.finish();
-    out.flush()?;
+    let batch = RadarBatch {
+        args,
+        width,
+        svg: Mutex::new(args.svg.as_deref().map(SvgTarget::new)),
+    };
+    batch::run(&batch, &args.inputs, &mut Out::stdout(), session)?;
     Ok(())
 }
 
-/// Writes one case's answer, text or JSON.
-fn write_answer<W: Write + ?Sized>(
-    w: &mut W,
+/// Appends one case's answer, text or JSON.
+fn write_answer(
+    text: &mut String,
     args: &RadarArgs,
-    file: &str,
-    index: usize,
+    at: At<'_>,
     case: &RadarCase,
     answer: &Result<RadarAnswer, NoAnswer>,
-) -> io::Result<()> {
+) {
     if !args.common.json {
-        return match answer {
-            Ok(answer) => writeln!(w, "{}", format_radius(answer.squared_radius)),
-            Err(_) => writeln!(w, "no answer"),
-        };
+        match answer {
+            Ok(answer) => text.push_str(&format_radius(answer.squared_radius)),
+            Err(NoAnswer::GaveUp { .. }) => text.push_str(GAVE_UP),
+            Err(_) => text.push_str("no answer"),
+        }
+        text.push('\n');
+        return;
     }
     let record = match answer {
         Ok(answer) => {
-            let text = format_radius(answer.squared_radius);
-            let mut record = Record::new(file, index, case.line, "solved");
-            record.radius = text.parse().ok();
-            record.radius_text = Some(text);
+            let radius = format_radius(answer.squared_radius);
+            let mut record = Record::new(at, case.line, "solved");
+            record.radius = radius.parse().ok();
+            record.radius_text = Some(radius);
             record.squared_radius = Some(answer.squared_radius);
             record.stations = Some(answer.stations.iter().map(|s| s + 1).collect());
             record.probes = Some(answer.probes);
@@ -363,13 +397,19 @@ fn write_answer<W: Write + ?Sized>(
             record.nodes = Some(answer.stats.nodes);
             record
         }
+        Err(reason @ NoAnswer::GaveUp { stats, .. }) => {
+            let mut record = Record::new(at, case.line, "gave_up");
+            record.nodes = Some(stats.nodes);
+            record.error = Some(reason.to_string());
+            record
+        }
         Err(reason) => {
-            let mut record = Record::new(file, index, case.line, "no_solution");
+            let mut record = Record::new(at, case.line, "no_solution");
             record.error = Some(reason.to_string());
             record
         }
     };
-    output::write_json_line(w, &record)
+    push_json(text, &record);
 }
 
 // ---------------------------------------------------------------------------
@@ -533,7 +573,7 @@ mod tests {
     #[test]
     fn the_sample_in_parallel() {
         for width in [1, 2, 5] {
-            let answer = solve_case(&sample(), width).unwrap();
+            let answer = solve_case(&sample(), width, None).unwrap();
             assert_eq!(format_radius(answer.squared_radius), "2.236068");
         }
     }
@@ -541,7 +581,7 @@ mod tests {
     #[test]
     fn drawings_show_every_point_and_the_circles() {
         let case = sample();
-        let answer = solve_case(&case, 1).unwrap();
+        let answer = solve_case(&case, 1, None).unwrap();
         let svg = draw("a<b>.in", 1, &case, Some(&answer));
         assert!(svg.starts_with("<svg"));
         assert!(svg.trim_end().ends_with("</svg>"));
@@ -561,7 +601,7 @@ mod tests {
             operators: 1,
             line: 1,
         };
-        let answer = solve_case(&point, 1).unwrap();
+        let answer = solve_case(&point, 1, None).unwrap();
         assert!(!draw("-", 1, &point, Some(&answer)).contains("NaN"));
         let empty = RadarCase {
             cities: vec![],

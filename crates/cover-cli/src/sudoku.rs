@@ -14,24 +14,22 @@
 //! `--limit` has no bound on one puzzle's output, so it answers one puzzle
 //! at a time and prints solutions as they are found.
 
-use std::cell::{Cell, RefCell};
-use std::io::{self, BufRead, Read, Write};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::cell::RefCell;
+use std::io::{self, BufRead};
 
 use clap::{Args, ValueEnum};
 use cover_models::generate::{Rater, Rating};
 use cover_models::sudoku::{
     Engine, InputError, Layout, ParseError, Puzzle, Puzzles, Solver, Symbols, SymbolsError,
 };
+use cover_models::text;
 use dlx_core::{Control, Limits, Outcome, Report, Stats};
-use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::batch::{self, At, Batch, Invalid, ReadInstances, Verdict};
 use crate::common::{Common, Inputs, Session};
-use crate::output::Out;
-use crate::pipeline::{self, ChunkSizes};
-use crate::progress::Ticker;
+use crate::output::{push_json, Out};
+use crate::pipeline::ChunkSizes;
 
 /// Puzzles read, solved and printed at a time, at most.
 pub const CHUNK: usize = 4096;
@@ -256,15 +254,6 @@ pub struct Style {
     pub json: bool,
 }
 
-/// Where a puzzle came from, for JSON.
-#[derive(Debug, Clone, Copy)]
-pub struct Origin<'a> {
-    /// The file name (or `<stdin>`).
-    pub file: &'a str,
-    /// The puzzle's number in its file, from 1.
-    pub index: usize,
-}
-
 /// One line of `--json` output.
 #[derive(Debug, Serialize)]
 struct Record<'a> {
@@ -303,17 +292,6 @@ pub struct Answered {
     pub stats: Stats,
 }
 
-impl Answered {
-    /// Records it in `session`.
-    fn record(&self, session: &mut Session) {
-        if self.gave_up {
-            session.gave_up(self.stats);
-        } else {
-            session.answered(self.solved, self.stats);
-        }
-    }
-}
-
 /// Whether the answer of a puzzle in `layout` is a block of lines ending
 /// in a blank line (grids, pretty grids) rather than one line.
 fn is_block(layout: Layout, style: Style) -> bool {
@@ -345,7 +323,7 @@ fn write_marker(text: &mut String, puzzle: &Puzzle, marker: &str, style: Style) 
 /// Appends what stands for a puzzle that could not be read.
 pub fn write_invalid(
     text: &mut String,
-    origin: Origin<'_>,
+    origin: At<'_>,
     error: &ParseError,
     layout: Layout,
     style: Style,
@@ -381,22 +359,13 @@ pub fn write_invalid(
     }
 }
 
-fn push_json(text: &mut String, record: &Record<'_>) {
-    match serde_json::to_string(record) {
-        Ok(json) => text.push_str(&json),
-        // Unreachable: the record is plain strings and numbers.
-        Err(e) => text.push_str(&format!("{{\"error\":{:?}}}", e.to_string())),
-    }
-    text.push('\n');
-}
-
 /// Solves `puzzle` as `style` says and appends its answer to `text`.
 /// `flush` is called after each solution with `--all` (it may write out
 /// and clear `text`); an error from it stops the search and is returned.
 pub fn answer(
     solver: &mut Solver,
     puzzle: &Puzzle,
-    origin: Origin<'_>,
+    origin: At<'_>,
     style: Style,
     text: &mut String,
     flush: &mut dyn FnMut(&mut String) -> io::Result<()>,
@@ -537,79 +506,8 @@ pub fn answer(
 pub const SPLIT_AFTER: u64 = 20_000;
 
 thread_local! {
-    /// Each thread's solver, kept between chunks and inputs.
-    static SOLVER: Cell<Option<Solver>> = const { Cell::new(None) };
     /// Each thread's rater, for `--rate`.
     static RATER: RefCell<Rater> = RefCell::new(Rater::new());
-}
-
-/// Runs `f` with this thread's solver for `engine`. The solver is taken
-/// out of its slot while `f` runs, not borrowed: a split search waits for
-/// other threads, and rayon may meanwhile run another puzzle on this
-/// thread, which then makes a solver of its own (kept if it ends last).
-fn with_solver<T>(engine: Engine, style: Style, f: impl FnOnce(&mut Solver) -> T) -> T {
-    let mut solver = match SOLVER.take() {
-        Some(solver) if solver.engine() == engine => solver,
-        _ => Solver::new(engine),
-    };
-    if rayon::current_num_threads() > 1 {
-        solver.split_after(Some(SPLIT_AFTER));
-    } else {
-        solver.split_after(None);
-    }
-    solver.max_nodes(style.max_nodes);
-    let result = f(&mut solver);
-    SOLVER.set(Some(solver));
-    result
-}
-
-/// One entry of a chunk: a puzzle, or what was wrong with one.
-enum Item {
-    Puzzle(Puzzle),
-    Invalid(ParseError, Layout),
-}
-
-/// Reads up to `size` puzzles; also returns the I/O error that ended the
-/// input, if one did.
-fn read_chunk<R: BufRead>(puzzles: &mut Puzzles<R>, size: usize) -> (Vec<Item>, Option<io::Error>) {
-    let mut chunk = Vec::with_capacity(size.min(CHUNK));
-    while chunk.len() < size {
-        match puzzles.next() {
-            None => break,
-            Some(Ok(puzzle)) => chunk.push(Item::Puzzle(puzzle)),
-            Some(Err(InputError::Parse(e))) => {
-                let layout = puzzles.layout().unwrap_or(Layout::Line);
-                chunk.push(Item::Invalid(e, layout));
-            }
-            Some(Err(InputError::Io(e))) => return (chunk, Some(e)),
-        }
-    }
-    (chunk, None)
-}
-
-/// A reader that counts the bytes consumed, for the progress bar.
-struct Counted<R> {
-    inner: R,
-    count: Arc<AtomicU64>,
-}
-
-impl<R: BufRead> Read for Counted<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.count.fetch_add(n as u64, Ordering::Relaxed);
-        Ok(n)
-    }
-}
-
-impl<R: BufRead> BufRead for Counted<R> {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        self.inner.fill_buf()
-    }
-
-    fn consume(&mut self, amount: usize) {
-        self.inner.consume(amount);
-        self.count.fetch_add(amount as u64, Ordering::Relaxed);
-    }
 }
 
 /// Puzzles answered by one task of the pool, into one string: a string
@@ -617,235 +515,127 @@ impl<R: BufRead> BufRead for Counted<R> {
 /// worker and freed by the printer is slow to free).
 const GROUP: usize = 32;
 
-/// The answers of a group of puzzles: their text, one after another, and
-/// for each puzzle where its text ends and what it came to (`None` for an
-/// invalid puzzle, answered when printed, on the main thread).
-#[derive(Default)]
-struct GroupAnswers {
-    text: String,
-    ends: Vec<(usize, Option<Answered>)>,
+/// A puzzle that could not be read, and the layout of its input (which
+/// says how many lines stand in its place).
+#[derive(Debug)]
+pub struct Unreadable {
+    error: ParseError,
+    layout: Layout,
 }
 
-/// Answers the puzzles of `chunk` in parallel, in groups, in order; the
-/// first is puzzle `first_index` of `file`.
-fn solve_chunk(
-    chunk: &[Item],
-    engine: Engine,
-    style: Style,
-    file: &str,
-    first_index: usize,
-) -> Vec<GroupAnswers> {
-    chunk
-        .par_chunks(GROUP)
-        .enumerate()
-        .map(|(g, group)| {
-            let mut answers = GroupAnswers {
-                text: String::new(),
-                ends: Vec::with_capacity(group.len()),
-            };
-            with_solver(engine, style, |solver| {
-                for (k, item) in group.iter().enumerate() {
-                    let answered = match item {
-                        Item::Puzzle(puzzle) => {
-                            let origin = Origin {
-                                file,
-                                index: first_index + g * GROUP + k,
-                            };
-                            let text = &mut answers.text;
-                            let answered =
-                                answer(solver, puzzle, origin, style, text, &mut |_| Ok(()))
-                                    .expect("writing into a string does not fail");
-                            Some(answered)
-                        }
-                        Item::Invalid(..) => None,
-                    };
-                    answers.ends.push((answers.text.len(), answered));
-                }
-            });
-            answers
-        })
-        .collect()
-}
-
-/// Prints the answers of a chunk in order and records them; invalid
-/// puzzles are reported here.
-fn print_chunk(
-    out: &mut Out,
-    session: &mut Session,
-    (file, first_index): (&str, usize),
-    style: Style,
-    chunk: &[Item],
-    groups: Vec<GroupAnswers>,
-) -> io::Result<()> {
-    let answers = groups.iter().flat_map(|group| {
-        let mut start = 0;
-        group.ends.iter().map(move |(end, answered)| {
-            let text = &group.text[start..*end];
-            start = *end;
-            (text, answered)
-        })
-    });
-    for (k, (item, (text, answered))) in chunk.iter().zip(answers).enumerate() {
-        match (item, answered) {
-            (Item::Invalid(error, layout), _) => {
-                // Answers before it first, so that standard output and
-                // error interleave in order on a terminal.
-                out.end_instance()?;
-                session.invalid(file, error.line, &error.kind);
-                let mut text = String::new();
-                let origin = Origin {
-                    file,
-                    index: first_index + k,
-                };
-                write_invalid(&mut text, origin, error, *layout, style);
-                out.write_all(text.as_bytes())?;
-            }
-            (Item::Puzzle(_), Some(answered)) => {
-                out.write_all(text.as_bytes())?;
-                answered.record(session);
-            }
-            (Item::Puzzle(_), None) => unreachable!("every puzzle is answered"),
-        }
-        out.end_instance()?;
+impl Invalid for Unreadable {
+    fn line(&self) -> usize {
+        self.error.line
     }
-    Ok(())
-}
 
-/// Answers one puzzle at a time, printing each solution as it is found
-/// (for `--all` without a limit, whose output has no bound).
-fn run_streaming<R: BufRead>(
-    puzzles: &mut Puzzles<R>,
-    file: &str,
-    engine: Engine,
-    style: Style,
-    out: &mut Out,
-    session: &mut Session,
-) -> anyhow::Result<()> {
-    let mut index = 0;
-    loop {
-        let (chunk, io_error) = read_chunk(puzzles, 1);
-        for item in &chunk {
-            index += 1;
-            let origin = Origin { file, index };
-            let mut text = String::new();
-            match item {
-                Item::Puzzle(puzzle) => {
-                    let answered = with_solver(engine, style, |solver| {
-                        answer(solver, puzzle, origin, style, &mut text, &mut |text| {
-                            out.write_all(text.as_bytes())?;
-                            text.clear();
-                            out.end_instance()
-                        })
-                    })?;
-                    answered.record(session);
-                }
-                Item::Invalid(error, layout) => {
-                    out.end_instance()?;
-                    session.invalid(file, error.line, &error.kind);
-                    write_invalid(&mut text, origin, error, *layout, style);
-                }
-            }
-            out.write_all(text.as_bytes())?;
-            out.end_instance()?;
-        }
-        if let Some(e) = io_error {
-            session.io_error(file, &e);
-            return Ok(());
-        }
-        if chunk.is_empty() {
-            return Ok(());
-        }
+    fn message(&self) -> String {
+        self.error.kind.to_string()
     }
 }
 
-/// Answers every puzzle of `puzzles` chunk by chunk, through the
-/// [`pipeline`].
-fn run_chunked<R: BufRead>(
-    puzzles: &mut Puzzles<R>,
-    file: &str,
+/// The puzzles of one input, each bad one with the layout at its place.
+struct WithLayout<R> {
+    puzzles: Puzzles<R>,
+}
+
+impl<R: BufRead> Iterator for WithLayout<R> {
+    type Item = Result<Puzzle, text::InputError<Unreadable>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        Some(match self.puzzles.next()? {
+            Ok(puzzle) => Ok(puzzle),
+            Err(InputError::Parse(error)) => Err(text::InputError::Parse(Unreadable {
+                error,
+                layout: self.puzzles.layout().unwrap_or(Layout::Line),
+            })),
+            Err(InputError::Io(e)) => Err(text::InputError::Io(e)),
+        })
+    }
+}
+
+/// `cover sudoku` as a [`Batch`].
+struct SudokuBatch<'a> {
+    args: &'a SudokuArgs,
     engine: Engine,
     style: Style,
-    out: &mut Out,
-    session: &mut Session,
-) -> anyhow::Result<()> {
-    let mut io_error = None;
-    let mut next_index = 1;
-    pipeline::run(
+}
+
+impl Batch for SudokuBatch<'_> {
+    type Instance = Puzzle;
+    type Error = Unreadable;
+    type Worker = Solver;
+    type Answer = Answered;
+
+    fn label(&self) -> &'static str {
+        "sudoku"
+    }
+
+    fn chunk_sizes(&self) -> ChunkSizes {
         ChunkSizes {
             first: FIRST_CHUNK,
             most: CHUNK,
-        },
-        |size| {
-            let (chunk, error) = read_chunk(puzzles, size);
-            let more = chunk.len() == size && error.is_none();
-            io_error = io_error.take().or(error);
-            let first_index = next_index;
-            next_index += chunk.len();
-            ((chunk, first_index), more)
-        },
-        |(chunk, first_index)| solve_chunk(chunk, engine, style, file, *first_index),
-        |(chunk, first_index), answers| {
-            print_chunk(out, session, (file, first_index), style, &chunk, answers)
-        },
-    )?;
-    if let Some(e) = io_error {
-        session.io_error(file, &e);
+        }
     }
-    Ok(())
-}
 
-/// The size of the file called `name` in bytes (0 for standard input or
-/// when unknown), for the progress bar.
-fn size_of(name: &str) -> u64 {
-    if name == "<stdin>" {
-        return 0;
+    fn group_size(&self) -> usize {
+        GROUP
     }
-    std::fs::metadata(name).map_or(0, |m| m.len())
+
+    fn streaming(&self) -> bool {
+        // One puzzle's output has no bound.
+        self.style.mode == Mode::All { limit: None } && !self.style.json
+    }
+
+    fn instances<'r>(&'r self, reader: Box<dyn BufRead + 'r>) -> ReadInstances<'r, Self> {
+        Box::new(WithLayout {
+            puzzles: Puzzles::new(reader, self.args.symbols.clone()),
+        })
+    }
+
+    fn worker(&self) -> Solver {
+        Solver::new(self.engine)
+    }
+
+    fn answer(
+        &self,
+        solver: &mut Solver,
+        at: At<'_>,
+        puzzle: &Puzzle,
+        text: &mut String,
+        flush: &mut dyn FnMut(&mut String) -> io::Result<()>,
+    ) -> io::Result<Answered> {
+        let share = rayon::current_num_threads() > 1;
+        solver.split_after(share.then_some(SPLIT_AFTER));
+        solver.max_nodes(self.style.max_nodes);
+        answer(solver, puzzle, at, self.style, text, flush)
+    }
+
+    fn verdict(&self, answered: &Answered) -> Verdict {
+        match (answered.gave_up, answered.solved) {
+            (true, _) => Verdict::GaveUp(answered.stats),
+            (false, true) => Verdict::Solved(answered.stats),
+            (false, false) => Verdict::NoSolution(answered.stats),
+        }
+    }
+
+    fn invalid(&self, at: At<'_>, unreadable: &Unreadable, text: &mut String) {
+        write_invalid(text, at, &unreadable.error, unreadable.layout, self.style);
+    }
 }
 
 /// Runs `cover sudoku`.
 pub fn run(args: &SudokuArgs, session: &mut Session) -> anyhow::Result<()> {
-    let style = Style {
-        mode: args.mode(),
-        max_nodes: args.max_nodes,
-        pretty: args.pretty,
-        json: args.common.json,
+    let batch = SudokuBatch {
+        args,
+        engine: Engine::from(args.engine),
+        style: Style {
+            mode: args.mode(),
+            max_nodes: args.max_nodes,
+            pretty: args.pretty,
+            json: args.common.json,
+        },
     };
-    let engine = Engine::from(args.engine);
-    // One puzzle's output has no bound: answer one at a time, streaming.
-    let streaming = style.mode == Mode::All { limit: None } && !style.json;
-    let bytes_done = Arc::new(AtomicU64::new(0));
-    let bytes_total = Arc::new(AtomicU64::new(0));
-    let ticker = {
-        let (done, total) = (Arc::clone(&bytes_done), Arc::clone(&bytes_total));
-        Ticker::start("sudoku", move || {
-            (done.load(Ordering::Relaxed), total.load(Ordering::Relaxed))
-        })
-    };
-    let mut out = Out::stdout();
-    for input in args.inputs.iter() {
-        let reader = match input.open() {
-            Ok(reader) => reader,
-            Err(e) => {
-                session.io_error(input.name(), &e);
-                continue;
-            }
-        };
-        bytes_done.store(0, Ordering::Relaxed);
-        bytes_total.store(size_of(input.name()), Ordering::Relaxed);
-        let reader = Counted {
-            inner: reader,
-            count: Arc::clone(&bytes_done),
-        };
-        let mut puzzles = Puzzles::new(reader, args.symbols.clone());
-        if streaming {
-            run_streaming(&mut puzzles, input.name(), engine, style, &mut out, session)?;
-        } else {
-            run_chunked(&mut puzzles, input.name(), engine, style, &mut out, session)?;
-        }
-    }
-    ticker.finish();
-    out.flush()?;
+    batch::run(&batch, &args.inputs, &mut Out::stdout(), session)?;
     Ok(())
 }
 
@@ -866,7 +656,7 @@ mod tests {
         };
         let mut solver = Solver::default();
         let mut out = String::new();
-        let origin = Origin {
+        let origin = At {
             file: "t",
             index: 1,
         };
@@ -942,7 +732,7 @@ mod tests {
             line: 3,
             kind: cover_models::sudoku::ParseErrorKind::NotASize { cells: 5 },
         };
-        let origin = Origin {
+        let origin = At {
             file: "t",
             index: 2,
         };

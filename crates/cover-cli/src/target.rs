@@ -7,20 +7,19 @@
 //! solver per thread), printing in input order (text or JSON) and the
 //! session's bookkeeping.
 
-use std::io::{self, Write};
+use std::io::{self, BufRead};
 
 use clap::Args;
 use cover_models::target::{
-    format_grid, Bound, InputError, Puzzles, TargetAnswer, TargetModel, TargetPuzzle, SIDE,
+    format_grid, Bound, ParseError, Puzzles, TargetAnswer, TargetModel, TargetPuzzle, SIDE,
 };
 use dlx_core::{Limits, Solver};
-use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::batch::{self, At, Batch, ReadInstances, Verdict};
 use crate::common::{Common, Inputs, Session};
-use crate::output::{self, Out};
-use crate::pipeline::{self, ChunkSizes};
-use crate::progress::Tally;
+use crate::output::{push_json, Out};
+use crate::pipeline::ChunkSizes;
 
 const LONG_ABOUT: &str = "\
 Solve target sudoku (NOIP 2009, Luogu P1074): of all the solutions of each
@@ -45,6 +44,9 @@ has no solution (givens that clash are not an input error: the puzzle has
 no solution). With --show, the best grid follows its score in the input's
 layout, and a blank line ends each puzzle's answer.
 
+With --max-nodes N, `gave up` stands in place of the score of a puzzle whose
+search reached N nodes first (with --show, no grid follows).
+
 A puzzle that cannot be read (a row without 9 numbers, a value that is not
 a digit 0..9, fewer than 9 rows) prints nothing on standard output; the
 error goes to standard error as `cover: FILE:LINE: message`, and the
@@ -55,7 +57,8 @@ JSON (--json), one object per puzzle per line:
   file               the file name, or <stdin>
   line               the line of the puzzle's first row (for invalid
                      puzzles: the line of the error)
-  status             \"solved\", \"no_solution\" or \"invalid\"
+  status             \"solved\", \"no_solution\", \"invalid\", or
+                     \"gave_up\" (--max-nodes; then no score nor grid)
   score              the highest score (-1 when there is no solution)
   grid               the best grid: 9 rows of 9 digits
   solutions_visited  complete grids the search reached (the others were
@@ -64,12 +67,14 @@ JSON (--json), one object per puzzle per line:
   error              for invalid puzzles: what is wrong
 
 Exit status: 0 every puzzle has a solution; 1 all input was valid but some
-puzzle has no solution; 2 bad input, bad usage or an I/O error.
+puzzle has no solution (or gave up); 2 bad input, bad usage or an I/O
+error.
 
 Examples:
   cover target p1074.in              the highest score of each puzzle
   cover target --show p1074.in       and the best grid
-  cover target --json --stats *.in   JSON lines, and a summary";
+  cover target --json --stats *.in   JSON lines, and a summary
+  cover target --max-nodes 100000 -  never stuck on one puzzle";
 
 /// Solve target sudoku (NOIP 2009): the highest score over all solutions.
 #[derive(Args, Debug, Clone)]
@@ -82,12 +87,25 @@ pub struct TargetArgs {
     #[arg(long)]
     pub show: bool,
 
+    /// Give up on a puzzle after N search nodes.
+    ///
+    /// Its answer is then `gave up` (JSON status "gave_up"), and the exit
+    /// status is 1; the other puzzles are still answered, so a file of
+    /// many puzzles is answered in bounded time whatever is in it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_nodes: Option<u64>,
+
     #[command(flatten)]
     pub common: Common,
 }
 
-/// At most this many puzzles are read ahead and solved together.
+/// At most this many puzzles are read ahead and solved together: a puzzle
+/// takes milliseconds.
 const CHUNK_PUZZLES: usize = 64;
+
+/// What stands in place of a score when the search reached `--max-nodes`
+/// first.
+pub const GAVE_UP: &str = "gave up";
 
 /// One line of `--json` output.
 #[derive(Debug, Serialize)]
@@ -110,90 +128,85 @@ struct Record<'a> {
     error: Option<String>,
 }
 
-/// A read puzzle or why it could not be read, with its number in the file.
-type ReadPuzzle = (usize, Result<TargetPuzzle, InputError>);
+/// `cover target` as a [`Batch`].
+struct TargetBatch<'a> {
+    args: &'a TargetArgs,
+    model: TargetModel,
+}
+
+impl Batch for TargetBatch<'_> {
+    type Instance = TargetPuzzle;
+    type Error = ParseError;
+    type Worker = Solver;
+    type Answer = TargetAnswer;
+
+    fn label(&self) -> &'static str {
+        "target"
+    }
+
+    fn chunk_sizes(&self) -> ChunkSizes {
+        ChunkSizes::fixed(CHUNK_PUZZLES)
+    }
+
+    fn instances<'r>(&'r self, reader: Box<dyn BufRead + 'r>) -> ReadInstances<'r, Self> {
+        Box::new(Puzzles::new(reader))
+    }
+
+    fn worker(&self) -> Solver {
+        Solver::new(self.model.problem())
+    }
+
+    fn answer(
+        &self,
+        solver: &mut Solver,
+        at: At<'_>,
+        puzzle: &TargetPuzzle,
+        text: &mut String,
+        _flush: &mut dyn FnMut(&mut String) -> io::Result<()>,
+    ) -> io::Result<TargetAnswer> {
+        let limits = Limits {
+            node_budget: self.args.max_nodes,
+            ..Limits::none()
+        };
+        let answer = self
+            .model
+            .best_with(solver, puzzle, Bound::default(), &limits);
+        write_answer(text, self.args, at, puzzle, &answer);
+        Ok(answer)
+    }
+
+    fn verdict(&self, answer: &TargetAnswer) -> Verdict {
+        match (answer.complete, &answer.best) {
+            (false, _) => Verdict::GaveUp(answer.stats),
+            (true, Some(_)) => Verdict::Solved(answer.stats),
+            (true, None) => Verdict::NoSolution(answer.stats),
+        }
+    }
+
+    fn invalid(&self, at: At<'_>, error: &ParseError, text: &mut String) {
+        if self.args.common.json {
+            let mut record = Record::new(at, error.line, "invalid");
+            record.error = Some(error.kind.to_string());
+            push_json(text, &record);
+        }
+    }
+}
 
 /// Runs `cover target`.
 pub fn run(args: &TargetArgs, session: &mut Session) -> anyhow::Result<()> {
-    let model = TargetModel::new();
-    let mut out = Out::stdout();
-    let tally = Tally::default();
-    let ticker = tally.ticker("target");
-    for input in args.inputs.iter() {
-        let reader = match input.open() {
-            Ok(reader) => reader,
-            Err(e) => {
-                session.io_error(input.name(), &e);
-                continue;
-            }
-        };
-        let mut puzzles = Puzzles::new(reader).enumerate();
-        // Chunks of a fixed size: a puzzle takes milliseconds.
-        let read_next = |_: usize| {
-            let (chunk, more) = pipeline::take_chunk(&mut puzzles, CHUNK_PUZZLES, |_| false);
-            tally.read(chunk.len());
-            (chunk, more)
-        };
-        let answer_chunk = |chunk: &Vec<ReadPuzzle>| -> Vec<Option<TargetAnswer>> {
-            chunk
-                .par_iter()
-                .map_init(
-                    || Solver::new(model.problem()),
-                    |solver, (_, result)| {
-                        let answer = result.as_ref().ok().map(|puzzle| {
-                            model.best_with(solver, puzzle, Bound::default(), &Limits::none())
-                        });
-                        tally.answered();
-                        answer
-                    },
-                )
-                .collect()
-        };
-        let print_chunk = |chunk: Vec<ReadPuzzle>,
-                           answers: Vec<Option<TargetAnswer>>|
-         -> io::Result<()> {
-            for ((index, result), answer) in chunk.iter().zip(answers) {
-                match (result, answer) {
-                    (Ok(puzzle), Some(answer)) => {
-                        write_answer(&mut out, args, input.name(), *index, puzzle, &answer)?;
-                        session.answered(answer.best.is_some(), answer.stats);
-                    }
-                    (Err(InputError::Parse(e)), _) => {
-                        // Flush the answers before it first, so that
-                        // stdout and stderr interleave in order.
-                        out.end_instance()?;
-                        let message = e.kind.to_string();
-                        session.invalid(input.name(), e.line, &message);
-                        if args.common.json {
-                            let mut record = Record::new(input.name(), *index, e.line, "invalid");
-                            record.error = Some(message);
-                            output::write_json_line(&mut out, &record)?;
-                        }
-                    }
-                    (Err(InputError::Io(e)), _) => session.io_error(input.name(), e),
-                    (Ok(_), None) => unreachable!("every valid puzzle is solved"),
-                }
-                out.end_instance()?;
-            }
-            Ok(())
-        };
-        pipeline::run(
-            ChunkSizes::fixed(CHUNK_PUZZLES),
-            read_next,
-            answer_chunk,
-            print_chunk,
-        )?;
-    }
-    ticker.finish();
-    out.flush()?;
+    let batch = TargetBatch {
+        args,
+        model: TargetModel::new(),
+    };
+    batch::run(&batch, &args.inputs, &mut Out::stdout(), session)?;
     Ok(())
 }
 
 impl<'a> Record<'a> {
-    fn new(file: &'a str, index: usize, line: usize, status: &'static str) -> Record<'a> {
+    fn new(at: At<'a>, line: usize, status: &'static str) -> Record<'a> {
         Record {
-            index,
-            file,
+            index: at.index,
+            file: at.file,
             line,
             status,
             score: None,
@@ -206,41 +219,44 @@ impl<'a> Record<'a> {
     }
 }
 
-/// Writes one puzzle's answer, text or JSON.
-fn write_answer<W: Write + ?Sized>(
-    w: &mut W,
+/// Appends one puzzle's answer, text or JSON.
+fn write_answer(
+    text: &mut String,
     args: &TargetArgs,
-    file: &str,
-    index: usize,
+    at: At<'_>,
     puzzle: &TargetPuzzle,
     answer: &TargetAnswer,
-) -> io::Result<()> {
+) {
     if args.common.json {
-        let status = if answer.best.is_some() {
-            "solved"
-        } else {
-            "no_solution"
+        let status = match (answer.complete, &answer.best) {
+            (false, _) => "gave_up",
+            (true, Some(_)) => "solved",
+            (true, None) => "no_solution",
         };
-        let mut record = Record::new(file, index, puzzle.line, status);
-        record.score = Some(answer.best.as_ref().map_or(-1, |b| i64::from(b.score)));
-        record.grid = answer
-            .best
-            .as_ref()
-            .map(|b| b.grid.chunks(SIDE).map(<[u8]>::to_vec).collect());
+        let mut record = Record::new(at, puzzle.line, status);
+        if answer.complete {
+            record.score = Some(answer.best.as_ref().map_or(-1, |b| i64::from(b.score)));
+            record.grid = answer
+                .best
+                .as_ref()
+                .map(|b| b.grid.chunks(SIDE).map(<[u8]>::to_vec).collect());
+        }
         record.solutions_visited = Some(answer.stats.solutions);
         record.nodes = Some(answer.stats.nodes);
         record.updates = Some(answer.stats.updates);
-        return output::write_json_line(w, &record);
+        push_json(text, &record);
+        return;
     }
     match &answer.best {
-        Some(best) => writeln!(w, "{}", best.score)?,
-        None => writeln!(w, "-1")?,
+        _ if !answer.complete => text.push_str(GAVE_UP),
+        Some(best) => text.push_str(&best.score.to_string()),
+        None => text.push_str("-1"),
     }
+    text.push('\n');
     if args.show {
-        if let Some(best) = &answer.best {
-            w.write_all(format_grid(&best.grid).as_bytes())?;
+        if let (true, Some(best)) = (answer.complete, &answer.best) {
+            text.push_str(&format_grid(&best.grid));
         }
-        writeln!(w)?;
+        text.push('\n');
     }
-    Ok(())
 }

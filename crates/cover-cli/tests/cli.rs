@@ -427,14 +427,27 @@ fn knuth_colours_are_refused() {
 }
 
 #[test]
-fn empty_input() {
-    assert_eq!(cover(&["exact"], b""), (String::new(), String::new(), 0));
-    let path = file("empty.txt", b"");
-    assert_eq!(
-        cover(&["exact", &path], b""),
-        (String::new(), String::new(), 0)
+fn an_input_without_a_problem_is_an_error() {
+    // As Knuth's programs refuse an input without an items line.
+    let (out, err, code) = cover(&["exact"], b"");
+    assert_eq!((out.as_str(), code), ("", 2));
+    assert!(
+        err.starts_with("cover: <stdin>:1: no problem in the input"),
+        "{err}"
     );
-    assert_eq!(cover(&["exact"], b"\n# nothing\n\n").2, 0);
+    let path = file("empty.txt", b"");
+    let (_, err, code) = cover(&["exact", "--format", "knuth", &path], b"");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("empty.txt:1: ") && err.contains("item line"),
+        "{err}"
+    );
+    let (_, err, code) = cover(&["exact"], b"\n# nothing\n\n");
+    assert_eq!(code, 2);
+    assert!(err.starts_with("cover: <stdin>:3: "), "{err}");
+    // The other inputs are still answered.
+    let (out, _, code) = cover(&["exact", &path, "-"], b"1 1\n1\n");
+    assert_eq!((out.as_str(), code), ("1\n", 2));
 }
 
 #[test]

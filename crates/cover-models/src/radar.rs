@@ -504,6 +504,15 @@ pub enum NoAnswer {
     /// [`Probe::cancel`]), so the search stopped unfinished.
     #[error("the search was stopped before the answer was proven")]
     Stopped,
+    /// A probe spent its node budget before it was decided, so the answer
+    /// is unknown.
+    #[error("a probe reached the node budget of {budget} before it was decided")]
+    GaveUp {
+        /// The budget of each probe, in search nodes.
+        budget: u64,
+        /// The search counters of the probes made.
+        stats: Stats,
+    },
 }
 
 /// The answer to one case.
@@ -536,6 +545,8 @@ pub enum Verdict {
     NotCovered,
     /// Another probe of the round made this one useless first.
     Cancelled,
+    /// The probe spent its node budget undecided.
+    GaveUp,
 }
 
 /// A probe's result.
@@ -559,6 +570,8 @@ pub struct Probe<'a> {
     index: usize,
     /// Every probe's cancel flag, in round order.
     flags: &'a [Arc<AtomicBool>],
+    /// The most search nodes the probe may take.
+    node_budget: Option<u64>,
 }
 
 impl Probe<'_> {
@@ -583,6 +596,7 @@ impl Probe<'_> {
         }
         let limits = Limits {
             cancel: Some(cancel),
+            node_budget: self.node_budget,
             ..Limits::none()
         };
         let (verdict, stats) = decide(self.case, self.squared_radius, &limits);
@@ -599,7 +613,7 @@ impl Probe<'_> {
                     flag.store(true, Ordering::Relaxed);
                 }
             }
-            Verdict::Cancelled => {}
+            Verdict::Cancelled | Verdict::GaveUp => {}
         }
         ProbeResult {
             squared_radius: self.squared_radius,
@@ -640,6 +654,7 @@ pub fn decide(case: &RadarCase, squared_radius: u64, limits: &Limits) -> (Verdic
             Verdict::Covered(stations)
         }
         (None, Outcome::Exhausted) => Verdict::NotCovered,
+        (None, Outcome::NodeBudget) => Verdict::GaveUp,
         (None, _) => Verdict::Cancelled,
     };
     (verdict, report.stats)
@@ -664,7 +679,24 @@ pub fn squared_radius_of(case: &RadarCase, stations: &[usize]) -> u64 {
 /// Solves `case`. Each round's probes (at most `width` of them, at least
 /// one) are handed to `run_round`, which must return their results in the
 /// same order; it may run them in parallel.
-pub fn solve<F>(case: &RadarCase, width: usize, mut run_round: F) -> Result<RadarAnswer, NoAnswer>
+pub fn solve<F>(case: &RadarCase, width: usize, run_round: F) -> Result<RadarAnswer, NoAnswer>
+where
+    F: FnMut(&[Probe<'_>]) -> Vec<ProbeResult>,
+{
+    solve_within(case, width, None, run_round)
+}
+
+/// [`solve`], with each probe's search bounded by `node_budget` nodes: a
+/// probe that spends it undecided ends the search with
+/// [`NoAnswer::GaveUp`], unless the other probes of its round made it
+/// useless. (Which candidates are probed depends on `width`, so whether
+/// a case gives up may too.)
+pub fn solve_within<F>(
+    case: &RadarCase,
+    width: usize,
+    node_budget: Option<u64>,
+    mut run_round: F,
+) -> Result<RadarAnswer, NoAnswer>
 where
     F: FnMut(&[Probe<'_>]) -> Vec<ProbeResult>,
 {
@@ -743,6 +775,7 @@ where
                 squared_radius,
                 index,
                 flags: &flags,
+                node_budget,
             })
             .collect();
         let results = run_round(&probes);
@@ -753,6 +786,9 @@ where
             // means the caller stopped the round.
             return Err(NoAnswer::Stopped);
         }
+        // The probes that spent their budget: they matter only if the
+        // answer may still lie at or above them and below `high`.
+        let mut undecided = Vec::new();
         for result in results {
             answer.stats += result.stats;
             answer.probes += 1;
@@ -767,7 +803,14 @@ where
                 }
                 Verdict::NotCovered => low = low.max(result.squared_radius + 1),
                 Verdict::Cancelled => answer.cancelled += 1,
+                Verdict::GaveUp => undecided.push(result.squared_radius),
             }
+        }
+        if undecided.iter().any(|&r| low <= r && r < high) {
+            return Err(NoAnswer::GaveUp {
+                budget: node_budget.unwrap_or(u64::MAX),
+                stats: answer.stats,
+            });
         }
     }
     answer.squared_radius = high;
