@@ -1,18 +1,19 @@
 //! `cover sudoku`: sudoku of every n²×n² size, from files of many puzzles,
 //! solved on all cores.
 //!
-//! Reading is [`cover_models::sudoku::Puzzles`], in chunks of up to
-//! [`CHUNK`] puzzles so that memory stays bounded however long the input,
-//! through the [`pipeline`]: each chunk is answered in parallel with rayon,
-//! [`GROUP`] puzzles per task, one [`Solver`] per thread (kept in a
-//! thread-local, so models are built once per size and thread), each
-//! group's answers formatted by the worker into one string, and the strings
-//! are printed in input order. A puzzle whose search passes
-//! [`SPLIT_AFTER`] nodes is shared with the other threads, unless
+//! Reading is [`cover_models::sudoku::Puzzles`]; the [`batch`] runner
+//! reads it in chunks of up to [`CHUNK`] puzzles, so that memory stays
+//! bounded however long the input, and answers each chunk in parallel,
+//! [`GROUP`] puzzles per task, one [`Solver`] per thread (so models are
+//! built once per size and thread), each group's answers formatted by the
+//! worker into one string, printed in input order. A puzzle whose search
+//! passes [`SPLIT_AFTER`] nodes is shared with the other threads, unless
 //! `--max-nodes` bounds the searches (then one that reaches the bound
-//! gives up, the same with any number of threads). `--all` without
-//! `--limit` has no bound on one puzzle's output, so it answers one puzzle
-//! at a time and prints solutions as they are found.
+//! gives up, the same with any number of threads). With `--all`, a chunk
+//! holds at most [`CHUNK`] solutions' worth of puzzles; without `--limit`
+//! (or with one above [`CHUNK`]) one puzzle's output has no bound worth
+//! holding, so puzzles are answered one at a time and solutions printed
+//! as they are found.
 
 use std::cell::RefCell;
 use std::io::{self, BufRead};
@@ -571,9 +572,15 @@ impl Batch for SudokuBatch<'_> {
     }
 
     fn chunk_sizes(&self) -> ChunkSizes {
+        // With --all, a chunk holds at most CHUNK solutions' worth of
+        // text, however many puzzles that is.
+        let most = match self.style.mode {
+            Mode::All { limit: Some(limit) } => (CHUNK as u64 / limit).max(1) as usize,
+            _ => CHUNK,
+        };
         ChunkSizes {
-            first: FIRST_CHUNK,
-            most: CHUNK,
+            first: FIRST_CHUNK.min(most),
+            most,
         }
     }
 
@@ -582,8 +589,8 @@ impl Batch for SudokuBatch<'_> {
     }
 
     fn streaming(&self) -> bool {
-        // One puzzle's output has no bound.
-        self.style.mode == Mode::All { limit: None } && !self.style.json
+        // One puzzle's output has no bound, or one larger than a chunk's.
+        matches!(self.style.mode, Mode::All { limit } if limit.is_none_or(|n| n > CHUNK as u64))
     }
 
     fn instances<'r>(&'r self, reader: Box<dyn BufRead + 'r>) -> ReadInstances<'r, Self> {
