@@ -351,28 +351,29 @@ impl<R: BufRead> Instances<R> {
             kind,
         };
         let mut parts = text.split('|');
-        let primary: Vec<&str> = parts.next().unwrap_or("").split_whitespace().collect();
-        let secondary: Vec<&str> = parts.next().unwrap_or("").split_whitespace().collect();
+        let primary = parts.next().unwrap_or("");
+        let secondary = parts.next().unwrap_or("");
         if parts.next().is_some() {
             return Err(at(ParseErrorKind::TwoBars).into());
         }
-        if primary.is_empty() && secondary.is_empty() {
+        if primary.trim().is_empty() && secondary.trim().is_empty() {
             return Err(at(ParseErrorKind::NoItems).into());
         }
-        if let Some(name) = primary.iter().chain(&secondary).find(|n| n.contains(':')) {
+        if let Some(name) = text.split_whitespace().find(|n| n.contains(':')) {
             return Err(at(ParseErrorKind::Colour(excerpt(name))).into());
         }
-        let mut builder = Problem::named(primary, secondary)
+        // The names go straight from the line into the builder: a line of
+        // a million names is held once, not twice more.
+        let mut builder = Problem::named(primary.split_whitespace(), secondary.split_whitespace())
             .map_err(|e| at(ParseErrorKind::Problem(shorten(e))))?;
         while let Some((line, text)) = self.next_content_line('|')? {
             let text = text?;
             let at = |kind| ParseError { line, kind };
-            let names: Vec<&str> = text.split_whitespace().collect();
-            if let Some(name) = names.iter().find(|n| n.contains(':')) {
+            if let Some(name) = text.split_whitespace().find(|n| n.contains(':')) {
                 return Err(at(ParseErrorKind::Colour(excerpt(name))).into());
             }
             builder
-                .add_named_option(names)
+                .add_named_option(text.split_whitespace())
                 .map_err(|e| at(ParseErrorKind::Problem(shorten(e))))?;
         }
         Ok(Some(Instance {

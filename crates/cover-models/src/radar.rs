@@ -180,34 +180,41 @@ struct Token {
 /// Splits lines into words, keeping line numbers.
 struct Tokens<R> {
     lines: LineReader<R>,
-    /// The rest of the current line's words, last word first.
-    pending: Vec<String>,
+    /// The current line, and how far its words were taken: a word is
+    /// copied out only when it is taken, so a line of a million numbers
+    /// is held once.
+    current: String,
+    taken: usize,
     line: usize,
 }
 
 impl<R: BufRead> Tokens<R> {
     fn next(&mut self) -> io::Result<Option<Token>> {
         loop {
-            if let Some(text) = self.pending.pop() {
+            let rest = &self.current[self.taken..];
+            let start = rest.len() - rest.trim_start().len();
+            if start < rest.len() {
+                let word = rest[start..].split_whitespace().next().unwrap_or("");
+                self.taken += start + word.len();
                 return Ok(Some(Token {
                     line: self.line,
-                    text: Ok(text),
+                    text: Ok(word.to_owned()),
                 }));
             }
             let Some(line) = self.lines.next_line()? else {
                 return Ok(None);
             };
             self.line = line.number;
+            self.taken = 0;
             match line.text {
                 Err(fault) => {
+                    self.current.clear();
                     return Ok(Some(Token {
                         line: line.number,
                         text: Err(fault),
-                    }))
+                    }));
                 }
-                Ok(text) => {
-                    self.pending = text.split_whitespace().rev().map(str::to_owned).collect();
-                }
+                Ok(text) => self.current = text,
             }
         }
     }
@@ -231,7 +238,8 @@ impl<R: BufRead> Cases<R> {
         Cases {
             tokens: Tokens {
                 lines: LineReader::new(reader),
-                pending: Vec::new(),
+                current: String::new(),
+                taken: 0,
                 line: 0,
             },
             expected: None,

@@ -5,7 +5,7 @@
 //! `0..item_count()`, primary items first; options are numbered in the order
 //! they were added.
 
-use std::collections::HashMap;
+use std::collections::hash_map::{Entry, HashMap};
 
 use thiserror::Error;
 
@@ -160,6 +160,23 @@ impl Problem {
     }
 }
 
+/// Gives `name` the next item number in `by_name`, unless it has one.
+fn declare(by_name: &mut HashMap<String, u32>, name: String) -> Result<(), ProblemError> {
+    let index = by_name.len();
+    if index + 1 >= MAX_NODES {
+        return Err(ProblemError::TooLarge);
+    }
+    match by_name.entry(name) {
+        Entry::Occupied(entry) => Err(ProblemError::DuplicateName {
+            name: entry.key().clone(),
+        }),
+        Entry::Vacant(entry) => {
+            entry.insert(index as u32);
+            Ok(())
+        }
+    }
+}
+
 /// Collects items and options, checking each option as it is added.
 #[derive(Debug, Clone)]
 pub struct ProblemBuilder {
@@ -191,7 +208,8 @@ impl ProblemBuilder {
         }
     }
 
-    /// Starts a problem with named items (primary names first).
+    /// Starts a problem with named items (primary names first). A name
+    /// given twice is refused as soon as it is met.
     pub fn named<P, S>(primary: P, secondary: S) -> Result<Self, ProblemError>
     where
         P: IntoIterator,
@@ -199,18 +217,18 @@ impl ProblemBuilder {
         S: IntoIterator,
         S::Item: Into<String>,
     {
-        let primary: Vec<String> = primary.into_iter().map(Into::into).collect();
-        let secondary: Vec<String> = secondary.into_iter().map(Into::into).collect();
-        if primary.len() + secondary.len() >= MAX_NODES {
-            return Err(ProblemError::TooLarge);
+        // Each name is stored once, as a key of `by_name`; `build` moves
+        // the keys into the problem's list of names.
+        let mut by_name = HashMap::new();
+        for name in primary {
+            declare(&mut by_name, name.into())?;
         }
-        let mut builder = ProblemBuilder::new(primary.len(), secondary.len());
-        for (index, name) in primary.into_iter().chain(secondary).enumerate() {
-            if builder.by_name.insert(name.clone(), index as u32).is_some() {
-                return Err(ProblemError::DuplicateName { name });
-            }
-            builder.problem.names.push(name);
+        let primary = by_name.len();
+        for name in secondary {
+            declare(&mut by_name, name.into())?;
         }
+        let mut builder = ProblemBuilder::new(primary, by_name.len() - primary);
+        builder.by_name = by_name;
         Ok(builder)
     }
 
@@ -279,7 +297,7 @@ impl ProblemBuilder {
         for &item in items {
             let seen = &mut self.seen[item as usize];
             if *seen == mark {
-                let item = self.problem.item_label(item as usize);
+                let item = self.item_label(item);
                 self.problem.option_items.truncate(start);
                 return Err(ProblemError::DuplicateItem { option, item });
             }
@@ -298,7 +316,25 @@ impl ProblemBuilder {
 
     /// Finishes the problem.
     pub fn build(self) -> Problem {
-        self.problem
+        let mut problem = self.problem;
+        if !self.by_name.is_empty() {
+            let mut names = vec![String::new(); self.by_name.len()];
+            for (name, item) in self.by_name {
+                names[item as usize] = name;
+            }
+            problem.names = names;
+        }
+        problem
+    }
+
+    /// The name of `item`, or its number when the problem has no names.
+    /// (Names are kept by name until `build`: finding one by its item is a
+    /// search, fine for error messages.)
+    fn item_label(&self, item: u32) -> String {
+        self.by_name
+            .iter()
+            .find(|(_, &i)| i == item)
+            .map_or_else(|| item.to_string(), |(name, _)| name.clone())
     }
 }
 

@@ -139,9 +139,44 @@ fn is_separator(c: char) -> bool {
     c.is_whitespace() || c == ',' || c == '|'
 }
 
+/// The most cells of a line or row that are kept: one more than the
+/// largest sudoku has (64×64, 4,096 cells), so that a line of millions of
+/// cells (it may hold 4 MiB) is counted, not stored, on its way to an
+/// error.
+const MOST_KEPT: usize = 4096 + 1;
+
+/// Some of the items of `items` (the first [`MOST_KEPT`]), and how many
+/// there are in all.
+#[derive(Debug, Clone)]
+struct Kept<'a> {
+    items: Vec<&'a str>,
+    count: usize,
+}
+
+impl<'a> Kept<'a> {
+    fn of(items: impl Iterator<Item = &'a str>) -> Kept<'a> {
+        let mut kept = Kept {
+            items: Vec::new(),
+            count: 0,
+        };
+        for item in items {
+            if kept.items.len() < MOST_KEPT {
+                kept.items.push(item);
+            }
+            kept.count += 1;
+        }
+        kept
+    }
+
+    /// All the items, when they were all kept.
+    fn all(self) -> Option<Vec<&'a str>> {
+        (self.items.len() == self.count).then_some(self.items)
+    }
+}
+
 /// The separated fields of `text`.
-fn fields(text: &str) -> Vec<&str> {
-    text.split(is_separator).filter(|f| !f.is_empty()).collect()
+fn fields(text: &str) -> Kept<'_> {
+    Kept::of(text.split(is_separator).filter(|f| !f.is_empty()))
 }
 
 /// The separator between the first two fields of `text`.
@@ -160,14 +195,12 @@ fn separator_of(text: &str) -> Separator {
 }
 
 /// The characters of `fields`, each as its own cell.
-fn chars_of<'a>(fields: &[&'a str]) -> Vec<&'a str> {
-    let mut cells = Vec::new();
-    for field in fields {
-        for (at, c) in field.char_indices() {
-            cells.push(&field[at..at + c.len_utf8()]);
-        }
-    }
-    cells
+fn chars_of<'a>(fields: &[&'a str]) -> Kept<'a> {
+    Kept::of(fields.iter().flat_map(|field| {
+        field
+            .char_indices()
+            .map(|(at, c)| &field[at..at + c.len_utf8()])
+    }))
 }
 
 /// How a line puzzle's text splits into cells.
@@ -177,7 +210,7 @@ struct LineCells<'a> {
     /// Its length in characters.
     first_len: usize,
     /// The separated fields before any `:`.
-    fields: Vec<&'a str>,
+    fields: Kept<'a>,
 }
 
 impl<'a> LineCells<'a> {
@@ -198,12 +231,18 @@ impl<'a> LineCells<'a> {
     /// The cells, when there are `cells` of them (written compactly or
     /// separated); `Err(found)` otherwise.
     fn take(&self, fits: impl Fn(usize) -> bool) -> Result<(Vec<&'a str>, bool), usize> {
+        let fields = self.fields.count;
+        let fitting = |cells: Kept<'a>| cells.all().filter(|cells| fits(cells.len()));
         if fits(self.first_len) {
-            Ok((chars_of(&[self.first]), false))
-        } else if self.fields.len() >= 2 && fits(self.fields.len()) {
-            Ok((self.fields.clone(), true))
-        } else if self.fields.len() >= 2 && self.first_len <= 2 {
-            Err(self.fields.len())
+            fitting(chars_of(&[self.first]))
+                .map(|cells| (cells, false))
+                .ok_or(self.first_len)
+        } else if fields >= 2 && fits(fields) {
+            fitting(self.fields.clone())
+                .map(|cells| (cells, true))
+                .ok_or(fields)
+        } else if fields >= 2 && self.first_len <= 2 {
+            Err(fields)
         } else {
             Err(self.first_len)
         }
@@ -218,17 +257,23 @@ fn row_cells(text: &str, side: Option<usize>) -> Result<(Vec<&str>, bool), usize
         Some(side) => n == side,
         None => Size::from_side(n).is_some(),
     };
-    if fields.len() >= 2 && fits(fields.len()) {
+    let field_count = fields.count;
+    // A row has at most 64 cells, so fields past those kept cannot fit.
+    let Some(fields) = fields.all() else {
+        return Err(field_count);
+    };
+    if field_count >= 2 && fits(field_count) {
         return Ok((fields, true));
     }
     let chars = chars_of(&fields);
-    if fits(chars.len()) {
-        return Ok((chars, fields.len() >= 2));
+    let char_count = chars.count;
+    if let Some(chars) = chars.all().filter(|chars| fits(chars.len())) {
+        return Ok((chars, field_count >= 2));
     }
-    Err(if fields.len() >= 2 {
-        fields.len()
+    Err(if field_count >= 2 {
+        field_count
     } else {
-        chars.len()
+        char_count
     })
 }
 
