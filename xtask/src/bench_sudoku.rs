@@ -308,23 +308,6 @@ fn contest_program_vs_cover(
     Ok((us(contest), us(compact), same))
 }
 
-/// Builds the release binary and returns its path.
-fn build_cover() -> Result<PathBuf> {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let status = Command::new(cargo)
-        .args(["build", "--quiet", "--release", "-p", "cover-cli"])
-        .current_dir(&root)
-        .status()?;
-    if !status.success() {
-        bail!("cargo build --release -p cover-cli failed");
-    }
-    // xtask itself runs from the release directory (see .cargo/config.toml).
-    let exe = std::env::current_exe()?;
-    let dir = exe.parent().context("xtask has a directory")?;
-    Ok(dir.join(format!("cover{}", std::env::consts::EXE_SUFFIX)))
-}
-
 pub fn run(args: &[String]) -> Result<()> {
     let mut runs = 3;
     let mut binary = None;
@@ -355,7 +338,7 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     let cover = match binary {
         Some(path) => path,
-        None => build_cover()?,
+        None => crate::verify::build_cover(&crate::verify::workspace_root())?,
     };
     // The seeds' own programs, when the seeds and a C++ compiler are here.
     let build_dir = std::env::current_exe()?

@@ -8,6 +8,13 @@
 //!   `bench target [--quick]` times `cover target`'s branch and bound
 //!   (see `bench_target`).
 //! - `fixtures`: regenerates the generated files of `fixtures/`.
+//! - `fuzz [--seconds N] [--seed S] [--workers W] [--bin PATH] [--mem-mib M]
+//!   [--timeout-ms T] [--out DIR] [--command NAME ...]`: feeds mutated
+//!   fixtures and random bytes to every command of the `cover` binary and
+//!   fails on crashes, hangs, memory past the cap (see `fuzz`).
+//! - `soak [--quick] [--bin PATH] [--set NAME ...]`: runs every dataset of
+//!   `../shared/datasets/` through every engine, one thread and all cores,
+//!   and checks each answer without trusting the solver (see `soak`).
 //! - `verify [--bin PATH] [family ...]`: builds the `cover` binary (or uses
 //!   PATH), runs it on every fixture and checks its answers with checkers
 //!   that trust neither the engine nor the parsers.
@@ -21,6 +28,8 @@ mod bench_sudoku;
 mod bench_target;
 mod contest_program;
 mod fixtures;
+mod fuzz;
+mod soak;
 mod tidy;
 mod verify;
 mod verify_generate;
@@ -46,7 +55,9 @@ fn main() -> Result<()> {
         }
         Some("bench") => bench::run(&args[1..]),
         Some("fixtures") => fixtures::run(&args[1..]),
+        Some("fuzz") => fuzz::run(&args[1..]),
+        Some("soak") => soak::run(&args[1..]),
         Some("verify") => verify::run(&args[1..]),
-        _ => bail!("usage: cargo xtask <bench|fixtures|verify>"),
+        _ => bail!("usage: cargo xtask <bench|fixtures|fuzz|soak|verify>"),
     }
 }

@@ -224,13 +224,13 @@ pub(crate) fn error_lines(stderr: &str) -> Vec<usize> {
 }
 
 /// The workspace root.
-fn workspace_root() -> PathBuf {
+pub(crate) fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
 /// `cargo build --release -p cover-cli` (with `$CARGO` when set); returns
 /// the path of the `cover` executable that cargo reports.
-fn build_cover(root: &Path) -> Result<PathBuf> {
+pub(crate) fn build_cover(root: &Path) -> Result<PathBuf> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(&cargo)
         .args([

@@ -175,7 +175,7 @@ fn content_lines(text: &str) -> Vec<Option<String>> {
 
 /// The cells of a row or line: fields separated by spaces, commas or `|`,
 /// or, for a single field, its characters.
-fn cells_of(text: &str) -> Vec<String> {
+pub(crate) fn cells_of(text: &str) -> Vec<String> {
     let fields: Vec<&str> = text
         .split(|c: char| c.is_whitespace() || c == ',' || c == '|')
         .filter(|f| !f.is_empty())
@@ -189,7 +189,7 @@ fn cells_of(text: &str) -> Vec<String> {
 
 /// The cells of a line puzzle: the text before white space or `:` when it
 /// is a whole puzzle, else the separated fields.
-fn line_cells(text: &str) -> Vec<String> {
+pub(crate) fn line_cells(text: &str) -> Vec<String> {
     let first = text
         .split(|c: char| c.is_whitespace() || c == ':')
         .next()
@@ -297,7 +297,7 @@ pub fn check_grid(
 
 /// The answers of a text output, one per puzzle: a line for line puzzles,
 /// a block of lines up to a blank line for grids (and pretty grids).
-fn answer_units(stdout: &str, block: bool) -> Vec<Vec<&str>> {
+pub(crate) fn answer_units(stdout: &str, block: bool) -> Vec<Vec<&str>> {
     let mut units = Vec::new();
     if !block {
         return stdout.lines().map(|l| vec![l]).collect();

@@ -161,7 +161,7 @@ pub fn has_solution(puzzle: &Cells) -> bool {
 
 /// Checks one answer: `score` (-1 for none) against the expected text and,
 /// when there is a grid, the grid against the puzzle.
-fn check_answer(
+pub(crate) fn check_answer(
     puzzle: &Cells,
     expected: &str,
     score: i64,

@@ -32,7 +32,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use cover_models::text::InputError;
-use dlx_core::Stats;
+use dlx_core::{Control, Stats};
 use rayon::prelude::*;
 
 use crate::common::{Inputs, Session};
@@ -163,6 +163,39 @@ pub trait Batch: Sync {
         _answer: &Self::Answer,
         _session: &mut Session,
     ) {
+    }
+}
+
+/// Calls an answer's `flush` (see [`Batch::answer`]) after each solution a
+/// search visits, and keeps the first error, which stops the search.
+pub struct Flush<'f> {
+    flush: &'f mut dyn FnMut(&mut String) -> io::Result<()>,
+    failed: Option<io::Error>,
+}
+
+impl<'f> Flush<'f> {
+    /// Wraps `flush`.
+    pub fn new(flush: &'f mut dyn FnMut(&mut String) -> io::Result<()>) -> Flush<'f> {
+        Flush {
+            flush,
+            failed: None,
+        }
+    }
+
+    /// Flushes `text`: the search goes on unless that failed.
+    pub fn after_solution(&mut self, text: &mut String) -> Control {
+        match (self.flush)(text) {
+            Ok(()) => Control::Continue,
+            Err(e) => {
+                self.failed = Some(e);
+                Control::Stop
+            }
+        }
+    }
+
+    /// The error that stopped the search, if one did.
+    pub fn finish(self) -> io::Result<()> {
+        self.failed.map_or(Ok(()), Err)
     }
 }
 

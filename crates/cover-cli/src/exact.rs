@@ -16,7 +16,7 @@ use dlx_core::{
 };
 use serde::Serialize;
 
-use crate::batch::{self, At, Batch, ReadInstances, Verdict};
+use crate::batch::{self, At, Batch, Flush, ReadInstances, Verdict};
 use crate::common::{Common, Inputs, Session};
 use crate::output::{push_json, Out};
 use crate::pipeline::ChunkSizes;
@@ -351,20 +351,12 @@ pub fn answer(
     let parallel = rayon::current_num_threads() > 1;
     let problem = &instance.problem;
     if !style.json {
-        let mut failed = None;
+        let mut flush = Flush::new(flush);
         let searched = solve(problem, style.mode, style.max_nodes, parallel, |options| {
             write_solution(text, instance, options);
-            match flush(text) {
-                Ok(()) => Control::Continue,
-                Err(e) => {
-                    failed = Some(e);
-                    Control::Stop
-                }
-            }
+            flush.after_solution(text)
         });
-        if let Some(e) = failed {
-            return Err(e);
-        }
+        flush.finish()?;
         match style.mode {
             _ if searched.gave_up && matches!(style.mode, Mode::Count { .. }) => {
                 text.push_str(GAVE_UP);

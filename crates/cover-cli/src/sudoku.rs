@@ -27,7 +27,7 @@ use cover_models::text;
 use dlx_core::{Control, Limits, Outcome, Report, Stats};
 use serde::Serialize;
 
-use crate::batch::{self, At, Batch, Invalid, ReadInstances, Verdict};
+use crate::batch::{self, At, Batch, Flush, Invalid, ReadInstances, Verdict};
 use crate::common::{Common, Inputs, Session};
 use crate::output::{push_json, Out};
 use crate::pipeline::ChunkSizes;
@@ -376,7 +376,6 @@ pub fn answer(
         ..Limits::none()
     };
     let mut solutions: Vec<String> = Vec::new();
-    let mut failed = None;
     let mut rated: Option<Rating> = None;
     let (found, report) = match style.mode {
         Mode::First => {
@@ -398,23 +397,16 @@ pub fn answer(
             (found, report)
         }
         Mode::All { limit } => {
+            let mut flush = Flush::new(flush);
             let report = solver.solve(puzzle, &limits(limit), |grid| {
                 if style.json {
                     solutions.push(puzzle.line_form(grid));
                     return Control::Continue;
                 }
                 write_unit(text, puzzle, grid, style);
-                match flush(text) {
-                    Ok(()) => Control::Continue,
-                    Err(e) => {
-                        failed = Some(e);
-                        Control::Stop
-                    }
-                }
+                flush.after_solution(text)
             });
-            if let Some(e) = failed {
-                return Err(e);
-            }
+            flush.finish()?;
             let found = report.stats.solutions > 0;
             if !style.json {
                 if report.outcome == Outcome::NodeBudget {

@@ -33,6 +33,20 @@ fn is_a_line(line: usize, lines: usize) -> bool {
     line >= 1 && line <= lines.max(1)
 }
 
+/// The line an instance or an error names; an I/O error cannot come
+/// from a slice.
+fn line_of<T, E>(
+    result: Result<T, InputError<E>>,
+    instance_line: impl Fn(&T) -> usize,
+    error_line: impl Fn(&E) -> usize,
+) -> usize {
+    match result {
+        Ok(instance) => instance_line(&instance),
+        Err(InputError::Parse(e)) => error_line(&e),
+        Err(InputError::Io(e)) => panic!("no I/O error from a slice: {e}"),
+    }
+}
+
 fn error_line<K>(error: &LineError<K>) -> usize {
     error.line
 }
@@ -51,11 +65,7 @@ proptest! {
         let mut read = 0;
         for result in exact::Instances::new(&bytes[..], format).take(1000) {
             read += 1;
-            let line = match result {
-                Ok(instance) => instance.line,
-                Err(InputError::Parse(e)) => error_line(&e),
-                Err(InputError::Io(e)) => panic!("no I/O error from a slice: {e}"),
-            };
+            let line = line_of(result, |instance| instance.line, error_line);
             prop_assert!(is_a_line(line, lines), "line {} of {}", line, lines);
         }
         // Something is always said: an input without a problem is an error.
@@ -67,11 +77,7 @@ proptest! {
         let symbols = custom.then(|| sudoku::Symbols::new("123456789ABCDEFG").unwrap());
         let lines = line_count(&bytes);
         for result in sudoku::Puzzles::new(&bytes[..], symbols).take(1000) {
-            let line = match result {
-                Ok(puzzle) => puzzle.line,
-                Err(InputError::Parse(e)) => error_line(&e),
-                Err(InputError::Io(e)) => panic!("no I/O error from a slice: {e}"),
-            };
+            let line = line_of(result, |puzzle| puzzle.line, error_line);
             prop_assert!(is_a_line(line, lines), "line {} of {}", line, lines);
         }
     }
@@ -80,11 +86,7 @@ proptest! {
     fn target_never_panics(bytes in input()) {
         let lines = line_count(&bytes);
         for result in target::Puzzles::new(&bytes[..]).take(1000) {
-            let line = match result {
-                Ok(puzzle) => puzzle.line,
-                Err(InputError::Parse(e)) => error_line(&e),
-                Err(InputError::Io(e)) => panic!("no I/O error from a slice: {e}"),
-            };
+            let line = line_of(result, |puzzle| puzzle.line, error_line);
             prop_assert!(is_a_line(line, lines), "line {} of {}", line, lines);
         }
     }
@@ -93,11 +95,7 @@ proptest! {
     fn radar_never_panics(bytes in input()) {
         let lines = line_count(&bytes);
         for result in radar::Cases::new(&bytes[..]).take(1000) {
-            let line = match result {
-                Ok(case) => case.line,
-                Err(InputError::Parse(e)) => e.line,
-                Err(InputError::Io(e)) => panic!("no I/O error from a slice: {e}"),
-            };
+            let line = line_of(result, |case| case.line, |e| e.line);
             prop_assert!(is_a_line(line, lines), "line {} of {}", line, lines);
         }
     }

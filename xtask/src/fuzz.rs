@@ -1,0 +1,750 @@
+//! `cargo xtask fuzz`: dumb mutation fuzzing of the whole `cover` binary,
+//! on the stable toolchain.
+//!
+//! Coverage-guided fuzzers (cargo-fuzz, libFuzzer) need nightly and a
+//! harness per parser; this needs neither. It takes every input file of
+//! `fixtures/` (each tied to the command that reads it), random bytes and
+//! the empty input, mutates them (see [`mutate`]), and runs the release
+//! binary on them, every command with flags drawn from its own family
+//! (see [`commands`]), input on standard input, as files, or both. So it
+//! tests what users run: argument parsing, line reading, every parser,
+//! the searches, output and exit codes, each as a separate process (about
+//! 3.5 ms each here), on several workers at once.
+//!
+//! A run fails (see [`classify`]) on a signal (an abort from
+//! `panic = "abort"`, a segfault), a panic message, an exit status other
+//! than 0, 1 or 2, a hang past `--timeout-ms`, a peak resident set past
+//! `--mem-mib`, or a broken promise of the interface: JSON lines that are
+//! not JSON, standard error that is not `cover: ` diagnostics, exit 2
+//! without a message, exit 0 without an answer where there is always an
+//! instance. Each failure is counted; the first of each (command, kind)
+//! is saved under `DIR/failures/` (`<n>.input`, and `<n>.cmd`, a shell
+//! line that replays it), minimised (see [`minimise`]) and saved again as
+//! `<n>.min.input` and `<n>.min.cmd`; then the fuzzing goes on.
+//!
+//! Case i of a run depends only on the seed and i (its own ChaCha8
+//! stream), so `--seed S` replays the same cases. The exit status is 1
+//! when anything failed.
+//!
+//! Usage: `cargo xtask fuzz [--seconds N] [--seed S] [--workers W]
+//! [--bin PATH] [--mem-mib M] [--timeout-ms T] [--out DIR]
+//! [--command NAME ...]`.
+
+mod classify;
+mod commands;
+mod exec;
+mod minimise;
+mod mutate;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use anyhow::{bail, Context, Result};
+
+use crate::fixtures::fixtures_dir;
+use crate::verify::{build_cover, workspace_root};
+use classify::{classify, clip, Expect, Failure, Kind};
+use commands::{case_rng, detect_caps, make_case, Caps, Case, Spec, COMMANDS};
+use exec::{End, Limits, Outcome};
+use mutate::{load_corpus, Seed};
+
+const USAGE: &str = "usage: cargo xtask fuzz [--seconds N] [--seed S] [--workers W] [--bin PATH] \
+[--mem-mib M] [--timeout-ms T] [--out DIR] [--command NAME[,NAME...]] [NAME ...]";
+
+/// The address-space ceiling of every child: far above the memory cap
+/// (threads and allocator arenas reserve much they never touch), low
+/// enough that a runaway allocation fails in a moment instead of taking
+/// the machine's memory.
+const ADDRESS_SPACE: u64 = 2 << 30;
+
+/// At most this much of each output is kept (and judged).
+const CAPTURE: usize = 4 << 20;
+
+/// Time given to minimising one failure.
+const MINIMISE_BUDGET: Duration = Duration::from_secs(20);
+
+/// A progress line this often.
+const PROGRESS_EVERY: Duration = Duration::from_secs(10);
+
+/// The command line, parsed.
+struct Options {
+    seconds: u64,
+    seed: u64,
+    workers: usize,
+    bin: Option<PathBuf>,
+    mem_mib: u64,
+    timeout_ms: u64,
+    out: PathBuf,
+    commands: Vec<String>,
+}
+
+fn parse_options(args: &[String]) -> Result<Options> {
+    let mut options = Options {
+        seconds: 60,
+        // The clock's nanoseconds: a new seed each run, printed so that
+        // the run can be repeated.
+        seed: SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64),
+        workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        bin: None,
+        mem_mib: 100,
+        timeout_ms: 5000,
+        out: workspace_root().join("target/fuzz"),
+        commands: Vec::new(),
+    };
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| -> Result<&String> {
+            args.next()
+                .with_context(|| format!("{name} needs a value; {USAGE}"))
+        };
+        let number = |name: &str, text: &str| -> Result<u64> {
+            text.parse()
+                .with_context(|| format!("{name} {text:?}: not a number; {USAGE}"))
+        };
+        match arg.as_str() {
+            "--seconds" => options.seconds = number(arg, value(arg)?)?,
+            "--seed" => options.seed = number(arg, value(arg)?)?,
+            "--workers" => options.workers = number(arg, value(arg)?)?.max(1) as usize,
+            "--bin" => options.bin = Some(PathBuf::from(value(arg)?)),
+            "--mem-mib" => options.mem_mib = number(arg, value(arg)?)?,
+            "--timeout-ms" => options.timeout_ms = number(arg, value(arg)?)?.max(1),
+            "--out" => options.out = PathBuf::from(value(arg)?),
+            "--command" => {
+                for name in value(arg)?.split(',') {
+                    if !COMMANDS.iter().any(|s| s.name == name) {
+                        let known: Vec<&str> = COMMANDS.iter().map(|s| s.name).collect();
+                        bail!("unknown command {name:?}; known: {}", known.join(", "));
+                    }
+                    options.commands.push(name.to_owned());
+                }
+            }
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                std::process::exit(0);
+            }
+            // A bare command name restricts too, as `verify`'s families.
+            name if COMMANDS.iter().any(|s| s.name == name) => {
+                options.commands.push(name.to_owned());
+            }
+            other => bail!("unknown argument {other:?}; {USAGE}"),
+        }
+    }
+    Ok(options)
+}
+
+/// `cargo xtask fuzz ...`.
+pub fn run(args: &[String]) -> Result<()> {
+    let options = parse_options(args)?;
+    let bin = match &options.bin {
+        Some(path) => std::fs::canonicalize(path).with_context(|| format!("{}", path.display()))?,
+        None => build_cover(&workspace_root())?,
+    };
+    let specs: Vec<&'static Spec> = COMMANDS
+        .iter()
+        .filter(|s| options.commands.is_empty() || options.commands.iter().any(|c| c == s.name))
+        .collect();
+    let caps = detect_caps(&bin)?;
+    let readers: Vec<&'static str> = COMMANDS
+        .iter()
+        .filter(|s| s.reads_input)
+        .map(|s| s.name)
+        .collect();
+    let corpus = load_corpus(&fixtures_dir(), &readers)?;
+
+    // Our own output directories only: failures of an earlier run would
+    // mix with this one's numbers.
+    std::fs::create_dir_all(&options.out)
+        .with_context(|| format!("creating {}", options.out.display()))?;
+    let out = std::fs::canonicalize(&options.out)?;
+    for sub in ["failures", "work"] {
+        let dir = out.join(sub);
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).with_context(|| format!("clearing {}", dir.display()))?;
+        }
+        std::fs::create_dir_all(&dir)?;
+    }
+
+    exec::keep_own_memory_small();
+    let limits = Limits {
+        timeout: Duration::from_millis(options.timeout_ms),
+        address_space: ADDRESS_SPACE,
+        capture: CAPTURE,
+    };
+    // What every measure of memory starts from: `cover` doing nothing,
+    // plus what it shares with this process at the fork.
+    let floor = exec::run(&bin, &["--version".into()], &out, b"", limits)?;
+
+    let fuzzer = Fuzzer {
+        bin,
+        seed: options.seed,
+        limits,
+        mem_cap_kib: options.mem_mib * 1024,
+        specs,
+        caps,
+        corpus,
+        out,
+        next_case: AtomicU64::new(0),
+        tried: AtomicU64::new(0),
+        failed: AtomicU64::new(0),
+        failures: Mutex::new(BTreeMap::new()),
+    };
+    fuzzer.print_header(&options, &floor);
+
+    let start = Instant::now();
+    let stop_at = start + Duration::from_secs(options.seconds);
+    let mut broken_workers = 0;
+    let tallies: Vec<Tally> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..options.workers)
+            .map(|id| {
+                let fuzzer = &fuzzer;
+                scope.spawn(move || fuzzer.work(id, stop_at))
+            })
+            .collect();
+        let mut next_progress = start + PROGRESS_EVERY;
+        while workers.iter().any(|w| !w.is_finished()) {
+            std::thread::sleep(Duration::from_millis(50));
+            if Instant::now() >= next_progress {
+                next_progress += PROGRESS_EVERY;
+                fuzzer.print_progress(start);
+            }
+        }
+        workers
+            .into_iter()
+            .map(|w| match w.join() {
+                Ok(Ok(tally)) => tally,
+                Ok(Err(e)) => {
+                    eprintln!("fuzz: a worker stopped: {e:#}");
+                    broken_workers += 1;
+                    Tally::default()
+                }
+                Err(_) => {
+                    eprintln!("fuzz: a worker panicked");
+                    broken_workers += 1;
+                    Tally::default()
+                }
+            })
+            .collect()
+    });
+    let elapsed = start.elapsed();
+    let mut total = Tally::default();
+    for tally in &tallies {
+        total.merge(tally);
+    }
+    let failed = fuzzer.print_summary(&total, elapsed);
+    // The inputs of the last cases, some of them megabytes, are of no use
+    // now; the failures are kept.
+    let _ = std::fs::remove_dir_all(fuzzer.out.join("work"));
+    if broken_workers > 0 {
+        bail!("{broken_workers} workers stopped early (see above)");
+    }
+    if failed > 0 {
+        std::process::exit(1);
+    }
+    Ok(())
+}
+
+/// What the workers share.
+struct Fuzzer {
+    bin: PathBuf,
+    seed: u64,
+    limits: Limits,
+    mem_cap_kib: u64,
+    specs: Vec<&'static Spec>,
+    caps: Caps,
+    corpus: Vec<Seed>,
+    /// The output directory (absolute).
+    out: PathBuf,
+    /// The index of the next case to draw.
+    next_case: AtomicU64,
+    /// Cases run (minimisation runs not included).
+    tried: AtomicU64,
+    /// Cases that failed.
+    failed: AtomicU64,
+    /// Failures by signature.
+    failures: Mutex<BTreeMap<(&'static str, Kind), Signature>>,
+}
+
+/// The failures of one (command, kind).
+struct Signature {
+    /// How many cases failed so.
+    count: u64,
+    /// The number of its files in `failures/`.
+    id: usize,
+    /// The first failing case: its index, its failure, its command line.
+    case_index: u64,
+    first: Failure,
+    command_line: String,
+    /// What the minimiser made of it, once done.
+    minimised: Option<Minimised>,
+}
+
+struct Minimised {
+    case: Case,
+    command_line: String,
+    runs: usize,
+    seconds: f64,
+    /// The first failure did not happen again on a second run.
+    flaky: bool,
+}
+
+/// Counts per command, kept by each worker and added up at the end.
+#[derive(Default)]
+struct Tally {
+    by_command: BTreeMap<&'static str, CommandTally>,
+    minimise_runs: u64,
+}
+
+#[derive(Default, Clone)]
+struct CommandTally {
+    runs: u64,
+    /// Exit statuses 0, 1, 2, and anything else (other statuses, signals,
+    /// time-outs).
+    exits: [u64; 4],
+    failures: u64,
+    time: Duration,
+    slowest: Duration,
+    peak_rss_kib: u64,
+    input_bytes: u64,
+}
+
+impl Tally {
+    fn merge(&mut self, other: &Tally) {
+        for (name, theirs) in &other.by_command {
+            let ours = self.by_command.entry(name).or_default();
+            ours.runs += theirs.runs;
+            for (a, b) in ours.exits.iter_mut().zip(theirs.exits) {
+                *a += b;
+            }
+            ours.failures += theirs.failures;
+            ours.time += theirs.time;
+            ours.slowest = ours.slowest.max(theirs.slowest);
+            ours.peak_rss_kib = ours.peak_rss_kib.max(theirs.peak_rss_kib);
+            ours.input_bytes += theirs.input_bytes;
+        }
+        self.minimise_runs += other.minimise_runs;
+    }
+}
+
+impl Fuzzer {
+    /// A worker: draws cases and runs them until `stop_at`.
+    fn work(&self, id: usize, stop_at: Instant) -> Result<Tally> {
+        let dir = self.out.join("work").join(format!("w{id}"));
+        std::fs::create_dir_all(&dir)?;
+        let mut tally = Tally::default();
+        while Instant::now() < stop_at {
+            let index = self.next_case.fetch_add(1, Ordering::Relaxed);
+            let case = make_case(
+                &mut case_rng(self.seed, index),
+                &self.specs,
+                &self.caps,
+                &self.corpus,
+            );
+            let outcome = self.run_case(&case, &dir)?;
+            self.tried.fetch_add(1, Ordering::Relaxed);
+            let failure = classify(&outcome, self.expect(&case));
+            let entry = tally.by_command.entry(case.command).or_default();
+            entry.runs += 1;
+            entry.exits[match outcome.end {
+                End::Exited(s @ 0..=2) => s as usize,
+                _ => 3,
+            }] += 1;
+            entry.time += outcome.elapsed;
+            entry.slowest = entry.slowest.max(outcome.elapsed);
+            entry.peak_rss_kib = entry.peak_rss_kib.max(outcome.peak_rss_kib);
+            entry.input_bytes += case.inputs.iter().map(|i| i.len() as u64).sum::<u64>();
+            if let Some(failure) = failure {
+                entry.failures += 1;
+                self.failed.fetch_add(1, Ordering::Relaxed);
+                if let Some(id) = self.count_failure(&case, index, &failure) {
+                    tally.minimise_runs += self.record(id, &case, index, &failure, &dir)?;
+                }
+            }
+        }
+        Ok(tally)
+    }
+
+    /// What the classifier must know of `case`.
+    fn expect(&self, case: &Case) -> Expect {
+        Expect {
+            json: case.has_flag("--json"),
+            stats: case.has_flag("--stats"),
+            mem_cap_kib: self.mem_cap_kib,
+            answers: matches!(case.command, "exact" | "queens" | "generate"),
+        }
+    }
+
+    /// Writes the file inputs of `case` into `dir` and runs it there.
+    fn run_case(&self, case: &Case, dir: &Path) -> Result<Outcome> {
+        let names = input_names(case.inputs.len());
+        for (i, (input, name)) in case.inputs.iter().zip(&names).enumerate() {
+            if case.stdin_slot != Some(i) {
+                std::fs::write(dir.join(name), input)?;
+            }
+        }
+        exec::run(
+            &self.bin,
+            &case.args(&names),
+            dir,
+            case.stdin(),
+            self.limits,
+        )
+    }
+
+    /// Counts a failure; `Some(id)` when it is the first of its
+    /// signature, to be saved as `failures/<id>.*`.
+    fn count_failure(&self, case: &Case, index: u64, failure: &Failure) -> Option<usize> {
+        let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        let next_id = failures.len() + 1;
+        let signature = failures
+            .entry((case.command, failure.kind))
+            .or_insert_with(|| Signature {
+                count: 0,
+                id: next_id,
+                case_index: index,
+                first: failure.clone(),
+                command_line: self.command_line(case, &saved_names(next_id, case.inputs.len(), "")),
+                minimised: None,
+            });
+        signature.count += 1;
+        (signature.count == 1).then_some(signature.id)
+    }
+
+    /// Saves the first failure of a signature, minimises it and saves
+    /// that too. Returns the runs minimising took.
+    fn record(
+        &self,
+        id: usize,
+        case: &Case,
+        index: u64,
+        failure: &Failure,
+        dir: &Path,
+    ) -> Result<u64> {
+        let failures_dir = self.out.join("failures");
+        let kind = failure.kind;
+        eprintln!(
+            "fuzz: failure {id}: {} {}: {} (case {index})",
+            case.command,
+            kind.label(),
+            failure.detail
+        );
+        self.save(case, &failures_dir, (id, ""), failure, index)?;
+
+        // The minimiser keeps a removal when the same kind of failure
+        // happens again; a first run that does not fail again is flaky.
+        let started = Instant::now();
+        let reproduces = |c: &Case| {
+            self.run_case(c, dir)
+                .ok()
+                .and_then(|o| classify(&o, self.expect(c)))
+                .is_some_and(|f| f.kind == kind)
+        };
+        let flaky = !reproduces(case);
+        let (small, runs) = if flaky {
+            (case.clone(), 1)
+        } else {
+            let (small, runs) = minimise::minimise(case, MINIMISE_BUDGET, reproduces);
+            (small, runs + 1)
+        };
+        let seconds = started.elapsed().as_secs_f64();
+        let command_line = self.save(&small, &failures_dir, (id, ".min"), failure, index)?;
+        let size: usize = small.inputs.iter().map(Vec::len).sum();
+        eprintln!(
+            "fuzz: failure {id} {}: {size} bytes of input in {runs} runs, {seconds:.1} s: {command_line}",
+            if flaky { "did not happen again" } else { "minimised" }
+        );
+        let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(signature) = failures.get_mut(&(case.command, kind)) {
+            signature.minimised = Some(Minimised {
+                case: small,
+                command_line,
+                runs,
+                seconds,
+                flaky,
+            });
+        }
+        Ok(runs as u64)
+    }
+
+    /// Writes `case`'s inputs into `dir` as `<id><suffix>.input` (or
+    /// `<id>-<k><suffix>.input`, for several) and the shell line that
+    /// replays it as `<id><suffix>.cmd`. Returns that line.
+    fn save(
+        &self,
+        case: &Case,
+        dir: &Path,
+        (id, suffix): (usize, &str),
+        failure: &Failure,
+        index: u64,
+    ) -> Result<String> {
+        let names = saved_names(id, case.inputs.len(), suffix);
+        for (input, name) in case.inputs.iter().zip(&names) {
+            std::fs::write(dir.join(name), input)?;
+        }
+        let command_line = self.command_line(case, &names);
+        let text = format!(
+            "# cover {}: {}: {}\n# case {index} of `cargo xtask fuzz --seed {}`{}\ncd {} && {command_line}\n",
+            case.command,
+            failure.kind.label(),
+            failure.detail.replace('\n', " "),
+            self.seed,
+            if suffix.is_empty() { "" } else { ", minimised" },
+            shell_quote(&dir.to_string_lossy()),
+        );
+        std::fs::write(dir.join(format!("{id}{suffix}.cmd")), text)?;
+        Ok(command_line)
+    }
+
+    /// `cover ARGS < STDIN` as a shell line, inputs named `names`.
+    fn command_line(&self, case: &Case, names: &[String]) -> String {
+        let mut line = shell_quote(&self.bin.to_string_lossy());
+        for arg in case.args(names) {
+            line.push(' ');
+            line.push_str(&shell_quote(&arg.to_string_lossy()));
+        }
+        if let Some(slot) = case.stdin_slot {
+            if let Some(name) = names.get(slot) {
+                line.push_str(" < ");
+                line.push_str(&shell_quote(name));
+            }
+        }
+        line
+    }
+
+    fn print_header(&self, options: &Options, floor: &Outcome) {
+        let names: Vec<&str> = self.specs.iter().map(|s| s.name).collect();
+        eprintln!(
+            "fuzz: seed {} (repeat with --seed {}), {} s, {} workers, commands {}",
+            self.seed,
+            self.seed,
+            options.seconds,
+            options.workers,
+            names.join(" ")
+        );
+        eprintln!(
+            "fuzz: binary {}; corpus {} files; memory cap {} MiB (address space {} GiB), time limit {} ms",
+            self.bin.display(),
+            self.corpus.len(),
+            options.mem_mib,
+            ADDRESS_SPACE >> 30,
+            options.timeout_ms
+        );
+        let lacking: Vec<&str> = self
+            .specs
+            .iter()
+            .map(|s| s.name)
+            .filter(|n| !self.caps.max_nodes.contains(n))
+            .collect();
+        if !lacking.is_empty() {
+            eprintln!(
+                "fuzz: no --max-nodes in: {} (their searches are bounded by --limit and small sizes only)",
+                lacking.join(" ")
+            );
+        }
+        eprintln!(
+            "fuzz: `cover --version` peaks at {} KiB: the floor of every measure of memory",
+            floor.peak_rss_kib
+        );
+        eprintln!(
+            "fuzz: failures go to {}",
+            self.out.join("failures").display()
+        );
+    }
+
+    fn print_progress(&self, start: Instant) {
+        let seconds = start.elapsed().as_secs_f64();
+        let tried = self.tried.load(Ordering::Relaxed);
+        let kinds = self.failures.lock().map_or(0, |f| f.len());
+        eprintln!(
+            "fuzz: {seconds:.0} s, {tried} inputs ({:.0}/s), {} failures ({kinds} kinds)",
+            tried as f64 / seconds.max(1e-9),
+            self.failed.load(Ordering::Relaxed)
+        );
+    }
+
+    /// The summary on standard output; returns the number of failures.
+    fn print_summary(&self, total: &Tally, elapsed: Duration) -> u64 {
+        let tried = self.tried.load(Ordering::Relaxed);
+        let failed = self.failed.load(Ordering::Relaxed);
+        let seconds = elapsed.as_secs_f64();
+        println!(
+            "fuzz: seed {}, {seconds:.1} s, {tried} inputs, {:.1} inputs/s, {} runs minimising",
+            self.seed,
+            tried as f64 / seconds.max(1e-9),
+            total.minimise_runs
+        );
+        let own = exec::own_peak_rss_kib();
+        println!(
+            "fuzz: this process peaked at {:.1} MiB: a child's peak is at least this process's \
+             size at its fork, so peaks up to that may not be the child's; the cap check is \
+             exact while this stays below the cap{}",
+            own as f64 / 1024.0,
+            if own >= self.mem_cap_kib {
+                " (IT DID NOT: use fewer workers)"
+            } else {
+                ""
+            }
+        );
+        println!(
+            "{:<9} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8} {:>8} {:>9} {:>9} {:>9}",
+            "command",
+            "runs",
+            "exit 0",
+            "exit 1",
+            "exit 2",
+            "other",
+            "failed",
+            "mean ms",
+            "slowest",
+            "peak MiB",
+            "input MB"
+        );
+        for (name, t) in &total.by_command {
+            println!(
+                "{:<9} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8} {:>8.2} {:>8.2}s {:>9.1} {:>9.1}",
+                name,
+                t.runs,
+                t.exits[0],
+                t.exits[1],
+                t.exits[2],
+                t.exits[3],
+                t.failures,
+                t.time.as_secs_f64() * 1e3 / t.runs.max(1) as f64,
+                t.slowest.as_secs_f64(),
+                t.peak_rss_kib as f64 / 1024.0,
+                t.input_bytes as f64 / 1e6
+            );
+        }
+        let failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        for ((command, kind), s) in failures.iter() {
+            println!(
+                "FAIL {command} [{}]: {} case(s); first: case {}: {}",
+                kind.label(),
+                s.count,
+                s.case_index,
+                s.first.detail
+            );
+            println!("  run:       {}", s.command_line);
+            match &s.minimised {
+                Some(m) => {
+                    let input = m
+                        .case
+                        .inputs
+                        .iter()
+                        .map(|i| describe(i))
+                        .collect::<Vec<_>>();
+                    println!(
+                        "  {}: {} ({} runs, {:.1} s)",
+                        if m.flaky { "not again" } else { "minimised" },
+                        m.command_line,
+                        m.runs,
+                        m.seconds
+                    );
+                    println!("  input:     {}", input.join(" + "));
+                }
+                None => println!("  (not minimised: its worker stopped)"),
+            }
+            let dir = self.out.join("failures");
+            println!(
+                "  replay:    sh {}, sh {}",
+                dir.join(format!("{}.cmd", s.id)).display(),
+                dir.join(format!("{}.min.cmd", s.id)).display()
+            );
+        }
+        println!(
+            "fuzz: {failed} failures of {} kinds in {tried} inputs",
+            failures.len()
+        );
+        failed
+    }
+}
+
+/// The names of a case's inputs in a worker's directory.
+fn input_names(count: usize) -> Vec<String> {
+    (0..count).map(|i| format!("in{i}")).collect()
+}
+
+/// The names of a saved case's inputs: `7.input` for one, `7-0.input`,
+/// `7-1.input` for several; `suffix` `.min` for the minimised one.
+fn saved_names(id: usize, count: usize, suffix: &str) -> Vec<String> {
+    if count <= 1 {
+        vec![format!("{id}{suffix}.input")]
+    } else {
+        (0..count)
+            .map(|i| format!("{id}-{i}{suffix}.input"))
+            .collect()
+    }
+}
+
+/// An input for a person: its size and its start, escaped.
+fn describe(input: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&input[..input.len().min(120)]);
+    let mut shown = format!("{} bytes {:?}", input.len(), clip(&text, 100));
+    if input.len() > 120 {
+        shown.push('…');
+    }
+    shown
+}
+
+/// `text` quoted for a POSIX shell when it needs it.
+fn shell_quote(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_-./=:,+@".contains(&b));
+    if plain {
+        text.to_owned()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_have_defaults_and_take_values() {
+        let o = parse_options(&[]).unwrap();
+        assert_eq!((o.seconds, o.mem_mib, o.timeout_ms), (60, 100, 5000));
+        let args: Vec<String> = [
+            "--seconds",
+            "5",
+            "--seed",
+            "42",
+            "--command",
+            "sudoku,exact",
+            "--command",
+            "radar",
+        ]
+        .map(String::from)
+        .to_vec();
+        let o = parse_options(&args).unwrap();
+        assert_eq!((o.seconds, o.seed), (5, 42));
+        assert_eq!(o.commands, ["sudoku", "exact", "radar"]);
+        assert!(parse_options(&["--command".into(), "nope".into()]).is_err());
+        assert!(parse_options(&["--seconds".into()]).is_err());
+    }
+
+    #[test]
+    fn shell_lines_quote_what_needs_it() {
+        assert_eq!(shell_quote("--limit"), "--limit");
+        assert_eq!(shell_quote(""), "''");
+        assert_eq!(shell_quote("a b"), "'a b'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+    }
+
+    #[test]
+    fn saved_names_pair_with_their_cmd_files() {
+        assert_eq!(saved_names(3, 1, ""), ["3.input"]);
+        assert_eq!(
+            saved_names(3, 2, ".min"),
+            ["3-0.min.input", "3-1.min.input"]
+        );
+    }
+}

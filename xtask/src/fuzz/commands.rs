@@ -1,0 +1,446 @@
+//! The commands of `cover` as the fuzzer drives them: which read input,
+//! the flags each is run with (drawn at random from its own family, now
+//! and then with an odd value), and the [`Case`]: one invocation with its
+//! inputs, fed on standard input, as files, or both.
+//!
+//! Every search is bounded, so that a mutated puzzle whose search is
+//! legitimately exponential does not look like a hang: `--max-nodes` where
+//! the command has it (found out at startup from `--help`, since it is
+//! being added to the commands one at a time), `--limit` with `--all`,
+//! `--attempts` for `generate`, boards of at most 14 queens.
+
+use std::collections::BTreeSet;
+use std::ffi::OsString;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use anyhow::{Context, Result};
+use rand::rngs::ChaCha8Rng;
+use rand::seq::{IndexedRandom, SliceRandom};
+use rand::{RngExt, SeedableRng};
+
+use super::mutate::{make_input, Seed};
+
+/// A command of `cover` and how often it is drawn.
+pub struct Spec {
+    pub name: &'static str,
+    /// It reads inputs (files or standard input); `queens` and `generate`
+    /// take only arguments.
+    pub reads_input: bool,
+    /// Relative weight. The commands that parse input get most runs; the
+    /// other two have only their flags to vary, and cost more per run.
+    pub weight: u32,
+}
+
+/// Every command, in the order of the report.
+pub const COMMANDS: &[Spec] = &[
+    Spec {
+        name: "sudoku",
+        reads_input: true,
+        weight: 24,
+    },
+    Spec {
+        name: "exact",
+        reads_input: true,
+        weight: 24,
+    },
+    Spec {
+        name: "radar",
+        reads_input: true,
+        weight: 20,
+    },
+    Spec {
+        name: "target",
+        reads_input: true,
+        weight: 20,
+    },
+    Spec {
+        name: "queens",
+        reads_input: false,
+        weight: 4,
+    },
+    Spec {
+        name: "generate",
+        reads_input: false,
+        weight: 4,
+    },
+];
+
+/// What the binary at hand supports.
+#[derive(Clone, Debug, Default)]
+pub struct Caps {
+    /// The commands whose `--help` mentions `--max-nodes`.
+    pub max_nodes: BTreeSet<&'static str>,
+}
+
+/// Asks `cover <command> --help` of every command whether it takes
+/// `--max-nodes`.
+pub fn detect_caps(bin: &Path) -> Result<Caps> {
+    let mut caps = Caps::default();
+    for spec in COMMANDS {
+        let output = Command::new(bin)
+            .args([spec.name, "--help"])
+            .stdin(Stdio::null())
+            .output()
+            .with_context(|| format!("running {} {} --help", bin.display(), spec.name))?;
+        if !output.status.success() {
+            anyhow::bail!(
+                "`{} {} --help` failed: {}",
+                bin.display(),
+                spec.name,
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        if String::from_utf8_lossy(&output.stdout).contains("--max-nodes") {
+            caps.max_nodes.insert(spec.name);
+        }
+    }
+    Ok(caps)
+}
+
+/// One invocation of `cover`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Case {
+    /// The command (`sudoku`).
+    pub command: &'static str,
+    /// The flags after it, in groups (`["--limit", "3"]`), so that the
+    /// minimiser can drop a flag with its value. `queens`' N is a group.
+    pub flags: Vec<Vec<String>>,
+    /// The inputs, in the order of the command line.
+    pub inputs: Vec<Vec<u8>>,
+    /// The input fed on standard input (named `-` on the command line,
+    /// or not named when it is the only one), if any.
+    pub stdin_slot: Option<usize>,
+}
+
+impl Case {
+    /// Whether a flag is among the flags.
+    pub fn has_flag(&self, flag: &str) -> bool {
+        self.flags
+            .iter()
+            .any(|g| g.first().is_some_and(|f| f == flag))
+    }
+
+    /// The bytes for standard input.
+    pub fn stdin(&self) -> &[u8] {
+        self.stdin_slot
+            .and_then(|i| self.inputs.get(i))
+            .map_or(&[][..], Vec::as_slice)
+    }
+
+    /// The arguments after the binary, with input `i` named `names[i]`
+    /// when it is a file.
+    pub fn args(&self, names: &[String]) -> Vec<OsString> {
+        let mut args = vec![OsString::from(self.command)];
+        args.extend(self.flags.iter().flatten().map(OsString::from));
+        let alone_on_stdin = self.inputs.len() == 1 && self.stdin_slot == Some(0);
+        if !alone_on_stdin {
+            for (i, name) in names.iter().enumerate().take(self.inputs.len()) {
+                if self.stdin_slot == Some(i) {
+                    args.push("-".into());
+                } else {
+                    args.push(name.into());
+                }
+            }
+        }
+        args
+    }
+}
+
+/// The generator of case `index` of the run with `seed`: its own stream
+/// of ChaCha8, so that a case is the same whichever worker draws it.
+pub fn case_rng(seed: u64, index: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(index);
+    rng
+}
+
+/// Draws a case: a command (among `allowed`), its flags, its inputs.
+pub fn make_case(
+    rng: &mut ChaCha8Rng,
+    allowed: &[&'static Spec],
+    caps: &Caps,
+    corpus: &[Seed],
+) -> Case {
+    let spec = *allowed
+        .choose_weighted(rng, |s| s.weight)
+        .expect("at least one command");
+    let mut flags = flags(rng, spec.name, caps);
+    // Threads are always set: the default is every core, and 2 workers of
+    // 2 threads each already fill this machine.
+    flags.push(vec!["--jobs".into(), odd_or(rng, &["1", "2"], 40)]);
+    // clap takes flags in any order, and `queens`' N anywhere among them.
+    if rng.random_bool(0.3) {
+        flags.shuffle(rng);
+    }
+    if !spec.reads_input {
+        // Standard input is ignored; random bytes on it cost little.
+        let input = if rng.random_bool(0.1) {
+            make_input(rng, "sudoku", corpus)
+        } else {
+            Vec::new()
+        };
+        return Case {
+            command: spec.name,
+            flags,
+            inputs: vec![input],
+            stdin_slot: Some(0),
+        };
+    }
+    let count = if rng.random_bool(0.85) {
+        1
+    } else {
+        rng.random_range(2..=3)
+    };
+    let inputs: Vec<Vec<u8>> = (0..count)
+        .map(|_| make_input(rng, spec.name, corpus))
+        .collect();
+    // One input alone goes on standard input more often than not; of
+    // several, one may be `-`.
+    let stdin_slot = if count == 1 {
+        rng.random_bool(0.6).then_some(0)
+    } else {
+        rng.random_bool(0.5).then(|| rng.random_range(0..count))
+    };
+    Case {
+        command: spec.name,
+        flags,
+        inputs,
+        stdin_slot,
+    }
+}
+
+/// Values that are not what a numeric flag expects, or are at its edges:
+/// each must give a clean answer or a usage error, never a crash.
+const ODD_NUMBERS: &[&str] = &[
+    "0",
+    "-1",
+    "",
+    "x",
+    "18446744073709551616",
+    "4294967296x",
+    "1e3",
+    "+3",
+    " 3",
+    "3 ",
+    "٣",
+];
+
+/// Usually one of `usual`; one time in `odds` an odd value instead.
+fn odd_or(rng: &mut ChaCha8Rng, usual: &[&str], odds: u32) -> String {
+    if rng.random_ratio(1, odds) {
+        ODD_NUMBERS.choose(rng).copied().unwrap_or("0").to_owned()
+    } else {
+        usual.choose(rng).copied().unwrap_or("1").to_owned()
+    }
+}
+
+fn pair(flag: &str, value: impl Into<String>) -> Vec<String> {
+    vec![flag.to_owned(), value.into()]
+}
+
+fn single(flag: &str) -> Vec<String> {
+    vec![flag.to_owned()]
+}
+
+/// A node budget: mostly large enough to solve what is solvable, now and
+/// then tiny, to reach the `gave up` paths.
+fn max_nodes(rng: &mut ChaCha8Rng) -> Vec<String> {
+    pair(
+        "--max-nodes",
+        odd_or(rng, &["100000", "100000", "100000", "1000", "10", "1"], 30),
+    )
+}
+
+/// The flags of one run of `command`, drawn from its own family.
+fn flags(rng: &mut ChaCha8Rng, command: &str, caps: &Caps) -> Vec<Vec<String>> {
+    let mut flags = Vec::new();
+    let json = rng.random_bool(0.3);
+    // Whether to pass `--max-nodes` when the command has it.
+    let mut bounded = true;
+    match command {
+        "sudoku" => {
+            // `--rate` takes no `--max-nodes`, and `--pretty` goes only
+            // with plain solutions: clap refuses the other pairs, and a
+            // usage error reaches no parser.
+            let mut plain = false;
+            match rng.random_range(0..8) {
+                0 => flags.push(single("--count")),
+                1 => flags.extend([single("--count"), pair("--limit", odd_or(rng, &["2"], 20))]),
+                2 => flags.extend([single("--all"), pair("--limit", odd_or(rng, &["3"], 20))]),
+                3 => flags.push(pair("--limit", "2")),
+                4 => {
+                    flags.push(single("--rate"));
+                    bounded = false;
+                }
+                _ => plain = true,
+            }
+            if plain && !json && rng.random_bool(0.2) {
+                flags.push(single("--pretty"));
+            }
+            if rng.random_bool(0.3) {
+                flags.push(pair(
+                    "--engine",
+                    *["linked", "compact"].choose(rng).unwrap(),
+                ));
+            }
+            if rng.random_bool(0.06) {
+                let symbols = [
+                    "123456789ABCDEFG",
+                    "123456789",
+                    "1234",
+                    "ABCDEFGHIJKLMNOPQRSTUVWXY",
+                    "",
+                    "1",
+                    "11",
+                    "12345678",
+                    "0123456789",
+                    "abcdefghi",
+                    "éèêëàâäôö",
+                ];
+                flags.push(pair("--symbols", *symbols.choose(rng).unwrap()));
+            }
+        }
+        "exact" => {
+            match rng.random_range(0..5) {
+                0 => flags.push(single("--count")),
+                1 => flags.extend([single("--all"), pair("--limit", odd_or(rng, &["3"], 20))]),
+                2 => flags.push(pair("--limit", odd_or(rng, &["2"], 20))),
+                3 => flags.extend([single("--count"), pair("--limit", "2")]),
+                _ => {}
+            }
+            if rng.random_bool(0.3) {
+                flags.push(pair("--format", *["matrix", "knuth"].choose(rng).unwrap()));
+            }
+        }
+        "radar" => {
+            if rng.random_bool(0.4) {
+                flags.push(pair("--probes", odd_or(rng, &["1", "2", "3"], 15)));
+            }
+        }
+        "target" => {
+            if rng.random_bool(0.4) {
+                flags.push(single("--show"));
+            }
+        }
+        "queens" => {
+            // At most 14, and rarely above 12: `--count 14` takes a
+            // second here, and a bigger board is an exponential search,
+            // not a bug.
+            let n = if rng.random_ratio(1, 20) {
+                ["-1", "x", "", "18446744073709551616", "4294967296", "1.5"]
+                    .choose(rng)
+                    .unwrap()
+                    .to_string()
+            } else if rng.random_ratio(1, 10) {
+                rng.random_range(13..=14u32).to_string()
+            } else {
+                rng.random_range(0..=12u32).to_string()
+            };
+            flags.push(vec![n]);
+            match rng.random_range(0..5) {
+                0 => flags.push(single("--count")),
+                1 => flags.extend([single("--count"), single("--symmetry")]),
+                2 => flags.extend([single("--all"), pair("--limit", odd_or(rng, &["3"], 20))]),
+                3 => flags.push(pair("--limit", "2")),
+                _ => {}
+            }
+        }
+        "generate" => {
+            // No 16×16: its generation has a heavy tail (one seed in 25
+            // takes 4 s here, two cores shared), which would read as a
+            // hang; `cargo xtask bench generate` times it instead.
+            let size = *["4", "9", "9"].choose(rng).unwrap();
+            let count = *["1", "2", "3"].choose(rng).unwrap();
+            flags.push(pair("--size", odd_or(rng, &[size], 30)));
+            flags.push(pair("--count", count));
+            flags.push(pair("--seed", rng.random::<u64>().to_string()));
+            let cells: u32 = size.parse::<u32>().unwrap().pow(2);
+            let mut targeted = false;
+            if rng.random_bool(0.25) {
+                flags.push(pair("--clues", rng.random_range(0..=cells + 2).to_string()));
+                targeted = true;
+            }
+            if rng.random_bool(0.25) {
+                flags.push(single("--symmetric"));
+            }
+            if rng.random_bool(0.25) {
+                let grade = *["easy", "medium", "hard", "extreme", "Easy", ""]
+                    .choose(rng)
+                    .unwrap();
+                flags.push(pair("--difficulty", grade));
+                targeted = true;
+            }
+            if targeted {
+                // The default of 1000 attempts runs for seconds.
+                let attempts = *["1", "5", "20"].choose(rng).unwrap();
+                flags.push(pair("--attempts", odd_or(rng, &[attempts], 20)));
+            }
+        }
+        other => unreachable!("no flags for {other}"),
+    }
+    if json {
+        flags.push(single("--json"));
+    }
+    if rng.random_bool(0.08) {
+        flags.push(single("--stats"));
+    }
+    if bounded && caps.max_nodes.contains(command) {
+        flags.push(max_nodes(rng));
+    }
+    flags
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn caps() -> Caps {
+        Caps {
+            max_nodes: ["sudoku", "exact"].into_iter().collect(),
+        }
+    }
+
+    #[test]
+    fn a_case_depends_only_on_seed_and_index() {
+        let all: Vec<&Spec> = COMMANDS.iter().collect();
+        let make = |seed, index| make_case(&mut case_rng(seed, index), &all, &caps(), &[]);
+        assert_eq!(make(1, 5), make(1, 5));
+        let differ = (0..20).filter(|&i| make(1, i) != make(1, i + 1)).count();
+        assert!(differ > 15);
+    }
+
+    #[test]
+    fn searches_are_bounded_where_the_binary_allows() {
+        let all: Vec<&Spec> = COMMANDS.iter().collect();
+        for index in 0..500 {
+            let case = make_case(&mut case_rng(9, index), &all, &caps(), &[]);
+            assert!(case.has_flag("--jobs"));
+            let bounded = case.has_flag("--max-nodes");
+            let expected = caps().max_nodes.contains(case.command) && !case.has_flag("--rate");
+            assert_eq!(bounded, expected, "{case:?}");
+            if case.has_flag("--all") {
+                assert!(case.has_flag("--limit"), "{case:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn arguments_name_files_and_stdin() {
+        let mut case = Case {
+            command: "exact",
+            flags: vec![vec!["--count".into()]],
+            inputs: vec![b"a".to_vec(), b"b".to_vec()],
+            stdin_slot: Some(1),
+        };
+        let names = ["in0".to_owned(), "in1".to_owned()];
+        assert_eq!(case.args(&names), ["exact", "--count", "in0", "-"]);
+        assert_eq!(case.stdin(), b"b");
+        case.inputs.truncate(1);
+        case.stdin_slot = Some(0);
+        assert_eq!(case.args(&names), ["exact", "--count"]);
+        case.stdin_slot = None;
+        assert_eq!(case.args(&names), ["exact", "--count", "in0"]);
+        assert_eq!(case.stdin(), b"");
+    }
+}

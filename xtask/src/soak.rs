@@ -1,0 +1,1911 @@
+//! `cargo xtask soak`: every public dataset of `../shared/datasets/` through
+//! every engine of the release binary, on one thread and on all cores, each
+//! answer checked.
+//!
+//! Why: `verify` checks the small fixtures of this repository; the public
+//! sets are where scale shows (49,158 17-clue puzzles, 48,766 very hard
+//! ones, puzzles with up to 1,555 solutions, 16×16 and 25×25 grids, the
+//! contest samples), and where a search shared between threads runs often
+//! enough to give a rare wrong or reordered answer away.
+//!
+//! What it must not trust: the engines (`dlx-core`) and the parsers and
+//! models (`cover-models`). It uses neither. Puzzles and answers are read by
+//! the readers of `verify_sudoku`, `verify_radar` and `verify_target`, and
+//! every answer is judged by their checkers: a printed grid must keep the
+//! puzzle's givens and have rows, columns and boxes that are permutations
+//! of the symbols ([`verify_sudoku::check_grid`]); a radar answer must
+//! reach every city with at most K stations and be the smallest radius
+//! ([`verify_radar::check_radar_record`]); a target grid must be a solution
+//! whose recomputed score is the printed one ([`verify_target::check_answer`]).
+//! Counts are compared with what the sources state (the datasets' README:
+//! which sets are all unique, that every puzzle of serg_benchmark_multi has
+//! two or more solutions; tdoku's `puzzle:count[:solution]` lines), and,
+//! for the small sets whose counts no source states, with [`recount`], a
+//! plain backtracking count of this module that knows no exact cover. The
+//! contest samples' answers are compared with their `.out` files.
+//!
+//! For each set, engine (the values of `--engine` that `cover CMD --help`
+//! lists, read at run time, so a new engine is soaked without editing this
+//! file), thread count (`--jobs 1` and `--jobs` all cores) and mode (first
+//! solution, and `--count --limit 2`, for sudoku; the answer and the
+//! checked `--json` or `--show` for radar and target), one line: puzzles,
+//! seconds (the whole process, as a user runs it), puzzles per second, and
+//! OK or FAIL with the first reasons. The all-cores output must be byte for
+//! byte the one-thread output (when it is, its verdict is the one-thread
+//! one's, not checked twice). Then, per sudoku set, one line `engines
+//! agree`: every engine counts every puzzle alike, and each engine's first
+//! answers say `no solution` exactly where its counts are 0.
+//!
+//! The 25×25 set is too hard for a search whose only inference is the
+//! exact cover's own, so it runs with `--max-nodes` and its `gave up` lines
+//! are counted, not failed. No other set gets `--max-nodes`: a bounded
+//! search stays on one thread, so it would keep the sharing of long
+//! searches between threads, which the `--jobs` comparison is there to
+//! test, from ever running. A time limit per run guards against a hang
+//! instead.
+//!
+//! Usage: `cargo xtask soak [--quick] [--bin PATH] [--set NAME ...]`.
+//! `--quick` takes the first [`QUICK_PUZZLES`] puzzles of each set;
+//! `--bin` runs that binary instead of building one; `--set` restricts the
+//! soak to the sets so named (file names without extension, or a folder:
+//! `sudoku9`, `samples`). The datasets are looked for in `../shared`
+//! (`COVER_SHARED=DIR` points elsewhere); when they are not there the soak
+//! says so and succeeds. The last line is `soak: N passed, M failed`; the
+//! exit status is 1 when anything failed.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use serde_json::Value;
+
+use crate::bench::shared_dir;
+use crate::verify::{build_cover, workspace_root};
+use crate::verify_radar;
+use crate::verify_sudoku::{self, Layout};
+use crate::verify_target;
+
+/// `--count --limit LIMIT`: enough to tell one solution from several.
+const LIMIT: u64 = 2;
+
+/// `--quick` soaks this many puzzles of each set.
+pub const QUICK_PUZZLES: usize = 2000;
+
+/// The node budget of the 25×25 set, whose puzzles plain DLX cannot solve
+/// in reasonable time (the datasets' README: none of 18 in 2e7 nodes).
+const GECODE_25_MAX_NODES: u64 = 200_000;
+
+/// [`recount`] gives up (the count stays unknown) after this many nodes.
+const RECOUNT_BUDGET: u64 = 2_000_000;
+
+/// A FAIL line shows at most this many reasons.
+const REASONS_SHOWN: usize = 3;
+
+/// 16×16 sets of the datasets write 1-9 then A-G (README).
+const SYMBOLS_16: &str = "123456789ABCDEFG";
+
+/// The 25×25 set writes 1-9 then A-P (README).
+const SYMBOLS_25: &str = "123456789ABCDEFGHIJKLMNOP";
+
+// ---------------------------------------------------------------------------
+// The sets.
+
+/// What is known of a sudoku set's solution counts, and from where.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Counts {
+    /// The datasets' README: every puzzle has exactly one solution.
+    Unique,
+    /// The README: every puzzle has two or more, so `--limit 2` counts 2.
+    Multiple,
+    /// The file states each count: `puzzle:count[:solution]` (tdoku).
+    Stated,
+    /// No source states them; [`recount`] counts them here (small sets).
+    Recount,
+    /// Not known, and too hard to recount: the engines must agree.
+    Unknown,
+}
+
+/// How a sudoku set is read and run.
+#[derive(Debug, Clone, Copy)]
+struct SudokuSet {
+    layout: Layout,
+    /// `--symbols`, when not the default ones for the size.
+    symbols: Option<&'static str>,
+    counts: Counts,
+    /// `--max-nodes`; when set, `gave up` answers are allowed (and counted).
+    max_nodes: Option<u64>,
+}
+
+/// The command a set is for.
+#[derive(Debug, Clone, Copy)]
+enum Kind {
+    Sudoku(SudokuSet),
+    Radar,
+    Target,
+}
+
+/// One dataset file and how to soak it.
+struct Set {
+    /// What `--set` calls it: the file name without its extension.
+    name: &'static str,
+    /// The file, relative to the datasets folder.
+    file: &'static str,
+    kind: Kind,
+}
+
+const fn lines(counts: Counts) -> Kind {
+    Kind::Sudoku(SudokuSet {
+        layout: Layout::Line,
+        symbols: None,
+        counts,
+        max_nodes: None,
+    })
+}
+
+const fn lines_16(counts: Counts) -> Kind {
+    Kind::Sudoku(SudokuSet {
+        layout: Layout::Line,
+        symbols: Some(SYMBOLS_16),
+        counts,
+        max_nodes: None,
+    })
+}
+
+const fn grids(counts: Counts) -> Kind {
+    Kind::Sudoku(SudokuSet {
+        layout: Layout::Grid,
+        symbols: None,
+        counts,
+        max_nodes: None,
+    })
+}
+
+/// Every file of the datasets (but the README and the `.out` files, which
+/// go with their `.in`); a file missing here fails the soak, so that a new
+/// dataset is not left out unseen.
+const SETS: &[Set] = &[
+    Set {
+        name: "17_clue",
+        file: "sudoku9/17_clue.txt",
+        kind: lines(Counts::Unique),
+    },
+    Set {
+        name: "magictour_top1465",
+        file: "sudoku9/magictour_top1465.txt",
+        kind: lines(Counts::Unique),
+    },
+    Set {
+        name: "forum_hardest_1905_11plus",
+        file: "sudoku9/forum_hardest_1905_11plus.txt",
+        kind: lines(Counts::Unique),
+    },
+    Set {
+        name: "forum_hardest_1106",
+        file: "sudoku9/forum_hardest_1106.txt",
+        kind: lines(Counts::Unique),
+    },
+    Set {
+        name: "serg_benchmark_multi",
+        file: "sudoku9/serg_benchmark_multi.txt",
+        kind: lines(Counts::Multiple),
+    },
+    Set {
+        name: "tdoku_test_puzzles_with_counts",
+        file: "sudoku9/tdoku_test_puzzles_with_counts.txt",
+        kind: lines(Counts::Stated),
+    },
+    Set {
+        name: "top95",
+        file: "sudoku9/top95.txt",
+        kind: lines(Counts::Unique),
+    },
+    Set {
+        name: "hardest",
+        file: "sudoku9/hardest.txt",
+        kind: lines(Counts::Unique),
+    },
+    Set {
+        name: "gecode_9x9",
+        file: "sudoku9/gecode_9x9.txt",
+        kind: lines(Counts::Recount),
+    },
+    Set {
+        name: "gecode_16x16",
+        file: "sudoku16/gecode_16x16.txt",
+        kind: lines_16(Counts::Unique),
+    },
+    Set {
+        name: "satsolvers_16x16",
+        file: "sudoku16/satsolvers_16x16.txt",
+        kind: lines_16(Counts::Unique),
+    },
+    Set {
+        name: "gecode_25x25",
+        file: "sudoku25/gecode_25x25.txt",
+        kind: Kind::Sudoku(SudokuSet {
+            layout: Layout::Line,
+            symbols: Some(SYMBOLS_25),
+            counts: Counts::Unknown,
+            max_nodes: Some(GECODE_25_MAX_NODES),
+        }),
+    },
+    Set {
+        name: "poj3074_sample",
+        file: "samples/poj3074_sample.in",
+        kind: lines(Counts::Recount),
+    },
+    // POJ 3076: 16×16 grids of letters A-P, the default 16×16 symbols.
+    Set {
+        name: "poj3076_sample",
+        file: "samples/poj3076_sample.in",
+        kind: grids(Counts::Recount),
+    },
+    // Luogu P1784: one 9×9 grid of numbers separated by spaces, 0 empty.
+    Set {
+        name: "p1784_sample",
+        file: "samples/p1784_sample.in",
+        kind: grids(Counts::Recount),
+    },
+    Set {
+        name: "hdu2295_sample",
+        file: "samples/hdu2295_sample.in",
+        kind: Kind::Radar,
+    },
+    Set {
+        name: "p1074_sample1",
+        file: "samples/p1074_sample1.in",
+        kind: Kind::Target,
+    },
+    Set {
+        name: "p1074_sample2",
+        file: "samples/p1074_sample2.in",
+        kind: Kind::Target,
+    },
+];
+
+impl Set {
+    /// Whether `--set NAME` selects this set: its name or its folder.
+    fn is_named(&self, name: &str) -> bool {
+        self.name == name || self.file.split('/').next() == Some(name)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Reading help texts and datasets.
+
+/// The values of `--engine` in a `cover CMD --help` text: clap's long form
+/// (`Possible values:` then one `- NAME: what` line each, maybe wrapped
+/// onto deeper-indented lines) or its short form (`[possible values: a,
+/// b]`). Empty when the command has no `--engine`.
+pub fn engines_from_help(help: &str) -> Vec<String> {
+    let is_option = |line: &str| {
+        let t = line.trim_start();
+        t.starts_with("--")
+            || (t.starts_with('-') && t[1..].starts_with(|c: char| c.is_ascii_alphanumeric()))
+    };
+    let mut lines = help
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("--engine"));
+    let Some(first) = lines.next() else {
+        return Vec::new();
+    };
+    // The option's own lines: up to the next option.
+    let section: Vec<&str> = std::iter::once(first)
+        .chain(lines.take_while(|l| !is_option(l)))
+        .collect();
+    if let Some(list) = section.iter().find_map(|l| {
+        let (_, rest) = l.split_once("[possible values: ")?;
+        Some(rest.split(']').next().unwrap_or(""))
+    }) {
+        return list.split(',').map(|v| v.trim().to_owned()).collect();
+    }
+    let mut values = Vec::new();
+    let mut item_indent = None;
+    let after = section
+        .iter()
+        .skip_while(|l| l.trim() != "Possible values:")
+        .skip(1);
+    for line in after {
+        if line.trim().is_empty() {
+            break;
+        }
+        let indent = line.len() - line.trim_start().len();
+        let item = match (line.trim().strip_prefix("- "), item_indent) {
+            (Some(item), None) => {
+                item_indent = Some(indent);
+                item
+            }
+            (Some(item), Some(at)) if indent == at => item,
+            (_, Some(at)) if indent > at => continue, // A wrapped description.
+            _ => break,
+        };
+        let name = item.split(':').next().unwrap_or(item).trim();
+        values.push(name.to_owned());
+    }
+    values
+}
+
+/// A `puzzle:count[:solution]` line of tdoku's file: the count and, when
+/// given, the solution.
+pub fn stated_count(line: &str) -> Option<(u64, Option<&str>)> {
+    let mut fields = line.trim().split(':');
+    let _puzzle = fields.next()?;
+    let count = fields.next()?.trim().parse().ok()?;
+    let solution = fields.next().map(str::trim).filter(|s| !s.is_empty());
+    Some((count, solution))
+}
+
+/// What the soak knows of one puzzle beforehand.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Known {
+    /// Its count, at most [`LIMIT`]; `None` when not known.
+    count: Option<u64>,
+    /// Its solution, when a source states it and it is the only one.
+    solution: Option<String>,
+}
+
+/// The puzzles of a sudoku set, kept as their text: a line each for line
+/// sets (the cells are read again when needed, so that 49,158 puzzles
+/// cost their 4 MB of text, not 81 strings each), cells for grid sets
+/// (the samples, a few puzzles).
+enum Puzzles {
+    Lines(Vec<String>),
+    Grids(Vec<Vec<String>>),
+}
+
+impl Puzzles {
+    fn len(&self) -> usize {
+        match self {
+            Puzzles::Lines(lines) => lines.len(),
+            Puzzles::Grids(grids) => grids.len(),
+        }
+    }
+
+    /// The cells of puzzle `k`, as written, read by `verify_sudoku`.
+    fn cells(&self, k: usize) -> Vec<String> {
+        match self {
+            Puzzles::Lines(lines) => verify_sudoku::read_puzzles(&lines[k], Layout::Line)
+                .pop()
+                .unwrap_or_default(),
+            Puzzles::Grids(grids) => grids[k].clone(),
+        }
+    }
+
+    /// The text of puzzle `k`'s line (line sets).
+    fn line(&self, k: usize) -> Option<&str> {
+        match self {
+            Puzzles::Lines(lines) => lines.get(k).map(String::as_str),
+            Puzzles::Grids(_) => None,
+        }
+    }
+}
+
+/// A line set cut to its first `first` puzzles: the input to give `cover`
+/// (a prefix of `text`, bytes unchanged, CRLF and all) and the puzzle
+/// lines. Lines that `verify_sudoku`'s reader skips (comments, blank) are
+/// no puzzles; a line `end` ends the input, as for it and for `cover`.
+fn cut_lines(text: &str, first: Option<usize>) -> (&str, Vec<String>) {
+    let mut puzzles = Vec::new();
+    let mut end = 0;
+    let mut cut = false;
+    for raw in text.split_inclusive('\n') {
+        let line = raw.trim_end_matches(['\n', '\r']);
+        if line.trim().eq_ignore_ascii_case("end") {
+            break;
+        }
+        // Passed alone, the first line still has its byte-order mark,
+        // which the reader strips.
+        if !verify_sudoku::read_puzzles(line, Layout::Line).is_empty() {
+            if first.is_some_and(|n| puzzles.len() >= n) {
+                cut = true;
+                break;
+            }
+            puzzles.push(line.to_owned());
+        }
+        end += raw.len();
+    }
+    // A whole file goes to `cover` unchanged, `end` and what follows too.
+    if !cut {
+        end = text.len();
+    }
+    (&text[..end], puzzles)
+}
+
+/// A puzzle's digits (1..=side, 0 for empty) for [`recount`]: a cell is
+/// its place among `symbols` plus one, else a number 1..=side, else one of
+/// the empty marks `. - _ 0`. `None` when a cell is none of these.
+fn digits_of(cells: &[String], symbols: &str) -> Option<Vec<usize>> {
+    let side = cells.len().isqrt();
+    cells
+        .iter()
+        .map(|cell| {
+            let mut chars = cell.chars();
+            let symbol = match (chars.next(), chars.next()) {
+                (Some(c), None) => symbols.chars().position(|s| s == c),
+                _ => None,
+            };
+            match (symbol, cell.parse::<usize>()) {
+                (Some(at), _) => Some(at + 1),
+                (None, Ok(0)) => Some(0),
+                (None, Ok(n)) if n <= side => Some(n),
+                _ if matches!(cell.as_str(), "." | "-" | "_") => Some(0),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// Counts a puzzle's solutions up to `limit` by plain backtracking, or
+/// `None` when that takes more than `budget` nodes. Each node branches on
+/// the fewest alternatives: the candidates of an empty cell, or the places
+/// left in a row, column or box for a digit it misses (without the latter,
+/// POJ 3076's 16×16 sample takes millions of nodes). `digits` are
+/// 1..=side, 0 for empty, row by row. It shares nothing with the engines
+/// (no exact cover, no links), so it can stand for the counts that no
+/// source states.
+pub fn recount(digits: &[usize], limit: u64, budget: u64) -> Option<u64> {
+    /// What a node branches on.
+    enum Choice {
+        /// Each candidate (a bit set) of this cell.
+        Cell(usize, u64),
+        /// Each place for this digit (a bit) in unit (kind, index).
+        Digit(usize, usize, u64),
+    }
+    struct Search {
+        side: usize,
+        n: usize,
+        cells: Vec<usize>,
+        /// The digits used in each row, column and box, as bit sets.
+        used: [Vec<u64>; 3],
+        found: u64,
+        limit: u64,
+        nodes: u64,
+        budget: u64,
+    }
+    impl Search {
+        fn full(&self) -> u64 {
+            u64::MAX >> (64 - self.side)
+        }
+        fn units(&self, cell: usize) -> [usize; 3] {
+            let (r, c) = (cell / self.side, cell % self.side);
+            [r, c, r / self.n * self.n + c / self.n]
+        }
+        /// Cell `j` of unit `unit` of kind `kind` (row, column, box).
+        fn cell_of(&self, kind: usize, unit: usize, j: usize) -> usize {
+            let (s, n) = (self.side, self.n);
+            match kind {
+                0 => unit * s + j,
+                1 => j * s + unit,
+                _ => (unit / n * n + j / n) * s + unit % n * n + j % n,
+            }
+        }
+        fn free(&self, cell: usize) -> u64 {
+            let [r, c, b] = self.units(cell);
+            self.full() & !(self.used[0][r] | self.used[1][c] | self.used[2][b])
+        }
+        fn flip(&mut self, cell: usize, bit: u64) {
+            for (kind, unit) in self.units(cell).into_iter().enumerate() {
+                self.used[kind][unit] ^= bit;
+            }
+            self.cells[cell] = if self.cells[cell] == 0 {
+                bit.trailing_zeros() as usize + 1
+            } else {
+                0
+            };
+        }
+        /// The choice with the fewest alternatives, and their number;
+        /// `None` when the grid is full.
+        fn choose(&self) -> Option<(Choice, u32)> {
+            let mut best: Option<(Choice, u32)> = None;
+            for cell in (0..self.cells.len()).filter(|&c| self.cells[c] == 0) {
+                let free = self.free(cell);
+                if best.as_ref().is_none_or(|b| free.count_ones() < b.1) {
+                    best = Some((Choice::Cell(cell, free), free.count_ones()));
+                }
+            }
+            if best.as_ref().is_none_or(|b| b.1 <= 1) {
+                return best;
+            }
+            for kind in 0..3 {
+                for unit in 0..self.side {
+                    let mut missing = self.full() & !self.used[kind][unit];
+                    while missing != 0 {
+                        let bit = missing & missing.wrapping_neg();
+                        missing ^= bit;
+                        let places = (0..self.side)
+                            .map(|j| self.cell_of(kind, unit, j))
+                            .filter(|&c| self.cells[c] == 0 && self.free(c) & bit != 0)
+                            .count() as u32;
+                        if best.as_ref().is_some_and(|b| places < b.1) {
+                            best = Some((Choice::Digit(kind, unit, bit), places));
+                        }
+                    }
+                }
+            }
+            best
+        }
+        /// `false` when the budget ran out.
+        fn go(&mut self) -> bool {
+            self.nodes += 1;
+            if self.nodes > self.budget {
+                return false;
+            }
+            let Some((choice, _)) = self.choose() else {
+                self.found += 1;
+                return true;
+            };
+            let moves: Vec<(usize, u64)> = match choice {
+                Choice::Cell(cell, mut free) => {
+                    let mut moves = Vec::new();
+                    while free != 0 {
+                        let bit = free & free.wrapping_neg();
+                        free ^= bit;
+                        moves.push((cell, bit));
+                    }
+                    moves
+                }
+                Choice::Digit(kind, unit, bit) => (0..self.side)
+                    .map(|j| self.cell_of(kind, unit, j))
+                    .filter(|&c| self.cells[c] == 0 && self.free(c) & bit != 0)
+                    .map(|c| (c, bit))
+                    .collect(),
+            };
+            for (cell, bit) in moves {
+                if self.found >= self.limit {
+                    break;
+                }
+                self.flip(cell, bit);
+                let within = self.go();
+                self.flip(cell, bit);
+                if !within {
+                    return false;
+                }
+            }
+            true
+        }
+    }
+    let side = digits.len().isqrt();
+    let n = side.isqrt();
+    if n * n != side || side * side != digits.len() || side == 0 || side > 64 {
+        return None;
+    }
+    let mut search = Search {
+        side,
+        n,
+        cells: vec![0; digits.len()],
+        used: [vec![0; side], vec![0; side], vec![0; side]],
+        found: 0,
+        limit,
+        nodes: 0,
+        budget,
+    };
+    for (cell, &digit) in digits.iter().enumerate() {
+        if digit == 0 {
+            continue;
+        }
+        if digit > side {
+            return None;
+        }
+        if search.free(cell) >> (digit - 1) & 1 == 0 {
+            return Some(0); // Givens that clash.
+        }
+        search.flip(cell, 1 << (digit - 1));
+    }
+    search.go().then_some(search.found)
+}
+
+/// A sudoku set, read: the input for `cover`, the puzzles and what is
+/// known of each.
+struct SudokuInput<'a> {
+    input: &'a str,
+    puzzles: Puzzles,
+    known: Vec<Known>,
+}
+
+fn read_sudoku<'a>(
+    text: &'a str,
+    set: &SudokuSet,
+    first: Option<usize>,
+) -> Result<SudokuInput<'a>, String> {
+    let (input, puzzles) = match set.layout {
+        Layout::Line => {
+            let (input, lines) = cut_lines(text, first);
+            (input, Puzzles::Lines(lines))
+        }
+        // Grid sets are the samples, of a few puzzles: never cut.
+        Layout::Grid => (
+            text,
+            Puzzles::Grids(verify_sudoku::read_puzzles(text, Layout::Grid)),
+        ),
+    };
+    let mut known = Vec::with_capacity(puzzles.len());
+    for k in 0..puzzles.len() {
+        let just = |count| Known {
+            count,
+            solution: None,
+        };
+        known.push(match set.counts {
+            Counts::Unique => just(Some(1)),
+            Counts::Multiple => just(Some(LIMIT)),
+            Counts::Unknown => just(None),
+            Counts::Stated => {
+                let line = puzzles.line(k).unwrap_or("");
+                let (count, solution) = stated_count(line)
+                    .ok_or_else(|| format!("puzzle {}: no `puzzle:count` line", k + 1))?;
+                Known {
+                    count: Some(count.min(LIMIT)),
+                    solution: solution.filter(|_| count == 1).map(str::to_owned),
+                }
+            }
+            Counts::Recount => {
+                let cells = puzzles.cells(k);
+                let side = cells.len().isqrt();
+                let symbols = set
+                    .symbols
+                    .or(verify_sudoku::default_symbols(side))
+                    .unwrap_or("");
+                let digits = digits_of(&cells, symbols)
+                    .ok_or_else(|| format!("puzzle {}: a cell is no digit", k + 1))?;
+                just(recount(&digits, LIMIT, RECOUNT_BUDGET))
+            }
+        });
+    }
+    Ok(SudokuInput {
+        input,
+        puzzles,
+        known,
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Judging outputs.
+
+/// What an output said of one puzzle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Answer {
+    Solved,
+    NoSolution,
+    GaveUp,
+    Invalid,
+    Count(u64),
+}
+
+impl std::fmt::Display for Answer {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Answer::Solved => write!(f, "a grid"),
+            Answer::NoSolution => write!(f, "no solution"),
+            Answer::GaveUp => write!(f, "gave up"),
+            Answer::Invalid => write!(f, "invalid"),
+            Answer::Count(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+/// The reasons a run failed: the first few, and how many in all.
+#[derive(Debug, Clone, Default)]
+struct Problems {
+    shown: Vec<String>,
+    total: usize,
+}
+
+impl Problems {
+    fn push(&mut self, reason: String) {
+        if self.shown.len() < REASONS_SHOWN {
+            self.shown.push(reason);
+        }
+        self.total += 1;
+    }
+
+    fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    fn extend(&mut self, other: &Problems) {
+        let room = REASONS_SHOWN.saturating_sub(self.shown.len());
+        self.shown.extend(other.shown.iter().take(room).cloned());
+        self.total += other.total;
+    }
+}
+
+/// The judgement of one output: what it answered per puzzle, what was
+/// wrong with it, and the exit status its answers call for.
+#[derive(Debug, Clone, Default)]
+struct Verdict {
+    answers: Vec<Answer>,
+    problems: Problems,
+    exit: i32,
+}
+
+impl Verdict {
+    fn gave_up(&self) -> usize {
+        self.answers
+            .iter()
+            .filter(|a| **a == Answer::GaveUp)
+            .count()
+    }
+}
+
+/// The exit status `cover` documents for these answers: 2 for an invalid
+/// puzzle, else 1 when one has no solution (or count 0) or gave up, else 0.
+fn exit_for(answers: &[Answer]) -> i32 {
+    if answers.contains(&Answer::Invalid) {
+        2
+    } else if answers
+        .iter()
+        .any(|a| matches!(a, Answer::NoSolution | Answer::GaveUp | Answer::Count(0)))
+    {
+        1
+    } else {
+        0
+    }
+}
+
+/// Judges a first-solution output (`cover sudoku`): one answer per puzzle
+/// in the input's layout; each grid checked by `verify_sudoku::check_grid`
+/// and, where a source states the only solution, equal to it; `no
+/// solution` only where the count is 0 or unknown; `gave up` only when
+/// `gave_up_ok`.
+fn judge_first(
+    stdout: &str,
+    layout: Layout,
+    symbols: Option<&str>,
+    puzzles: &Puzzles,
+    known: &[Known],
+    gave_up_ok: bool,
+) -> Verdict {
+    let mut verdict = Verdict::default();
+    let units = verify_sudoku::answer_units(stdout, layout == Layout::Grid);
+    if units.len() != puzzles.len() {
+        verdict.problems.push(format!(
+            "{} answers for {} puzzles",
+            units.len(),
+            puzzles.len()
+        ));
+    }
+    for (k, (unit, known)) in units.iter().zip(known).enumerate() {
+        let mut fail = |m: String| verdict.problems.push(format!("puzzle {}: {m}", k + 1));
+        let answer = match unit[..] {
+            ["no solution"] => {
+                if let Some(n) = known.count.filter(|&n| n > 0) {
+                    fail(format!("`no solution`, but it has {n}"));
+                }
+                Answer::NoSolution
+            }
+            ["gave up"] => {
+                if !gave_up_ok {
+                    fail("`gave up` without --max-nodes".to_owned());
+                }
+                Answer::GaveUp
+            }
+            ["invalid"] => {
+                fail("marked `invalid`".to_owned());
+                Answer::Invalid
+            }
+            _ => {
+                // Read as verify_sudoku's check_text reads answers.
+                let cells: Vec<String> = match layout {
+                    Layout::Line => verify_sudoku::line_cells(unit[0]),
+                    Layout::Grid => unit
+                        .iter()
+                        .flat_map(|l| verify_sudoku::cells_of(l))
+                        .collect(),
+                };
+                if let Err(m) = verify_sudoku::check_grid(&puzzles.cells(k), &cells, symbols) {
+                    fail(m);
+                } else if known.count == Some(0) {
+                    fail("a grid for a puzzle without solution".to_owned());
+                } else if let Some(want) = &known.solution {
+                    if cells.concat() != *want {
+                        fail(format!("not the only solution {want}"));
+                    }
+                }
+                Answer::Solved
+            }
+        };
+        verdict.answers.push(answer);
+    }
+    verdict.exit = exit_for(&verdict.answers);
+    verdict
+}
+
+/// Judges a `--count --limit 2` output: one count per puzzle (or `gave up`
+/// when `gave_up_ok`), each the known count where it is known.
+fn judge_counts(stdout: &str, known: &[Known], gave_up_ok: bool) -> Verdict {
+    let mut verdict = Verdict::default();
+    let lines: Vec<&str> = stdout.lines().collect();
+    if lines.len() != known.len() {
+        verdict.problems.push(format!(
+            "{} counts for {} puzzles",
+            lines.len(),
+            known.len()
+        ));
+    }
+    for (k, (line, known)) in lines.iter().zip(known).enumerate() {
+        let mut fail = |m: String| verdict.problems.push(format!("puzzle {}: {m}", k + 1));
+        let answer = match (*line, line.parse::<u64>()) {
+            ("gave up", _) => {
+                if !gave_up_ok {
+                    fail("`gave up` without --max-nodes".to_owned());
+                }
+                Answer::GaveUp
+            }
+            ("invalid", _) => {
+                fail("marked `invalid`".to_owned());
+                Answer::Invalid
+            }
+            (_, Ok(n)) => {
+                match known.count {
+                    Some(want) if want != n => fail(format!("counts {n}, expected {want}")),
+                    _ if n > LIMIT => fail(format!("counts {n} past --limit {LIMIT}")),
+                    _ => {}
+                }
+                Answer::Count(n)
+            }
+            (_, Err(_)) => {
+                fail(format!("{line:?} is not a count"));
+                Answer::Invalid
+            }
+        };
+        verdict.answers.push(answer);
+    }
+    verdict.exit = exit_for(&verdict.answers);
+    verdict
+}
+
+/// Whether two outputs are the same as online judges compare them: line
+/// by line, ignoring white space at line ends and blank lines at the end
+/// (Luogu's P1784 sample output has no blank line after its grid, which
+/// `cover` prints after every grid).
+pub fn judge_equal(a: &str, b: &str) -> bool {
+    fn lines(text: &str) -> Vec<&str> {
+        let mut lines: Vec<&str> = text.lines().map(str::trim_end).collect();
+        while lines.last() == Some(&"") {
+            lines.pop();
+        }
+        lines
+    }
+    lines(a) == lines(b)
+}
+
+/// The first line (from 1) where two texts differ, line ends included.
+fn first_difference(a: &str, b: &str) -> usize {
+    let (mut a, mut b) = (a.split('\n'), b.split('\n'));
+    let mut line = 1;
+    loop {
+        match (a.next(), b.next()) {
+            (None, None) => return line,
+            (x, y) if x != y => return line,
+            _ => line += 1,
+        }
+    }
+}
+
+/// Checks `--engine E --count` against first-solution answers and across
+/// engines: `engines[e]` holds engine e's name, its first answers and its
+/// counts (one-thread runs). Puzzles an engine gave up on are skipped.
+fn judge_agreement(engines: &[(String, Vec<Answer>, Vec<Answer>)]) -> Problems {
+    let mut problems = Problems::default();
+    for (name, first, counts) in engines {
+        for (k, (f, c)) in first.iter().zip(counts).enumerate() {
+            let consistent = match (f, c) {
+                (Answer::GaveUp, _) | (_, Answer::GaveUp) => true,
+                (Answer::NoSolution, Answer::Count(n)) => *n == 0,
+                (Answer::Solved, Answer::Count(n)) => *n > 0,
+                _ => false,
+            };
+            if !consistent {
+                problems.push(format!(
+                    "puzzle {}: {name} answers {f} but counts {c}",
+                    k + 1
+                ));
+            }
+        }
+    }
+    // Every engine against the first.
+    if let Some(((base, _, reference), others)) = engines.split_first() {
+        for (name, _, counts) in others {
+            for (k, (a, b)) in reference.iter().zip(counts).enumerate() {
+                if a != b && !matches!((a, b), (Answer::GaveUp, _) | (_, Answer::GaveUp)) {
+                    problems.push(format!("puzzle {}: {base} counts {a}, {name} {b}", k + 1));
+                }
+            }
+            if reference.len() != counts.len() {
+                let (r, c) = (reference.len(), counts.len());
+                problems.push(format!("{base} counts {r} puzzles, {name} {c}"));
+            }
+        }
+    }
+    problems
+}
+
+/// Judges `cover radar --json` against the cases and the `.out` radii.
+fn judge_radar_json(stdout: &str, input: &str, expected: &str) -> Problems {
+    let mut problems = Problems::default();
+    let cases = match verify_radar::read_radar_cases(input) {
+        Ok(cases) => cases,
+        Err(e) => {
+            problems.push(format!("reading the cases: {e}"));
+            return problems;
+        }
+    };
+    let lines: Vec<&str> = stdout.lines().collect();
+    if lines.len() != cases.len() {
+        problems.push(format!("{} records for {} cases", lines.len(), cases.len()));
+    }
+    for (k, ((case, line), radius)) in cases.iter().zip(lines).zip(expected.lines()).enumerate() {
+        let check = || -> Result<(), String> {
+            let record: Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
+            verify_radar::check_radar_record(case, &record)?;
+            if record["status"] == "solved" && record["radius_text"] != radius.trim() {
+                return Err(format!(
+                    "radius {}, expected {radius}",
+                    record["radius_text"]
+                ));
+            }
+            Ok(())
+        };
+        if let Err(m) = check() {
+            problems.push(format!("case {}: {m}", k + 1));
+        }
+    }
+    problems
+}
+
+/// Judges `cover target --show` against the puzzles and the `.out` scores.
+fn judge_target_show(stdout: &str, input: &str, expected: &str) -> Problems {
+    let mut problems = Problems::default();
+    let read = verify_target::read_puzzles(input)
+        .map_err(|e| format!("reading the puzzles: {e}"))
+        .and_then(|p| Ok((p, verify_target::read_shown(stdout)?)));
+    let (puzzles, shown) = match read {
+        Ok(read) => read,
+        Err(e) => {
+            problems.push(e);
+            return problems;
+        }
+    };
+    let scores: Vec<&str> = expected.lines().map(str::trim).collect();
+    if shown.len() != puzzles.len() || scores.len() != puzzles.len() {
+        problems.push(format!(
+            "{} answers, {} puzzles, {} expected scores",
+            shown.len(),
+            puzzles.len(),
+            scores.len()
+        ));
+    }
+    for (k, ((puzzle, score), (printed, grid))) in
+        puzzles.iter().zip(scores).zip(&shown).enumerate()
+    {
+        if let Err(m) = verify_target::check_answer(puzzle, score, *printed, grid.as_ref()) {
+            problems.push(format!("puzzle {}: {m}", k + 1));
+        }
+    }
+    problems
+}
+
+// ---------------------------------------------------------------------------
+// Running the binary.
+
+/// A finished run of `cover`.
+struct Finished {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+    seconds: f64,
+}
+
+/// Runs `cover ARGS` with `input` on its standard input, reading both
+/// outputs while it runs; `Err` when it could not run, ran past `timeout`
+/// (then it is killed) or wrote standard output that is not UTF-8.
+fn run_cover(
+    cover: &Path,
+    args: &[String],
+    input: &str,
+    timeout: Duration,
+) -> Result<Finished, String> {
+    let shown = format!("cover {}", args.join(" "));
+    let start = Instant::now();
+    let mut child = Command::new(cover)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run `{shown}`: {e}"))?;
+    let stdin = child.stdin.take();
+    let pipes = [
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    ];
+    std::thread::scope(|scope| {
+        // A writer thread, so that a full output pipe cannot block the
+        // input; a write error means cover stopped reading, which its exit
+        // status then explains.
+        scope.spawn(move || {
+            if let Some(mut stdin) = stdin {
+                let _ = stdin.write_all(input.as_bytes());
+            }
+        });
+        let readers = pipes.map(|pipe| {
+            scope.spawn(move || {
+                let mut bytes = Vec::new();
+                if let Some(mut pipe) = pipe {
+                    let _ = pipe.read_to_end(&mut bytes);
+                }
+                bytes
+            })
+        });
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break Ok(status),
+                Ok(None) if start.elapsed() > timeout => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    break Err(format!(
+                        "`{shown}` gave no answer within {} s",
+                        timeout.as_secs()
+                    ));
+                }
+                Ok(None) => std::thread::sleep(Duration::from_millis(1)),
+                Err(e) => break Err(format!("waiting for `{shown}`: {e}")),
+            }
+        };
+        let seconds = start.elapsed().as_secs_f64();
+        let [stdout, stderr] = readers.map(|r| r.join().unwrap_or_default());
+        let status = status?;
+        Ok(Finished {
+            code: status.code(),
+            stdout: String::from_utf8(stdout)
+                .map_err(|_| format!("`{shown}` wrote standard output that is not UTF-8"))?,
+            stderr: String::from_utf8_lossy(&stderr).into_owned(),
+            seconds,
+        })
+    })
+}
+
+/// How long a run may take: far more than any engine needs (the slowest,
+/// the linked engine counting forum_hardest_1905_11plus on one thread,
+/// takes about 1 ms a puzzle here), so only a hang reaches it.
+fn timeout_for(puzzles: usize) -> Duration {
+    Duration::from_secs(120) + Duration::from_millis(20) * puzzles as u32
+}
+
+// ---------------------------------------------------------------------------
+// The soak.
+
+/// What every set's runs share.
+struct Soak {
+    cover: PathBuf,
+    datasets: PathBuf,
+    /// `--jobs` values: one thread, and all cores.
+    jobs: [usize; 2],
+    /// `--quick`: soak only this many puzzles of each set.
+    first: Option<usize>,
+    passed: usize,
+    failed: usize,
+}
+
+/// One line of the table.
+struct Row<'a> {
+    set: &'a str,
+    engine: &'a str,
+    jobs: String,
+    mode: &'a str,
+    puzzles: usize,
+    seconds: Option<f64>,
+    problems: Problems,
+    /// Said after OK or FAIL (`, 18 gave up`).
+    note: String,
+    /// How to run it again, shown under a FAIL.
+    rerun: Option<String>,
+}
+
+/// What one set gives `cover`.
+struct Input<'a> {
+    set: &'a Set,
+    /// The `cover` subcommand.
+    command: &'a str,
+    /// Standard input.
+    text: &'a str,
+    /// Puzzles or cases in `text`.
+    units: usize,
+    /// Whether `text` is only the first part of the file (`--quick`).
+    cut: bool,
+}
+
+impl Soak {
+    fn report(&mut self, row: Row) {
+        let (seconds, rate) = match row.seconds {
+            Some(s) => (
+                format!("{s:.2}"),
+                format!("{:.0}", row.puzzles as f64 / s.max(1e-9)),
+            ),
+            None => ("-".to_owned(), "-".to_owned()),
+        };
+        let result = if row.problems.is_empty() {
+            self.passed += 1;
+            format!("OK{}", row.note)
+        } else {
+            self.failed += 1;
+            let total = row.problems.total;
+            let plural = if total == 1 { "" } else { "s" };
+            format!(
+                "FAIL{} ({total} problem{plural}): {}",
+                row.note,
+                row.problems.shown.join("; ")
+            )
+        };
+        println!(
+            "{:<30} {:<8} {:>4} {:<6} {:>7} {:>8} {:>10}  {result}",
+            row.set, row.engine, row.jobs, row.mode, row.puzzles, seconds, rate
+        );
+        if let (false, Some(rerun)) = (row.problems.is_empty(), row.rerun) {
+            println!("{:<30} rerun: {rerun}", "");
+        }
+    }
+
+    /// A set that could not be soaked (or a file with no set).
+    fn fail_set(&mut self, set: &str, reason: String) {
+        let mut problems = Problems::default();
+        problems.push(reason);
+        self.report(Row {
+            set,
+            engine: "-",
+            jobs: "-".to_owned(),
+            mode: "-",
+            puzzles: 0,
+            seconds: None,
+            problems,
+            note: String::new(),
+            rerun: None,
+        });
+    }
+
+    /// The engines `cover COMMAND --help` lists; `[None]` (run without
+    /// `--engine`) when it lists none.
+    fn engines(&self, command: &str) -> Result<Vec<Option<String>>, String> {
+        let args = [command.to_owned(), "--help".to_owned()];
+        let run = run_cover(&self.cover, &args, "", Duration::from_secs(30))?;
+        if run.code != Some(0) {
+            return Err(format!(
+                "`cover {command} --help` exited with {:?}",
+                run.code
+            ));
+        }
+        let engines = engines_from_help(&run.stdout);
+        if engines.is_empty() {
+            return Ok(vec![None]);
+        }
+        Ok(engines.into_iter().map(Some).collect())
+    }
+
+    /// Runs one engine in one mode (its name and arguments) on one thread
+    /// and on all cores, and reports a line for each. The one-thread output
+    /// is judged by `judge`; the all-cores output must be the same bytes,
+    /// and then has the same verdict (judged again only when it differs).
+    /// Returns the one-thread verdict.
+    fn run_both(
+        &mut self,
+        input: &Input,
+        engine: &Option<String>,
+        mode: (&str, &[&str]),
+        judge: &dyn Fn(&str) -> Verdict,
+    ) -> Verdict {
+        let mut one_thread: Option<(String, Verdict)> = None;
+        for jobs in self.jobs {
+            let mut args = vec![input.command.to_owned()];
+            if let Some(engine) = engine {
+                args.extend(["--engine".to_owned(), engine.clone()]);
+            }
+            args.extend(["--jobs".to_owned(), jobs.to_string()]);
+            args.extend(mode.1.iter().map(|a| a.to_string()));
+            let rerun = format!(
+                "cover {} < {}{}",
+                args.join(" "),
+                self.datasets.join(input.set.file).display(),
+                if input.cut {
+                    format!(" (its first {} puzzles)", input.units)
+                } else {
+                    String::new()
+                }
+            );
+            let mut problems = Problems::default();
+            let mut note = String::new();
+            let mut seconds = None;
+            match run_cover(&self.cover, &args, input.text, timeout_for(input.units)) {
+                Err(e) => problems.push(e),
+                Ok(run) => {
+                    seconds = Some(run.seconds);
+                    let verdict = match &one_thread {
+                        Some((stdout, verdict)) if *stdout == run.stdout => verdict.clone(),
+                        Some((stdout, _)) => {
+                            problems.push(format!(
+                                "differs from --jobs 1 at line {}",
+                                first_difference(stdout, &run.stdout)
+                            ));
+                            judge(&run.stdout)
+                        }
+                        None => judge(&run.stdout),
+                    };
+                    problems.extend(&verdict.problems);
+                    if run.code != Some(verdict.exit) {
+                        problems.push(format!(
+                            "exit status {:?}, expected {}",
+                            run.code, verdict.exit
+                        ));
+                    }
+                    // Valid input, no terminal: nothing is to be said there.
+                    if let Some(line) = run.stderr.lines().find(|l| !l.trim().is_empty()) {
+                        problems.push(format!("standard error: {}", line.trim()));
+                    }
+                    let gave_up = verdict.gave_up();
+                    if gave_up > 0 {
+                        note = format!(", {gave_up} gave up");
+                    }
+                    if one_thread.is_none() {
+                        one_thread = Some((run.stdout, verdict));
+                    }
+                }
+            }
+            self.report(Row {
+                set: input.set.name,
+                engine: engine.as_deref().unwrap_or("-"),
+                jobs: jobs.to_string(),
+                mode: mode.0,
+                puzzles: input.units,
+                seconds,
+                problems,
+                note,
+                rerun: Some(rerun),
+            });
+        }
+        one_thread.map(|(_, v)| v).unwrap_or_default()
+    }
+
+    /// A sudoku set: per engine, first solutions and `--count --limit 2`,
+    /// then the engines' agreement.
+    fn soak_sudoku(&mut self, set: &Set, sudoku: &SudokuSet, engines: &[Option<String>]) {
+        let path = self.datasets.join(set.file);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) => return self.fail_set(set.name, format!("{}: {e}", path.display())),
+        };
+        let read = match read_sudoku(&text, sudoku, self.first) {
+            Ok(read) => read,
+            Err(e) => return self.fail_set(set.name, e),
+        };
+        let unknown = read.known.iter().filter(|k| k.count.is_none()).count();
+        if sudoku.counts == Counts::Recount && unknown > 0 {
+            let reason = format!("{unknown} puzzles not recounted within {RECOUNT_BUDGET} nodes");
+            self.fail_set(set.name, reason);
+        }
+        let input = Input {
+            set,
+            command: "sudoku",
+            text: read.input,
+            units: read.puzzles.len(),
+            cut: read.input.len() < text.len(),
+        };
+        let out_path = path.with_extension("out");
+        let expected_out = std::fs::read_to_string(&out_path).ok();
+        let mut extra: Vec<String> = Vec::new();
+        if let Some(symbols) = sudoku.symbols {
+            extra.extend(["--symbols".to_owned(), symbols.to_owned()]);
+        }
+        if let Some(nodes) = sudoku.max_nodes {
+            extra.extend(["--max-nodes".to_owned(), nodes.to_string()]);
+        }
+        let gave_up_ok = sudoku.max_nodes.is_some();
+        let first_args: Vec<&str> = extra.iter().map(String::as_str).collect();
+        let count_args: Vec<&str> = ["--count", "--limit", "2"]
+            .into_iter()
+            .chain(first_args.iter().copied())
+            .collect();
+        let first = |stdout: &str| {
+            let mut verdict = judge_first(
+                stdout,
+                sudoku.layout,
+                sudoku.symbols,
+                &read.puzzles,
+                &read.known,
+                gave_up_ok,
+            );
+            if let Some(want) = expected_out.as_deref().filter(|_| !input.cut) {
+                if !judge_equal(stdout, want) {
+                    verdict.problems.push(format!(
+                        "differs from {} at line {}",
+                        out_path.display(),
+                        first_difference(stdout, want)
+                    ));
+                }
+            }
+            verdict
+        };
+        let counts = |stdout: &str| judge_counts(stdout, &read.known, gave_up_ok);
+        let mut answers = Vec::new();
+        for engine in engines {
+            let f = self.run_both(&input, engine, ("first", &first_args), &first);
+            let c = self.run_both(&input, engine, ("count", &count_args), &counts);
+            let name = engine.clone().unwrap_or_else(|| "-".to_owned());
+            answers.push((name, f.answers, c.answers));
+        }
+        self.report(Row {
+            set: set.name,
+            engine: "engines",
+            jobs: "-".to_owned(),
+            mode: "agree",
+            puzzles: input.units,
+            seconds: None,
+            problems: judge_agreement(&answers),
+            note: String::new(),
+            rerun: None,
+        });
+    }
+
+    /// Radar and target samples: the answer must be the `.out` file's, and
+    /// the `--json` (radar) or `--show` (target) answers pass the checkers.
+    fn soak_sample(&mut self, set: &Set, engines: &[Option<String>]) {
+        let path = self.datasets.join(set.file);
+        let out_path = path.with_extension("out");
+        let read = std::fs::read_to_string(&path)
+            .and_then(|input| Ok((input, std::fs::read_to_string(&out_path)?)));
+        let (text, expected) = match read {
+            Ok(read) => read,
+            Err(e) => return self.fail_set(set.name, format!("{}: {e}", path.display())),
+        };
+        let (command, mode, args) = match set.kind {
+            Kind::Radar => ("radar", "json", ["--json"]),
+            _ => ("target", "show", ["--show"]),
+        };
+        let input = Input {
+            set,
+            command,
+            text: &text,
+            units: expected.lines().filter(|l| !l.trim().is_empty()).count(),
+            cut: false,
+        };
+        // 1 when some case has no answer (radar `no answer`, target -1).
+        let exit = i32::from(
+            expected
+                .lines()
+                .any(|l| matches!(l.trim(), "no answer" | "-1")),
+        );
+        let verdict = |problems: Problems| Verdict {
+            answers: Vec::new(),
+            problems,
+            exit,
+        };
+        let answer = |stdout: &str| {
+            let mut problems = Problems::default();
+            if !judge_equal(stdout, &expected) {
+                problems.push(format!(
+                    "differs from {} at line {}",
+                    out_path.display(),
+                    first_difference(stdout, &expected)
+                ));
+            }
+            verdict(problems)
+        };
+        let checked = |stdout: &str| {
+            verdict(match set.kind {
+                Kind::Radar => judge_radar_json(stdout, &text, &expected),
+                _ => judge_target_show(stdout, &text, &expected),
+            })
+        };
+        for engine in engines {
+            self.run_both(&input, engine, ("answer", &[]), &answer);
+            self.run_both(&input, engine, (mode, &args), &checked);
+        }
+    }
+}
+
+/// The files of the datasets folder that no set names (but README and
+/// `.out` files).
+fn unlisted(datasets: &Path) -> Result<Vec<String>> {
+    let mut found = Vec::new();
+    for dir in std::fs::read_dir(datasets)? {
+        let dir = dir?;
+        if !dir.file_type()?.is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(dir.path())? {
+            let name = format!(
+                "{}/{}",
+                dir.file_name().to_string_lossy(),
+                file?.file_name().to_string_lossy()
+            );
+            if !name.ends_with(".out")
+                && !name.ends_with("README.md")
+                && !SETS.iter().any(|s| s.file == name)
+            {
+                found.push(name);
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// `cargo xtask soak [--quick] [--bin PATH] [--set NAME ...]`.
+pub fn run(args: &[String]) -> Result<()> {
+    let usage = "usage: cargo xtask soak [--quick] [--bin PATH] [--set NAME ...]";
+    let mut quick = false;
+    let mut binary = None;
+    let mut names: Vec<String> = Vec::new();
+    let mut args = args.iter().peekable();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--quick" => quick = true,
+            "--bin" => binary = Some(PathBuf::from(args.next().context("--bin needs a path")?)),
+            "--set" => {
+                let before = names.len();
+                while let Some(name) = args.next_if(|a| !a.starts_with("--")) {
+                    names.push(name.clone());
+                }
+                if names.len() == before {
+                    bail!("--set needs a name; {usage}");
+                }
+            }
+            other => bail!("unknown argument {other:?}; {usage}"),
+        }
+    }
+    for name in &names {
+        if !SETS.iter().any(|s| s.is_named(name)) {
+            let known: Vec<&str> = SETS.iter().map(|s| s.name).collect();
+            bail!("no set {name:?}; sets: {}", known.join(", "));
+        }
+    }
+    let datasets = shared_dir().join("datasets");
+    // `xtask/../../shared` said plainly, when it is there.
+    let datasets = std::fs::canonicalize(&datasets).unwrap_or(datasets);
+    if !datasets.is_dir() {
+        println!(
+            "soak: {} is not here (COVER_SHARED=DIR points elsewhere); nothing to soak",
+            datasets.display()
+        );
+        return Ok(());
+    }
+    let cover = match binary {
+        Some(path) => {
+            std::fs::canonicalize(&path).with_context(|| format!("{}", path.display()))?
+        }
+        None => build_cover(&workspace_root())?,
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let start = Instant::now();
+    let mut soak = Soak {
+        cover,
+        datasets,
+        // At least two threads even on one core, so that sharing runs.
+        jobs: [1, cores.max(2)],
+        first: quick.then_some(QUICK_PUZZLES),
+        passed: 0,
+        failed: 0,
+    };
+    println!(
+        "soak: {} on {}; --jobs 1 and {}{}",
+        soak.cover.display(),
+        soak.datasets.display(),
+        soak.jobs[1],
+        if quick {
+            format!("; --quick: the first {QUICK_PUZZLES} puzzles of each set")
+        } else {
+            String::new()
+        }
+    );
+    println!(
+        "{:<30} {:<8} {:>4} {:<6} {:>7} {:>8} {:>10}  result",
+        "set", "engine", "jobs", "mode", "puzzles", "seconds", "puzzles/s"
+    );
+    if names.is_empty() {
+        for file in unlisted(&soak.datasets)? {
+            soak.fail_set(&file, "no entry in soak's SETS: not soaked".to_owned());
+        }
+    }
+    let mut engines = std::collections::HashMap::new();
+    for set in SETS {
+        if !names.is_empty() && !names.iter().any(|n| set.is_named(n)) {
+            continue;
+        }
+        let command = match set.kind {
+            Kind::Sudoku(_) => "sudoku",
+            Kind::Radar => "radar",
+            Kind::Target => "target",
+        };
+        let listed = engines
+            .entry(command)
+            .or_insert_with(|| soak.engines(command))
+            .clone();
+        let listed = match listed {
+            Ok(listed) => listed,
+            Err(e) => {
+                soak.fail_set(set.name, e);
+                continue;
+            }
+        };
+        match &set.kind {
+            Kind::Sudoku(sudoku) => soak.soak_sudoku(set, sudoku, &listed),
+            Kind::Radar | Kind::Target => soak.soak_sample(set, &listed),
+        }
+    }
+    println!("soak: {:.1} s in all", start.elapsed().as_secs_f64());
+    println!("soak: {} passed, {} failed", soak.passed, soak.failed);
+    if soak.failed > 0 {
+        std::process::exit(1);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `cover sudoku --help` as clap writes it (the part around --engine).
+    const LONG_HELP: &str = "Options:
+      --symbols <STR>
+          The symbols of the digits
+
+      --engine <ENGINE>
+          The search engine
+
+          Possible values:
+          - compact: Bit masks and saved states: the fast one
+          - linked:  Classic dancing links, the reference (node counts as Knuth's DLX1)
+          
+          [default: compact]
+
+      --json
+          Write one JSON object per instance per line instead of text
+
+  -j, --jobs <N>
+          Use N threads [default: one per core]
+";
+
+    #[test]
+    fn engines_are_read_from_the_long_help() {
+        assert_eq!(engines_from_help(LONG_HELP), ["compact", "linked"]);
+    }
+
+    #[test]
+    fn engines_are_read_from_other_help_forms() {
+        let short = "Options:\n      --engine <ENGINE>  The search engine [default: compact] \
+                     [possible values: compact, linked, bits]\n      --json  JSON\n";
+        assert_eq!(engines_from_help(short), ["compact", "linked", "bits"]);
+        // A third engine whose description wraps, and one without any.
+        let wrapped = LONG_HELP.replace(
+            "          - linked:",
+            "          - bits: Bit-parallel candidates, one word per unit, a long text\n            \
+             that wraps onto a second line\n          - plain\n          - linked:",
+        );
+        assert_eq!(
+            engines_from_help(&wrapped),
+            ["compact", "bits", "plain", "linked"]
+        );
+        // No --engine (radar, target): none, and the jobs' text is no engine.
+        let radar = "Options:\n      --json\n          JSON\n  -j, --jobs <N>\n          \
+                     Use N threads\n\n          Possible values:\n          - x: no\n";
+        assert!(engines_from_help(radar).is_empty());
+    }
+
+    #[test]
+    fn tdoku_lines_give_counts_and_solutions() {
+        let solved = "..3:1:123";
+        assert_eq!(stated_count(solved), Some((1, Some("123"))));
+        assert_eq!(stated_count("4.....8.5:125\r"), Some((125, None)));
+        assert_eq!(stated_count("4.....8.5:0:"), Some((0, None)));
+        assert_eq!(stated_count("4.....8.5"), None);
+        assert_eq!(stated_count("4.....8.5:many"), None);
+        // The set's reading caps counts at the limit and keeps only the
+        // solution of a unique puzzle.
+        let set = SudokuSet {
+            layout: Layout::Line,
+            symbols: None,
+            counts: Counts::Stated,
+            max_nodes: None,
+        };
+        let text = format!(
+            "# c\n{P}:1:{S}\n{P}:125:{S}\n",
+            P = PUZZLE_9,
+            S = SOLUTION_9
+        );
+        let read = read_sudoku(&text, &set, None).unwrap();
+        assert_eq!(read.known[0].count, Some(1));
+        assert_eq!(read.known[0].solution.as_deref(), Some(SOLUTION_9));
+        assert_eq!(
+            read.known[1],
+            Known {
+                count: Some(2),
+                solution: None
+            }
+        );
+        assert!(read_sudoku(&format!("{PUZZLE_9}\n"), &set, None).is_err());
+    }
+
+    /// Luogu P1784's sample, as a line, and its solution.
+    const PUZZLE_9: &str =
+        "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+    const SOLUTION_9: &str =
+        "812753649943682175675491283154237896369845721287169534521974368438526917796318452";
+
+    fn line_set(counts: Counts) -> SudokuSet {
+        SudokuSet {
+            layout: Layout::Line,
+            symbols: None,
+            counts,
+            max_nodes: None,
+        }
+    }
+
+    #[test]
+    fn the_grid_checker_rejects_wrong_grids() {
+        let puzzle = verify_sudoku::line_cells(PUZZLE_9);
+        let good = verify_sudoku::line_cells(SOLUTION_9);
+        assert_eq!(verify_sudoku::check_grid(&puzzle, &good, None), Ok(()));
+        // Two cells of a row swapped: the columns repeat.
+        let mut swapped = good.clone();
+        swapped.swap(1, 2);
+        assert!(verify_sudoku::check_grid(&puzzle, &swapped, None).is_err());
+        // Digits 1 and 2 exchanged everywhere: still a sudoku, but the
+        // given 2 (row 3) is lost.
+        let relabelled: Vec<String> = good
+            .iter()
+            .map(|c| match c.as_str() {
+                "1" => "2".to_owned(),
+                "2" => "1".to_owned(),
+                c => c.to_owned(),
+            })
+            .collect();
+        assert!(verify_sudoku::check_grid(&vec![".".to_owned(); 81], &relabelled, None).is_ok());
+        assert!(verify_sudoku::check_grid(&puzzle, &relabelled, None).is_err());
+    }
+
+    #[test]
+    fn first_answers_are_judged() {
+        let text = format!("{PUZZLE_9}\n{PUZZLE_9}\n");
+        let read = read_sudoku(&text, &line_set(Counts::Unique), None).unwrap();
+        let judge = |stdout: &str, gave_up_ok| {
+            judge_first(
+                stdout,
+                Layout::Line,
+                None,
+                &read.puzzles,
+                &read.known,
+                gave_up_ok,
+            )
+        };
+        let good = judge(&format!("{SOLUTION_9}\n{SOLUTION_9}\n"), false);
+        assert!(good.problems.is_empty(), "{:?}", good.problems);
+        assert_eq!(good.exit, 0);
+        let mut wrong = SOLUTION_9.to_owned().into_bytes();
+        wrong.swap(1, 2);
+        let wrong = String::from_utf8(wrong).unwrap();
+        let bad = judge(&format!("{SOLUTION_9}\n{wrong}\n"), false);
+        assert_eq!(bad.problems.total, 1);
+        assert!(bad.problems.shown[0].starts_with("puzzle 2:"));
+        // `no solution` for a unique puzzle, a missing answer, `gave up`.
+        assert!(!judge(&format!("{SOLUTION_9}\nno solution\n"), false)
+            .problems
+            .is_empty());
+        assert!(!judge(&format!("{SOLUTION_9}\n"), false).problems.is_empty());
+        let gave_up = judge(&format!("{SOLUTION_9}\ngave up\n"), false);
+        assert!(!gave_up.problems.is_empty());
+        let allowed = judge(&format!("{SOLUTION_9}\ngave up\n"), true);
+        assert!(allowed.problems.is_empty());
+        assert_eq!((allowed.gave_up(), allowed.exit), (1, 1));
+        // A stated solution must be the printed one.
+        let stated = Known {
+            count: Some(1),
+            solution: Some(SOLUTION_9.replace("812", "821")),
+        };
+        let known = [stated];
+        let other = judge_first(SOLUTION_9, Layout::Line, None, &read.puzzles, &known, false);
+        assert!(!other.problems.is_empty());
+    }
+
+    #[test]
+    fn grid_answers_are_judged() {
+        let grid: String = PUZZLE_9
+            .as_bytes()
+            .chunks(9)
+            .map(|row| {
+                let cells: Vec<String> = row
+                    .iter()
+                    .map(|&c| {
+                        if c == b'.' {
+                            "0".into()
+                        } else {
+                            (c as char).to_string()
+                        }
+                    })
+                    .collect();
+                cells.join(" ") + "\n"
+            })
+            .collect();
+        let answer: String = SOLUTION_9
+            .as_bytes()
+            .chunks(9)
+            .map(|row| {
+                let cells: Vec<String> = row.iter().map(|&c| (c as char).to_string()).collect();
+                cells.join(" ") + "\n"
+            })
+            .collect();
+        let set = SudokuSet {
+            layout: Layout::Grid,
+            symbols: None,
+            counts: Counts::Recount,
+            max_nodes: None,
+        };
+        let read = read_sudoku(&grid, &set, None).unwrap();
+        assert_eq!(read.known[0].count, Some(1), "recounted");
+        let judge = |stdout: &str| {
+            judge_first(
+                stdout,
+                Layout::Grid,
+                None,
+                &read.puzzles,
+                &read.known,
+                false,
+            )
+        };
+        assert!(judge(&format!("{answer}\n")).problems.is_empty());
+        let broken = answer.replacen("8 1 2", "8 2 1", 1);
+        assert!(!judge(&format!("{broken}\n")).problems.is_empty());
+        // The judge's comparison with a `.out` file lacking the final blank.
+        assert!(judge_equal(&format!("{answer}\n"), answer.trim_end()));
+        assert!(!judge_equal(&format!("{broken}\n"), &answer));
+    }
+
+    #[test]
+    fn counts_are_judged() {
+        let known = [
+            Known {
+                count: Some(1),
+                solution: None,
+            },
+            Known {
+                count: Some(0),
+                solution: None,
+            },
+            Known {
+                count: None,
+                solution: None,
+            },
+        ];
+        let good = judge_counts("1\n0\n2\n", &known, false);
+        assert!(good.problems.is_empty());
+        assert_eq!(good.exit, 1);
+        assert!(!judge_counts("2\n0\n2\n", &known, false).problems.is_empty());
+        assert!(!judge_counts("1\n0\n3\n", &known, false).problems.is_empty());
+        assert!(!judge_counts("1\n0\n", &known, false).problems.is_empty());
+        assert!(!judge_counts("1\n0\ngave up\n", &known, false)
+            .problems
+            .is_empty());
+        assert!(judge_counts("1\n0\ngave up\n", &known, true)
+            .problems
+            .is_empty());
+    }
+
+    #[test]
+    fn engines_must_agree() {
+        let a = |v: &[Answer]| v.to_vec();
+        use Answer::*;
+        let compact = (
+            "compact".to_owned(),
+            a(&[Solved, NoSolution]),
+            a(&[Count(1), Count(0)]),
+        );
+        let linked = (
+            "linked".to_owned(),
+            a(&[Solved, NoSolution]),
+            a(&[Count(1), Count(0)]),
+        );
+        assert!(judge_agreement(&[compact.clone(), linked.clone()]).is_empty());
+        let counts_two = (
+            "bits".to_owned(),
+            a(&[Solved, NoSolution]),
+            a(&[Count(2), Count(0)]),
+        );
+        assert_eq!(judge_agreement(&[compact.clone(), counts_two]).total, 1);
+        let inconsistent = (
+            "bits".to_owned(),
+            a(&[Solved, Solved]),
+            a(&[Count(1), Count(0)]),
+        );
+        assert_eq!(judge_agreement(&[compact.clone(), inconsistent]).total, 1);
+        let gave_up = (
+            "bits".to_owned(),
+            a(&[GaveUp, NoSolution]),
+            a(&[GaveUp, Count(0)]),
+        );
+        assert!(judge_agreement(&[compact, gave_up]).is_empty());
+    }
+
+    #[test]
+    fn the_recount_counts_known_cases() {
+        assert_eq!(recount(&[0; 16], 1000, RECOUNT_BUDGET), Some(288));
+        assert_eq!(recount(&[0; 16], 2, RECOUNT_BUDGET), Some(2));
+        let mut clash = vec![0; 81];
+        clash[0] = 5;
+        clash[80] = 5;
+        clash[8] = 5;
+        assert_eq!(recount(&clash, 2, RECOUNT_BUDGET), Some(0));
+        let cells = verify_sudoku::line_cells(PUZZLE_9);
+        let digits = digits_of(&cells, "123456789").unwrap();
+        assert_eq!(recount(&digits, 2, RECOUNT_BUDGET), Some(1));
+        // One given fewer than 17 clues' worth: many solutions.
+        assert_eq!(recount(&[0; 81], 2, RECOUNT_BUDGET), Some(2));
+        assert_eq!(recount(&[0; 81], 2, 10), None, "over budget");
+        assert_eq!(recount(&[0; 10], 2, 10), None, "not a square");
+        assert_eq!(recount(&[17; 16], 2, 10), None, "not a digit");
+        // The grid 1234 3412 2143 4321 without cells 1, 3, 5 and 7 (rows
+        // 1-2, columns 1 and 3): 1 and 3 may swap there, two solutions.
+        let mut puzzle = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
+        for cell in [0, 2, 4, 6] {
+            puzzle[cell] = 0;
+        }
+        assert_eq!(recount(&puzzle, 1000, RECOUNT_BUDGET), Some(2));
+        puzzle[0] = 1;
+        assert_eq!(recount(&puzzle, 1000, RECOUNT_BUDGET), Some(1));
+    }
+
+    #[test]
+    fn digits_are_read_from_symbols_numbers_and_marks() {
+        let cells: Vec<String> = ["A", "-", "P", "0"].map(String::from).to_vec();
+        let letters = "ABCDEFGHIJKLMNOP";
+        assert_eq!(digits_of(&cells, letters), Some(vec![1, 0, 16, 0]));
+        let numbers: Vec<String> = ["3", "0", ".", "4"].map(String::from).to_vec();
+        assert_eq!(digits_of(&numbers, "1234"), Some(vec![3, 0, 0, 4]));
+        let bad: Vec<String> = ["5", "0", ".", "x"].map(String::from).to_vec();
+        assert_eq!(digits_of(&bad, "1234"), None);
+    }
+
+    #[test]
+    fn lines_are_cut_keeping_bytes_and_ending_at_end() {
+        let text = "\u{feff}# comment\r\n1...\r\n\r\n.2..\r\n..3.\r\nend\r\n...4\r\n";
+        let (input, puzzles) = cut_lines(text, None);
+        assert_eq!(input, text, "a whole file goes unchanged");
+        assert_eq!(puzzles, ["1...", ".2..", "..3."]);
+        let (input, puzzles) = cut_lines(text, Some(2));
+        assert_eq!(input, "\u{feff}# comment\r\n1...\r\n\r\n.2..\r\n");
+        assert_eq!(puzzles.len(), 2);
+        let (input, puzzles) = cut_lines(text, Some(3));
+        assert_eq!((input, puzzles.len()), (text, 3), "not cut: all there");
+    }
+
+    #[test]
+    fn every_set_has_a_distinct_name_and_its_folder() {
+        for (k, set) in SETS.iter().enumerate() {
+            assert!(SETS[..k].iter().all(|s| s.name != set.name), "{}", set.name);
+            assert!(
+                set.file.contains(&format!("/{}.", set.name)),
+                "{}",
+                set.name
+            );
+            assert!(set.is_named(set.file.split('/').next().unwrap()));
+        }
+    }
+
+    /// The table lists every file of the shared datasets, when they are
+    /// here.
+    #[test]
+    fn the_sets_cover_the_datasets() {
+        let datasets = shared_dir().join("datasets");
+        if !datasets.is_dir() {
+            println!("note: {} is not here", datasets.display());
+            return;
+        }
+        assert_eq!(unlisted(&datasets).unwrap(), Vec::<String>::new());
+        for set in SETS {
+            assert!(datasets.join(set.file).is_file(), "{}", set.file);
+        }
+    }
+}
