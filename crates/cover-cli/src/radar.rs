@@ -48,11 +48,11 @@ solved in parallel; answers are printed in input order.";
 const AFTER_LONG_HELP: &str = "\
 Output (text): one line per case, R rounded to 6 decimals (correctly
 rounded); `no answer` for a case with cities but no station. N = 0 answers
-0.000000. With --max-nodes N, `gave up` for a case when one of its probes
-reached N nodes undecided. A case that cannot be read prints nothing on
-standard output; the error goes to standard error as `cover: FILE:LINE:
-message`, and the cases after it are still answered (when the reader can
-tell where they start).
+0.000000. With --max-nodes N, `gave up` for a case whose probes reached N
+nodes before the answer was decided. A case that cannot be read prints
+nothing on standard output; the error goes to standard error as `cover:
+FILE:LINE: message`, and the cases after it are still answered (when the
+reader can tell where they start).
 
 JSON (--json), one object per case per line:
   index           the case's number in its file, from 1
@@ -102,14 +102,14 @@ pub struct RadarArgs {
     #[arg(long, value_name = "N")]
     pub probes: Option<NonZeroUsize>,
 
-    /// Give up on a case when one of its probes takes N search nodes
-    /// undecided.
+    /// Give up on a case once its probes have taken N search nodes.
     ///
     /// Its answer is then `gave up` (JSON status "gave_up"), and the exit
-    /// status is 1; the other cases are still answered. Which radii are
-    /// probed depends on --probes (by default the number of threads), so
-    /// whether a hard case gives up may too; give --probes for runs that
-    /// must agree.
+    /// status is 1; the other cases are still answered. Probes that run
+    /// at once may each take what the rounds before left, so a case takes
+    /// at most --probes times N nodes. Which radii are probed depends on
+    /// --probes (by default the number of threads), so whether a hard
+    /// case gives up may too; give --probes for runs that must agree.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_nodes: Option<u64>,
 

@@ -159,13 +159,14 @@ pub struct SudokuArgs {
     /// Give up on a puzzle after N search nodes.
     ///
     /// Its answer is then `gave up` (JSON status "gave_up"; with --all,
-    /// after the solutions found by then), and the exit status is 1. So a
+    /// after the solutions found by then; with --rate, when the rating's
+    /// count needs more), and the exit status is 1. So a
     /// file of many puzzles is answered in bounded time whatever is in
     /// it. A bounded search stays on one thread, so whether it gives up
     /// does not depend on --jobs. The bound is checked as the search goes
     /// down a level; a solution it finds there adds a node, so a search
     /// may end (solved, or with more solutions) a few nodes past N.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "rate")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_nodes: Option<u64>,
 
     /// Draw solutions as grids with box lines, for people.
@@ -419,22 +420,37 @@ pub fn answer(
             (found, report)
         }
         Mode::Rate => {
-            let rating = RATER.with(|rater| rater.borrow_mut().rate(puzzle));
-            if !style.json {
-                match rating.solutions {
-                    0 => text.push_str("no solution\n"),
-                    1 => {
-                        let line = format!("{} {}\n", rating.grade.as_str(), rating.nodes);
-                        text.push_str(&line);
+            let rating =
+                RATER.with(|rater| rater.borrow_mut().rate_within(puzzle, style.max_nodes));
+            let report = match rating {
+                Ok(rating) => {
+                    if !style.json {
+                        match rating.solutions {
+                            0 => text.push_str("no solution\n"),
+                            1 => {
+                                let line = format!("{} {}\n", rating.grade.as_str(), rating.nodes);
+                                text.push_str(&line);
+                            }
+                            _ => text.push_str(&format!("not unique {}\n", rating.nodes)),
+                        }
                     }
-                    _ => text.push_str(&format!("not unique {}\n", rating.nodes)),
+                    rated = Some(rating);
+                    Report {
+                        outcome: Outcome::SolutionLimit,
+                        stats: rating.stats,
+                    }
                 }
-            }
-            let report = Report {
-                outcome: Outcome::SolutionLimit,
-                stats: rating.stats,
+                Err(stats) => {
+                    if !style.json {
+                        text.push_str(GAVE_UP);
+                        text.push('\n');
+                    }
+                    Report {
+                        outcome: Outcome::NodeBudget,
+                        stats,
+                    }
+                }
             };
-            rated = Some(rating);
             (report.stats.solutions > 0, report)
         }
         Mode::Count { .. } => {

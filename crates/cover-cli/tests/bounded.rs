@@ -210,3 +210,28 @@ fn queens_gives_up_at_max_nodes() {
     let (out, _, code) = cover(&["queens", "--count", "--max-nodes", "1000000", "8"], b"");
     assert_eq!((out.as_str(), code), ("92\n", 0));
 }
+
+#[test]
+fn sudoku_rates_within_max_nodes() {
+    let input = format!("{SUDOKU}\n");
+    let (out, _, code) = cover(&["sudoku", "--rate", "--max-nodes", "5"], input.as_bytes());
+    assert_eq!((out.as_str(), code), ("gave up\n", 1));
+    let (out, _, _) = cover(
+        &["sudoku", "--rate", "--json", "--max-nodes", "5"],
+        input.as_bytes(),
+    );
+    let record = &json_lines(&out)[0];
+    assert_eq!(record["status"], "gave_up");
+    assert!(record.get("grade").is_none());
+    let (bounded, _, code) = cover(
+        &["sudoku", "--rate", "--max-nodes", "1000000"],
+        input.as_bytes(),
+    );
+    assert_eq!(code, 0);
+    let (unbounded, _, _) = cover(&["sudoku", "--rate"], input.as_bytes());
+    assert_eq!(bounded, unbounded);
+    assert!(
+        bounded.starts_with("extreme ") || bounded.starts_with("hard "),
+        "{bounded}"
+    );
+}

@@ -436,7 +436,6 @@ fn usage_errors() {
         &["sudoku", "--pretty", "--count"],
         &["sudoku", "--limit", "0"],
         &["sudoku", "--max-nodes", "0"],
-        &["sudoku", "--rate", "--max-nodes", "5"],
         &["sudoku", "--engine", "quantum"],
     ] {
         let (_, err, code) = cover(args, b"");

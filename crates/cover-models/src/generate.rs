@@ -69,7 +69,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use dlx_core::{CompactSolver, Control, Limits, Problem, Solver as Linked, Stats};
+use dlx_core::{CompactSolver, Control, Limits, Outcome, Problem, Solver as Linked, Stats};
 use rand::rngs::ChaCha8Rng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -198,8 +198,25 @@ impl Rater {
     /// The difficulty of `puzzle`: the linked engine counts its solutions
     /// with a limit of 2 (for `cover sudoku --rate`).
     pub fn rate(&mut self, puzzle: &Puzzle) -> Rating {
+        match self.rate_within(puzzle, None) {
+            Ok(rating) => rating,
+            Err(_) => unreachable!("a search without a bound ends"),
+        }
+    }
+
+    /// [`Rater::rate`], giving up when the count needs more than
+    /// `max_nodes` search nodes: then the counters of the search made.
+    pub fn rate_within(
+        &mut self,
+        puzzle: &Puzzle,
+        max_nodes: Option<u64>,
+    ) -> Result<Rating, Stats> {
+        self.solver.max_nodes(max_nodes);
         let report = self.solver.count(puzzle, Some(2));
-        Rating::from_stats(report.stats, puzzle.size)
+        if report.outcome == Outcome::NodeBudget {
+            return Err(report.stats);
+        }
+        Ok(Rating::from_stats(report.stats, puzzle.size))
     }
 }
 

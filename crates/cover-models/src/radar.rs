@@ -512,9 +512,8 @@ pub enum NoAnswer {
     /// [`Probe::cancel`]), so the search stopped unfinished.
     #[error("the search was stopped before the answer was proven")]
     Stopped,
-    /// A probe spent its node budget before it was decided, so the answer
-    /// is unknown.
-    #[error("a probe reached the node budget of {budget} before it was decided")]
+    /// The probes spent the node budget before the answer was decided.
+    #[error("the probes reached the node budget of {budget} before the answer was decided")]
     GaveUp {
         /// The budget of each probe, in search nodes.
         budget: u64,
@@ -694,11 +693,13 @@ where
     solve_within(case, width, None, run_round)
 }
 
-/// [`solve`], with each probe's search bounded by `node_budget` nodes: a
-/// probe that spends it undecided ends the search with
+/// [`solve`], giving up once the probes have taken `node_budget` search
+/// nodes in all: each probe of a round may take what the rounds before
+/// left, and one that spends it undecided ends the search with
 /// [`NoAnswer::GaveUp`], unless the other probes of its round made it
-/// useless. (Which candidates are probed depends on `width`, so whether
-/// a case gives up may too.)
+/// useless. (So a case takes at most `width` times the budget; which
+/// candidates are probed depends on `width`, so whether a case gives up
+/// may too.)
 pub fn solve_within<F>(
     case: &RadarCase,
     width: usize,
@@ -770,6 +771,13 @@ where
         if candidates.is_empty() {
             break;
         }
+        let left = node_budget.map(|budget| budget.saturating_sub(answer.stats.nodes));
+        if left == Some(0) {
+            return Err(NoAnswer::GaveUp {
+                budget: node_budget.unwrap_or(u64::MAX),
+                stats: answer.stats,
+            });
+        }
         let values = spread(candidates, width);
         let flags: Vec<Arc<AtomicBool>> = values
             .iter()
@@ -783,7 +791,7 @@ where
                 squared_radius,
                 index,
                 flags: &flags,
-                node_budget,
+                node_budget: left,
             })
             .collect();
         let results = run_round(&probes);
