@@ -5,8 +5,8 @@
 //!
 //! Every search is bounded, so that a mutated puzzle whose search is
 //! legitimately exponential does not look like a hang: `--max-nodes` where
-//! the command has it (found out at startup from `--help`, since it is
-//! being added to the commands one at a time), `--limit` with `--all`,
+//! the command has it (found out at startup from `--help`; `generate`
+//! has none), `--limit` with `--all`,
 //! `--attempts` for `generate`, boards of at most 14 queens.
 
 use std::collections::BTreeSet;
@@ -256,23 +256,17 @@ fn max_nodes(rng: &mut ChaCha8Rng) -> Vec<String> {
 fn flags(rng: &mut ChaCha8Rng, command: &str, caps: &Caps) -> Vec<Vec<String>> {
     let mut flags = Vec::new();
     let json = rng.random_bool(0.3);
-    // Whether to pass `--max-nodes` when the command has it.
-    let mut bounded = true;
     match command {
         "sudoku" => {
-            // `--rate` takes no `--max-nodes`, and `--pretty` goes only
-            // with plain solutions: clap refuses the other pairs, and a
-            // usage error reaches no parser.
+            // `--pretty` goes only with plain solutions: clap refuses the
+            // other pairs, and a usage error reaches no parser.
             let mut plain = false;
             match rng.random_range(0..8) {
                 0 => flags.push(single("--count")),
                 1 => flags.extend([single("--count"), pair("--limit", odd_or(rng, &["2"], 20))]),
                 2 => flags.extend([single("--all"), pair("--limit", odd_or(rng, &["3"], 20))]),
                 3 => flags.push(pair("--limit", "2")),
-                4 => {
-                    flags.push(single("--rate"));
-                    bounded = false;
-                }
+                4 => flags.push(single("--rate")),
                 _ => plain = true,
             }
             if plain && !json && rng.random_bool(0.2) {
@@ -385,7 +379,7 @@ fn flags(rng: &mut ChaCha8Rng, command: &str, caps: &Caps) -> Vec<Vec<String>> {
     if rng.random_bool(0.08) {
         flags.push(single("--stats"));
     }
-    if bounded && caps.max_nodes.contains(command) {
+    if caps.max_nodes.contains(command) {
         flags.push(max_nodes(rng));
     }
     flags
@@ -417,7 +411,7 @@ mod tests {
             let case = make_case(&mut case_rng(9, index), &all, &caps(), &[]);
             assert!(case.has_flag("--jobs"));
             let bounded = case.has_flag("--max-nodes");
-            let expected = caps().max_nodes.contains(case.command) && !case.has_flag("--rate");
+            let expected = caps().max_nodes.contains(case.command);
             assert_eq!(bounded, expected, "{case:?}");
             if case.has_flag("--all") {
                 assert!(case.has_flag("--limit"), "{case:?}");
