@@ -60,7 +60,30 @@ pub enum Verdict {
     GaveUp(Stats),
 }
 
+/// What stands in place of an answer when the search reached
+/// `--max-nodes` first, in every command.
+pub const GAVE_UP: &str = "gave up";
+
 impl Verdict {
+    /// The verdict of a search that gave up or not, and found a solution
+    /// or not, with these counters.
+    pub fn of(gave_up: bool, solved: bool, stats: Stats) -> Verdict {
+        match (gave_up, solved) {
+            (true, _) => Verdict::GaveUp(stats),
+            (false, true) => Verdict::Solved(stats),
+            (false, false) => Verdict::NoSolution(stats),
+        }
+    }
+
+    /// Its name in JSON records' `status`.
+    pub fn status(self) -> &'static str {
+        match self {
+            Verdict::Solved(_) => "solved",
+            Verdict::NoSolution(_) => "no_solution",
+            Verdict::GaveUp(_) => "gave_up",
+        }
+    }
+
     /// Records it in `session`.
     pub fn record(self, session: &mut Session) {
         match self {
@@ -396,6 +419,9 @@ fn print_one<B: Batch>(
         (Ok(instance), Some(answer)) => {
             out.write_all(text.as_bytes())?;
             batch.verdict(&answer).record(session);
+            // The answer first, so that what `printed` reports comes after
+            // it on a terminal.
+            out.end_instance()?;
             batch.printed(at, instance, &answer, session);
         }
         (Err(InputError::Parse(error)), _) => {

@@ -16,7 +16,7 @@ use dlx_core::{
 };
 use serde::Serialize;
 
-use crate::batch::{self, At, Batch, Flush, ReadInstances, Verdict};
+use crate::batch::{self, At, Batch, Flush, ReadInstances, Verdict, GAVE_UP};
 use crate::common::{Common, Inputs, Session};
 use crate::output::{push_json, Out};
 use crate::pipeline::ChunkSizes;
@@ -239,10 +239,6 @@ fn searched(report: Report) -> Searched {
     }
 }
 
-/// What stands in place of an answer when the search reached
-/// `--max-nodes` first.
-pub const GAVE_UP: &str = "gave up";
-
 /// One solution in JSON: row numbers for matrices, option strings for
 /// Knuth's format.
 #[derive(Debug, Serialize)]
@@ -389,11 +385,7 @@ pub fn answer(
         file: at.file,
         format: Some(instance.format.to_string()),
         line: instance.line,
-        status: match (searched.gave_up, searched.count > 0) {
-            (true, _) => "gave_up",
-            (false, true) => "solved",
-            (false, false) => "no_solution",
-        },
+        status: Verdict::of(searched.gave_up, searched.count > 0, searched.stats).status(),
         solutions: (!counting).then_some(solutions),
         count: counting.then_some(searched.count),
         complete: (style.mode != Mode::First || searched.gave_up).then_some(searched.complete),
@@ -457,11 +449,7 @@ impl Batch for ExactBatch {
     }
 
     fn verdict(&self, searched: &Searched) -> Verdict {
-        match (searched.gave_up, searched.count > 0) {
-            (true, _) => Verdict::GaveUp(searched.stats),
-            (false, true) => Verdict::Solved(searched.stats),
-            (false, false) => Verdict::NoSolution(searched.stats),
-        }
+        Verdict::of(searched.gave_up, searched.count > 0, searched.stats)
     }
 
     /// Nothing in text (the error goes to standard error), a record in

@@ -19,6 +19,7 @@ use dlx_core::{
 };
 use serde::Serialize;
 
+use crate::batch::{Verdict, GAVE_UP};
 use crate::common::{Common, Session};
 use crate::output::{self, Out};
 use crate::progress::Ticker;
@@ -180,19 +181,22 @@ pub fn run(args: &QueensArgs, session: &mut Session) -> anyhow::Result<()> {
         let report = Solver::new(queens.problem())
             .search(&[], &limits, &mut |solution: &[usize]| {
                 let board = queens.board(solution);
-                if !args.common.json {
-                    if let Err(e) = out.write_all(draw(&board).as_bytes()) {
+                if args.common.json {
+                    // The one JSON object holds them all.
+                    boards.push(board);
+                    return Control::Continue;
+                }
+                // Text is written as it is found, and not kept.
+                if let Err(e) = out.write_all(draw(&board).as_bytes()) {
+                    failed = Some(e);
+                    return Control::Stop;
+                }
+                if args.all || args.limit.is_some() {
+                    if let Err(e) = writeln!(out) {
                         failed = Some(e);
                         return Control::Stop;
                     }
-                    if args.all || args.limit.is_some() {
-                        if let Err(e) = writeln!(out) {
-                            failed = Some(e);
-                            return Control::Stop;
-                        }
-                    }
                 }
-                boards.push(board);
                 Control::Continue
             })
             .expect("no options are given");
@@ -203,19 +207,11 @@ pub fn run(args: &QueensArgs, session: &mut Session) -> anyhow::Result<()> {
         gave_up = report.outcome == Outcome::NodeBudget;
         (report.stats.solutions, complete, report.stats, Some(boards))
     };
-    if gave_up {
-        session.gave_up(stats);
-    } else {
-        session.answered(found > 0, stats);
-    }
+    Verdict::of(gave_up, found > 0, stats).record(session);
     if args.common.json {
         let record = Record {
             n: queens.n(),
-            status: match (gave_up, found > 0) {
-                (true, _) => "gave_up",
-                (false, true) => "solved",
-                (false, false) => "no_solution",
-            },
+            status: Verdict::of(gave_up, found > 0, stats).status(),
             count: args.count.then_some(found),
             complete: (args.count || args.all || args.limit.is_some() || gave_up)
                 .then_some(complete),
@@ -225,7 +221,7 @@ pub fn run(args: &QueensArgs, session: &mut Session) -> anyhow::Result<()> {
         };
         output::write_json_line(&mut out, &record)?;
     } else if gave_up {
-        writeln!(out, "gave up")?;
+        writeln!(out, "{GAVE_UP}")?;
     } else if args.count {
         writeln!(out, "{found}")?;
     } else if found == 0 {

@@ -23,7 +23,7 @@ use dlx_core::Stats;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::batch::{self, At, Batch, Invalid, ReadInstances, Verdict};
+use crate::batch::{self, At, Batch, Invalid, ReadInstances, Verdict, GAVE_UP};
 use crate::common::{Common, Inputs, Session};
 use crate::output::{push_json, Out};
 use crate::pipeline::ChunkSizes;
@@ -121,10 +121,6 @@ pub struct RadarArgs {
 /// once they hold [`batch::CHUNK_WEIGHT`] points, so that memory stays
 /// bounded by the input's cases, not by the whole file).
 const CHUNK_CASES: usize = 64;
-
-/// What stands in place of a radius when a probe reached `--max-nodes`
-/// first.
-pub const GAVE_UP: &str = "gave up";
 
 /// One line of `--json` output.
 #[derive(Debug, Serialize)]
@@ -319,11 +315,7 @@ impl Batch for RadarBatch<'_> {
     }
 
     fn verdict(&self, answer: &Result<RadarAnswer, NoAnswer>) -> Verdict {
-        match answer {
-            Ok(answer) => Verdict::Solved(answer.stats),
-            Err(NoAnswer::GaveUp { stats, .. }) => Verdict::GaveUp(*stats),
-            Err(_) => Verdict::NoSolution(Stats::default()),
-        }
+        verdict(answer)
     }
 
     fn invalid(&self, at: At<'_>, error: &ParseError, text: &mut String) {
@@ -367,6 +359,15 @@ pub fn run(args: &RadarArgs, session: &mut Session) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// What `answer` means for the exit status, `--stats` and JSON.
+fn verdict(answer: &Result<RadarAnswer, NoAnswer>) -> Verdict {
+    match answer {
+        Ok(answer) => Verdict::Solved(answer.stats),
+        Err(NoAnswer::GaveUp { stats, .. }) => Verdict::GaveUp(*stats),
+        Err(_) => Verdict::NoSolution(Stats::default()),
+    }
+}
+
 /// Appends one case's answer, text or JSON.
 fn write_answer(
     text: &mut String,
@@ -384,10 +385,10 @@ fn write_answer(
         text.push('\n');
         return;
     }
-    let record = match answer {
+    let mut record = Record::new(at, case.line, verdict(answer).status());
+    match answer {
         Ok(answer) => {
             let radius = format_radius(answer.squared_radius);
-            let mut record = Record::new(at, case.line, "solved");
             record.radius = radius.parse().ok();
             record.radius_text = Some(radius);
             record.squared_radius = Some(answer.squared_radius);
@@ -395,20 +396,14 @@ fn write_answer(
             record.probes = Some(answer.probes);
             record.rounds = Some(answer.rounds);
             record.nodes = Some(answer.stats.nodes);
-            record
-        }
-        Err(reason @ NoAnswer::GaveUp { stats, .. }) => {
-            let mut record = Record::new(at, case.line, "gave_up");
-            record.nodes = Some(stats.nodes);
-            record.error = Some(reason.to_string());
-            record
         }
         Err(reason) => {
-            let mut record = Record::new(at, case.line, "no_solution");
+            if let NoAnswer::GaveUp { stats, .. } = reason {
+                record.nodes = Some(stats.nodes);
+            }
             record.error = Some(reason.to_string());
-            record
         }
-    };
+    }
     push_json(text, &record);
 }
 

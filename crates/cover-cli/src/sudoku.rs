@@ -27,7 +27,7 @@ use cover_models::text;
 use dlx_core::{Control, Limits, Outcome, Report, Stats};
 use serde::Serialize;
 
-use crate::batch::{self, At, Batch, Flush, Invalid, ReadInstances, Verdict};
+use crate::batch::{self, At, Batch, Flush, Invalid, ReadInstances, Verdict, GAVE_UP};
 use crate::common::{Common, Inputs, Session};
 use crate::output::{push_json, Out};
 use crate::pipeline::ChunkSizes;
@@ -48,10 +48,6 @@ pub const INVALID: &str = "invalid";
 
 /// What stands in place of a solution when there is none.
 pub const NO_SOLUTION: &str = "no solution";
-
-/// What stands in place of an answer when the search reached
-/// `--max-nodes` first.
-pub const GAVE_UP: &str = "gave up";
 
 const LONG_ABOUT: &str = "\
 Solve sudoku of any size n²×n²: 4×4, 9×9, 16×16, 25×25, 36×36, 49×49, 64×64.
@@ -477,11 +473,7 @@ pub fn answer(
             file: origin.file,
             line: puzzle.line,
             size: Some(puzzle.size.side()),
-            status: match (gave_up, found) {
-                (true, _) => "gave_up",
-                (false, true) => "solved",
-                (false, false) => "no_solution",
-            },
+            status: Verdict::of(gave_up, found, report.stats).status(),
             solution: match style.mode {
                 Mode::First => solutions.pop(),
                 _ => None,
@@ -596,6 +588,11 @@ impl Batch for SudokuBatch<'_> {
         GROUP
     }
 
+    /// Its cells: a 64×64 puzzle and its answer hold 50 times a 9×9's.
+    fn weight(&self, puzzle: &Puzzle) -> usize {
+        puzzle.cells.len()
+    }
+
     fn streaming(&self) -> bool {
         // One puzzle's output has no bound, or one larger than a chunk's.
         matches!(self.style.mode, Mode::All { limit } if limit.is_none_or(|n| n > CHUNK as u64))
@@ -626,11 +623,7 @@ impl Batch for SudokuBatch<'_> {
     }
 
     fn verdict(&self, answered: &Answered) -> Verdict {
-        match (answered.gave_up, answered.solved) {
-            (true, _) => Verdict::GaveUp(answered.stats),
-            (false, true) => Verdict::Solved(answered.stats),
-            (false, false) => Verdict::NoSolution(answered.stats),
-        }
+        Verdict::of(answered.gave_up, answered.solved, answered.stats)
     }
 
     fn invalid(&self, at: At<'_>, unreadable: &Unreadable, text: &mut String) {

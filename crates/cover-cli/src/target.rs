@@ -16,7 +16,7 @@ use cover_models::target::{
 use dlx_core::{Limits, Solver};
 use serde::Serialize;
 
-use crate::batch::{self, At, Batch, ReadInstances, Verdict};
+use crate::batch::{self, At, Batch, ReadInstances, Verdict, GAVE_UP};
 use crate::common::{Common, Inputs, Session};
 use crate::output::{push_json, Out};
 use crate::pipeline::ChunkSizes;
@@ -103,10 +103,6 @@ pub struct TargetArgs {
 /// takes milliseconds.
 const CHUNK_PUZZLES: usize = 64;
 
-/// What stands in place of a score when the search reached `--max-nodes`
-/// first.
-pub const GAVE_UP: &str = "gave up";
-
 /// One line of `--json` output.
 #[derive(Debug, Serialize)]
 struct Record<'a> {
@@ -176,11 +172,7 @@ impl Batch for TargetBatch<'_> {
     }
 
     fn verdict(&self, answer: &TargetAnswer) -> Verdict {
-        match (answer.complete, &answer.best) {
-            (false, _) => Verdict::GaveUp(answer.stats),
-            (true, Some(_)) => Verdict::Solved(answer.stats),
-            (true, None) => Verdict::NoSolution(answer.stats),
-        }
+        verdict(answer)
     }
 
     fn invalid(&self, at: At<'_>, error: &ParseError, text: &mut String) {
@@ -219,6 +211,11 @@ impl<'a> Record<'a> {
     }
 }
 
+/// What `answer` means: the search ends incomplete only at `--max-nodes`.
+fn verdict(answer: &TargetAnswer) -> Verdict {
+    Verdict::of(!answer.complete, answer.best.is_some(), answer.stats)
+}
+
 /// Appends one puzzle's answer, text or JSON.
 fn write_answer(
     text: &mut String,
@@ -228,12 +225,7 @@ fn write_answer(
     answer: &TargetAnswer,
 ) {
     if args.common.json {
-        let status = match (answer.complete, &answer.best) {
-            (false, _) => "gave_up",
-            (true, Some(_)) => "solved",
-            (true, None) => "no_solution",
-        };
-        let mut record = Record::new(at, puzzle.line, status);
+        let mut record = Record::new(at, puzzle.line, verdict(answer).status());
         if answer.complete {
             record.score = Some(answer.best.as_ref().map_or(-1, |b| i64::from(b.score)));
             record.grid = answer

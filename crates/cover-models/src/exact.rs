@@ -22,9 +22,11 @@ use thiserror::Error;
 
 use crate::text::{self, excerpt, Line, LineError, LineFault, LineReader};
 
-/// The largest number of columns a matrix header may declare. Larger
-/// headers are refused before anything is allocated for them.
-pub const MAX_COLUMNS: usize = 1 << 24;
+/// The largest number of columns a matrix header may declare: as many
+/// values as a row of the longest line allowed holds ("0 0 … 0", two
+/// bytes a value). Larger headers are refused before anything is
+/// allocated for them.
+pub const MAX_COLUMNS: usize = text::MAX_LINE_BYTES / 2 + 1;
 
 /// An input format of `cover exact`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -185,8 +187,14 @@ impl<R: BufRead> Instances<R> {
     /// Reads `reader` in `format`, or in the format [`detect`]ed from the
     /// first line when `None`.
     pub fn new(reader: R, format: Option<Format>) -> Self {
+        Instances::from_lines(LineReader::new(reader), format)
+    }
+
+    /// Reads the lines of `lines` (a [`LineReader`] with limits of its
+    /// own, say) as [`Instances::new`] does.
+    pub fn from_lines(lines: LineReader<R>, format: Option<Format>) -> Self {
         Instances {
-            lines: LineReader::new(reader),
+            lines,
             format,
             pending: None,
             done: false,
@@ -308,11 +316,15 @@ impl<R: BufRead> Instances<R> {
                 Err(e) => first_error = Some(e),
             }
         }
+        // Without rows, nothing shows that the header's columns are there:
+        // one uncovered column answers the same (no solution, one search
+        // node, no update) without allocating for millions of them.
+        let proven = if rows == 0 { columns.min(1) } else { columns };
         match first_error {
             Some(e) => Err(e.into()),
             None => Ok(Some(Instance {
                 problem: builder
-                    .unwrap_or_else(|| ProblemBuilder::new(columns, 0))
+                    .unwrap_or_else(|| ProblemBuilder::new(proven, 0))
                     .build(),
                 line: header_line,
                 format: Format::Matrix,
@@ -441,8 +453,23 @@ impl<R: BufRead> Instances<R> {
                         }
                     }
                 };
-                let format = detect(first.text.as_deref().unwrap_or(""));
-                self.pending = Some(first);
+                let text = match first.text {
+                    Ok(text) => text,
+                    // A line that cannot be read tells nothing of the
+                    // format: report it, and detect from the next one.
+                    Err(fault) => {
+                        return Some(Err(ParseError {
+                            line: first.number,
+                            kind: ParseErrorKind::Line(fault),
+                        }
+                        .into()))
+                    }
+                };
+                let format = detect(&text);
+                self.pending = Some(Line {
+                    number: first.number,
+                    text: Ok(text),
+                });
                 self.format = Some(format);
                 format
             }
@@ -665,11 +692,23 @@ mod tests {
 
     #[test]
     fn matrix_with_zero_rows() {
-        // Columns no row covers: a valid problem without solutions.
-        let instance = one(b"0 3\n");
-        assert_eq!(instance.problem.primary_count(), 3);
-        assert_eq!(instance.problem.option_count(), 0);
-        assert_eq!(Solver::new(&instance.problem).count(), 0);
+        // Columns no row covers: a valid problem without solutions, which
+        // one column stands for (a header's columns are not allocated until
+        // a row shows them).
+        let stats_of = |problem: &Problem| {
+            let report = Solver::new(problem).count_with(&[], &dlx_core::Limits::none());
+            report.unwrap().stats
+        };
+        let three = stats_of(&ProblemBuilder::new(3, 0).build());
+        assert_eq!(three.solutions, 0);
+        for header in [&b"0 3\n"[..], b"0 2097153\n"] {
+            let instance = one(header);
+            assert_eq!(instance.problem.primary_count(), 1);
+            assert_eq!(instance.problem.option_count(), 0);
+            assert_eq!(stats_of(&instance.problem), three);
+        }
+        // Rows of zeros show the columns.
+        assert_eq!(one(b"1 3\n0 0 0\n").problem.primary_count(), 3);
         // No columns at all: the empty set of rows is the one solution.
         let instance = one(b"0 0\n");
         assert_eq!(instance.problem.item_count(), 0);
@@ -772,21 +811,21 @@ mod tests {
 
     #[test]
     fn a_header_claiming_many_columns_fails_on_its_first_row() {
-        let all = read(b"1 16777216\n1 0\n", None);
+        let all = read(b"1 2097153\n1 0\n", None);
         let e = parse_error(&all[0]);
         assert_eq!(e.line, 2);
         assert!(matches!(
             e.kind,
             ParseErrorKind::WrongRowLength {
-                expected: 16_777_216,
+                expected: 2_097_153,
                 found: 2
             }
         ));
-        let all = read(b"1 16777217\n1 0\n\n1 1\n1\n", None);
+        let all = read(b"1 2097154\n1 0\n\n1 1\n1\n", None);
         assert_eq!(all.len(), 2);
         let e = parse_error(&all[0]);
         assert_eq!(e.line, 1);
-        assert_eq!(e.kind, ParseErrorKind::TooManyColumns(16_777_217));
+        assert_eq!(e.kind, ParseErrorKind::TooManyColumns(2_097_154));
         assert_eq!(all[1].as_ref().unwrap().line, 4);
     }
 
@@ -798,6 +837,19 @@ mod tests {
         assert_eq!(e.line, 5);
         assert_eq!(e.kind, ParseErrorKind::BadHeader("2 x".into()));
         assert_eq!(all[2].as_ref().unwrap().line, 9);
+    }
+
+    #[test]
+    fn a_first_line_that_cannot_be_read_does_not_decide_the_format() {
+        let all = read(b"\xFF\xFE\n\n1 1\n1\n\n2 1\n1\n0\n", None);
+        assert_eq!(all.len(), 3);
+        let e = parse_error(&all[0]);
+        assert_eq!(
+            (e.line, &e.kind),
+            (1, &ParseErrorKind::Line(LineFault::NotUtf8))
+        );
+        assert_eq!(all[1].as_ref().unwrap().format, Format::Matrix);
+        assert_eq!(all[2].as_ref().unwrap().line, 6);
     }
 
     #[test]
@@ -823,9 +875,11 @@ mod tests {
             (4, &ParseErrorKind::Line(LineFault::NotUtf8))
         );
         assert_eq!(all[2].as_ref().unwrap().line, 8);
-        // Junk from the start reads as a (bad) Knuth item line.
+        // Junk from the start: each line that cannot be read is reported,
+        // none decides the format.
         let all = read(b"\x00\x9F\x92\x96junk\n\x80\n", None);
-        assert_eq!(all.len(), 1);
+        assert_eq!(all.len(), 2);
+        assert_eq!(parse_error(&all[1]).line, 2);
         assert_eq!(
             parse_error(&all[0]).kind,
             ParseErrorKind::Line(LineFault::NotUtf8)

@@ -6,8 +6,8 @@
 //! and M station coordinates: integers, any white space between them
 //! (the line breaks of the contest format are not required). Coordinates
 //! must lie within ±[`MAX_COORDINATE`]; N and M have no limit but what
-//! follows in the input. [`Cases`] reads one case at a time and never
-//! allocates from a count the input promises.
+//! follows in the input, and N × M at most [`MAX_PAIRS`]. [`Cases`] reads
+//! one case at a time and never allocates from a count the input promises.
 //!
 //! ## Why the answer is exact
 //! A city is covered when its squared distance to an operated station is
@@ -49,6 +49,12 @@ use crate::text::{self, excerpt, LineFault, LineReader};
 /// The largest absolute value of a coordinate. Squared distances then stay
 /// below 8·10¹⁸ and fit in a `u64`.
 pub const MAX_COORDINATE: i64 = 1_000_000_000;
+
+/// The most city–station pairs (N × M) a case may have: 2²², as 2048
+/// cities and 2048 stations. Each probe builds the coverage of every pair,
+/// so memory and time grow with it (about 12 bytes a pair per probe at
+/// once); the contest's cases have at most 2,500.
+pub const MAX_PAIRS: u64 = 1 << 22;
 
 /// Above this many city–station pairs between the ends of the search, the
 /// candidates of a round are a sample of them rather than all of them (so
@@ -113,6 +119,18 @@ pub enum ParseErrorKind {
     /// K = 0.
     #[error("K (stations that may be operated) must be at least 1, found 0")]
     NoOperators,
+    /// N × M above [`MAX_PAIRS`].
+    #[error(
+        "{cities} cities and {stations} stations make more than {max} city–station pairs, \
+         the most a case may have",
+        max = MAX_PAIRS
+    )]
+    TooManyPairs {
+        /// N.
+        cities: u64,
+        /// M.
+        stations: u64,
+    },
     /// A coordinate that is not an integer.
     #[error("a coordinate must be an integer, found {0:?}")]
     BadCoordinate(String),
@@ -235,9 +253,15 @@ pub struct Cases<R> {
 impl<R: BufRead> Cases<R> {
     /// Reads cases from `reader`.
     pub fn new(reader: R) -> Self {
+        Cases::from_lines(LineReader::new(reader))
+    }
+
+    /// Reads the lines of `lines` (a [`LineReader`] with limits of its
+    /// own, say) as [`Cases::new`] does.
+    pub fn from_lines(lines: LineReader<R>) -> Self {
         Cases {
             tokens: Tokens {
-                lines: LineReader::new(reader),
+                lines,
                 current: String::new(),
                 taken: 0,
                 line: 0,
@@ -276,7 +300,7 @@ impl<R: BufRead> Cases<R> {
             Err(fault) => return Err(ParseErrorKind::Line(*fault)),
         };
         match text.parse::<i64>() {
-            Ok(value) if value.abs() <= MAX_COORDINATE => Ok(value),
+            Ok(value) if value.unsigned_abs() <= MAX_COORDINATE.unsigned_abs() => Ok(value),
             Ok(_) => Err(ParseErrorKind::CoordinateRange(excerpt(text))),
             // A long run of digits is a number, just too large.
             Err(_)
@@ -371,6 +395,17 @@ impl<R: BufRead> Cases<R> {
                 0
             }
         };
+        // Every probe weighs each city–station pair: beyond a bound, the
+        // case would take more memory and time than any input so small
+        // should. Its points are still read (without keeping them), so
+        // that the next case is found.
+        if first_error.is_none() && cities.saturating_mul(stations) > MAX_PAIRS {
+            first_error = Some(ParseError {
+                line,
+                kind: ParseErrorKind::TooManyPairs { cities, stations },
+                fatal: false,
+            });
+        }
         // The points, read one by one: the counts are never used to
         // allocate, only to know where the case ends.
         let numbers = cities.saturating_add(stations).saturating_mul(2);
@@ -1087,10 +1122,55 @@ mod tests {
     }
 
     #[test]
+    fn too_many_pairs_is_an_error_and_the_next_case_is_read() {
+        // 2049 × 2048 pairs: one too many. The points are read, not kept.
+        let mut input = String::from("2\n2049 2048 3\n");
+        for k in 0..(2049 + 2048) {
+            input.push_str(&format!("{k} {k}\n"));
+        }
+        input.push_str("1 1 1\n0 0\n3 4\n");
+        let cases = read(&input);
+        assert_eq!(cases.len(), 2);
+        let e = parse_error(&cases[0]);
+        assert_eq!(e.line, 2);
+        assert_eq!(
+            e.kind,
+            ParseErrorKind::TooManyPairs {
+                cities: 2049,
+                stations: 2048
+            }
+        );
+        assert!(!e.fatal);
+        assert_eq!(
+            solve_serial(cases[1].as_ref().unwrap())
+                .unwrap()
+                .squared_radius,
+            25
+        );
+        // 2048 × 2048 is allowed.
+        assert!(read("1\n2048 2048 1\n").iter().all(|c| !matches!(
+            c,
+            Err(InputError::Parse(ParseError {
+                kind: ParseErrorKind::TooManyPairs { .. },
+                ..
+            }))
+        )));
+    }
+
+    #[test]
     fn empty_input_has_no_cases() {
         assert!(read("").is_empty());
         assert!(read("\n  \n").is_empty());
         assert!(read("0\n").is_empty());
+    }
+
+    #[test]
+    fn the_most_negative_number_is_out_of_range_not_a_panic() {
+        let cases = read("1\n1 1 1\n-9223372036854775808 0\n0 0\n");
+        assert!(matches!(
+            parse_error(&cases[0]).kind,
+            ParseErrorKind::CoordinateRange(_)
+        ));
     }
 
     #[test]
@@ -1150,8 +1230,9 @@ mod tests {
             }
         );
         // More points promised than follow: a billion cities allocate
-        // nothing for them.
-        let cases = read("1\n1000000000 1 1\n0 0\n1 1\n");
+        // nothing for them. (With a station, the pairs would be too many:
+        // that error would come first.)
+        let cases = read("1\n1000000000 0 1\n0 0\n1 1\n");
         assert_eq!(cases.len(), 1);
         let e = parse_error(&cases[0]);
         assert_eq!(e.line, 2);

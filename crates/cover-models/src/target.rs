@@ -216,10 +216,13 @@ pub struct Puzzles<R> {
 impl<R: BufRead> Puzzles<R> {
     /// Reads puzzles from `reader`.
     pub fn new(reader: R) -> Self {
-        Puzzles {
-            lines: LineReader::new(reader),
-            done: false,
-        }
+        Puzzles::from_lines(LineReader::new(reader))
+    }
+
+    /// Reads the lines of `lines` (a [`LineReader`] with limits of its
+    /// own, say) as [`Puzzles::new`] does.
+    pub fn from_lines(lines: LineReader<R>) -> Self {
+        Puzzles { lines, done: false }
     }
 
     /// Reads one row into `cells`.

@@ -151,8 +151,10 @@ impl<R: BufRead> LineReader<R> {
             return Ok(None);
         }
         self.buffer.clear();
-        // Room for the longest line allowed and its "\r\n".
-        let room = self.max_line.saturating_add(2);
+        // Room for the longest line allowed and its "\r\n" (and, on the
+        // first line, a byte-order mark, which is not the line's).
+        let bom = if self.number == 0 { 3 } else { 0 };
+        let room = self.max_line.saturating_add(2 + bom);
         let mut read_any = false;
         let mut over = false;
         let mut skipped: u64 = 0;
@@ -320,6 +322,22 @@ mod tests {
         // The last line, without a line end.
         assert_eq!(lines(b"abcde", 4, 100), [(1, too_long)]);
         assert_eq!(lines(b"abcd", 4, 100), [(1, Ok("abcd".into()))]);
+    }
+
+    #[test]
+    fn a_byte_order_mark_does_not_count_against_the_limit() {
+        for ending in ["\n", "\r\n", ""] {
+            let input = format!("\u{FEFF}abcd{ending}");
+            let got = lines(input.as_bytes(), 4, 100);
+            assert_eq!(got, [(1, Ok("abcd".into()))], "{ending:?}");
+            let input = format!("\u{FEFF}abcde{ending}");
+            let got = lines(input.as_bytes(), 4, 100);
+            assert_eq!(
+                got[0],
+                (1, Err(LineFault::TooLong { limit: 4 })),
+                "{ending:?}"
+            );
+        }
     }
 
     #[test]

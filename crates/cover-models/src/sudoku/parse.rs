@@ -295,11 +295,17 @@ impl<R: BufRead> Puzzles<R> {
     /// Reads `reader`, with `symbols` for every puzzle when given (which
     /// also fixes the size), else each size's default symbols.
     pub fn new(reader: R, symbols: Option<Symbols>) -> Self {
+        Puzzles::from_lines(LineReader::new(reader), symbols)
+    }
+
+    /// Reads the lines of `lines` (a [`LineReader`] with limits of its
+    /// own, say) as [`Puzzles::new`] does.
+    pub fn from_lines(lines: LineReader<R>, symbols: Option<Symbols>) -> Self {
         let defaults = (0..=Size::MAX_BOX)
             .map(|n| Size::new(n).and_then(Symbols::default_for).map(Arc::new))
             .collect();
         Puzzles {
-            lines: LineReader::new(reader),
+            lines,
             ahead: VecDeque::new(),
             custom: symbols.map(Arc::new),
             defaults,
@@ -392,6 +398,9 @@ impl<R: BufRead> Puzzles<R> {
         if !fits(cells) {
             return Ok(false);
         }
+        // The lines looked at are held until read; so that 15 of them do
+        // not hold 15 times the line limit, stop once they hold one.
+        let mut held = 0;
         for k in 0..15 {
             let Some(line) = self.peek(k)? else {
                 break;
@@ -399,6 +408,10 @@ impl<R: BufRead> Puzzles<R> {
             let Ok(text) = &line.text else {
                 break;
             };
+            held += text.len();
+            if held > text::MAX_LINE_BYTES {
+                break;
+            }
             match classify(text) {
                 Kind::Content(t) => {
                     if let Ok((cells, _)) = row_cells(t, Some(16)) {
