@@ -410,7 +410,10 @@ fn a_header_claiming_a_billion_rows_fails_fast() {
     // header; with no rows, none are allocated.
     let (_, err, code) = cover(&["exact"], b"1 16000000\n1 0\n\n0 2000000\n");
     assert_eq!(code, 2);
-    assert!(err.contains("<stdin>:1: 16000000 columns is more than"), "{err}");
+    assert!(
+        err.contains("<stdin>:1: 16000000 columns is more than"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -50,6 +50,7 @@
 
 mod compact;
 mod links;
+mod names;
 mod problem;
 mod repeat;
 mod search;

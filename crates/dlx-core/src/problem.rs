@@ -5,7 +5,7 @@
 //! `0..item_count()`, primary items first; options are numbered in the order
 //! they were added.
 
-use std::collections::hash_map::{Entry, HashMap};
+use crate::names::{NameTable, Names, Refused};
 
 use thiserror::Error;
 
@@ -73,7 +73,7 @@ pub enum ProblemError {
 pub struct Problem {
     primary: u32,
     secondary: u32,
-    names: Vec<String>,
+    names: Names,
     /// Option `k` covers `option_items[option_starts[k]..option_starts[k + 1]]`.
     option_starts: Vec<u32>,
     option_items: Vec<u32>,
@@ -141,7 +141,7 @@ impl Problem {
 
     /// The name of `item`, when the problem was built with names.
     pub fn item_name(&self, item: usize) -> Option<&str> {
-        self.names.get(item).map(String::as_str)
+        self.names.get(item)
     }
 
     /// The name of `item`, or its number when the problem has no names.
@@ -160,20 +160,17 @@ impl Problem {
     }
 }
 
-/// Gives `name` the next item number in `by_name`, unless it has one.
-fn declare(by_name: &mut HashMap<String, u32>, name: String) -> Result<(), ProblemError> {
-    let index = by_name.len();
-    if index + 1 >= MAX_NODES {
+/// Declares `name` in `names`, unless it is there already.
+fn declare(names: &mut NameTable, name: &str) -> Result<(), ProblemError> {
+    if names.len() + 1 >= MAX_NODES {
         return Err(ProblemError::TooLarge);
     }
-    match by_name.entry(name) {
-        Entry::Occupied(entry) => Err(ProblemError::DuplicateName {
-            name: entry.key().clone(),
+    match names.add(name) {
+        Ok(_) => Ok(()),
+        Err(Refused::Taken(_)) => Err(ProblemError::DuplicateName {
+            name: name.to_owned(),
         }),
-        Entry::Vacant(entry) => {
-            entry.insert(index as u32);
-            Ok(())
-        }
+        Err(Refused::Full) => Err(ProblemError::TooLarge),
     }
 }
 
@@ -181,7 +178,7 @@ fn declare(by_name: &mut HashMap<String, u32>, name: String) -> Result<(), Probl
 #[derive(Debug, Clone)]
 pub struct ProblemBuilder {
     problem: Problem,
-    by_name: HashMap<String, u32>,
+    names: NameTable,
     /// Scratch marks for the duplicate check, one per item: the attempt (see
     /// `attempts`) that last used the item.
     seen: Vec<u64>,
@@ -196,13 +193,13 @@ impl ProblemBuilder {
         let problem = Problem {
             primary: primary as u32,
             secondary: secondary as u32,
-            names: Vec::new(),
+            names: Names::default(),
             option_starts: vec![0],
             option_items: Vec::new(),
         };
         ProblemBuilder {
             problem,
-            by_name: HashMap::new(),
+            names: NameTable::default(),
             seen: vec![0; primary + secondary],
             attempts: 0,
         }
@@ -217,18 +214,16 @@ impl ProblemBuilder {
         S: IntoIterator,
         S::Item: Into<String>,
     {
-        // Each name is stored once, as a key of `by_name`; `build` moves
-        // the keys into the problem's list of names.
-        let mut by_name = HashMap::new();
+        let mut names = NameTable::default();
         for name in primary {
-            declare(&mut by_name, name.into())?;
+            declare(&mut names, &name.into())?;
         }
-        let primary = by_name.len();
+        let primary = names.len();
         for name in secondary {
-            declare(&mut by_name, name.into())?;
+            declare(&mut names, &name.into())?;
         }
-        let mut builder = ProblemBuilder::new(primary, by_name.len() - primary);
-        builder.by_name = by_name;
+        let mut builder = ProblemBuilder::new(primary, names.len() - primary);
+        builder.names = names;
         Ok(builder)
     }
 
@@ -239,7 +234,7 @@ impl ProblemBuilder {
 
     /// The number of the item called `name`, if any.
     pub fn item_by_name(&self, name: &str) -> Option<usize> {
-        self.by_name.get(name).map(|&i| i as usize)
+        self.names.find(name).map(|i| i as usize)
     }
 
     /// Adds an option covering the given item numbers; returns its number.
@@ -273,8 +268,8 @@ impl ProblemBuilder {
         let option = self.problem.option_count();
         let start = self.problem.option_items.len();
         for name in names {
-            match self.by_name.get(name) {
-                Some(&item) => self.problem.option_items.push(item),
+            match self.names.find(name) {
+                Some(item) => self.problem.option_items.push(item),
                 None => {
                     self.problem.option_items.truncate(start);
                     return Err(ProblemError::UnknownName {
@@ -317,24 +312,16 @@ impl ProblemBuilder {
     /// Finishes the problem.
     pub fn build(self) -> Problem {
         let mut problem = self.problem;
-        if !self.by_name.is_empty() {
-            let mut names = vec![String::new(); self.by_name.len()];
-            for (name, item) in self.by_name {
-                names[item as usize] = name;
-            }
-            problem.names = names;
-        }
+        problem.names = self.names.into_names();
         problem
     }
 
     /// The name of `item`, or its number when the problem has no names.
-    /// (Names are kept by name until `build`: finding one by its item is a
-    /// search, fine for error messages.)
     fn item_label(&self, item: u32) -> String {
-        self.by_name
-            .iter()
-            .find(|(_, &i)| i == item)
-            .map_or_else(|| item.to_string(), |(name, _)| name.clone())
+        match self.names.get(item as usize) {
+            Some(name) => name.to_owned(),
+            None => item.to_string(),
+        }
     }
 }
 
