@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use crate::batch::{self, At, Batch, Flush, ReadInstances, Verdict, GAVE_UP};
 use crate::common::{Common, Inputs, Session};
-use crate::output::{push_json, Out};
+use crate::output::{push_json, JsonObject, Out};
 use crate::pipeline::ChunkSizes;
 
 const LONG_ABOUT: &str = "\
@@ -258,8 +258,6 @@ struct Record<'a> {
     line: usize,
     status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    solutions: Option<Vec<Labels>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     count: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     complete: Option<bool>,
@@ -374,26 +372,50 @@ pub fn answer(
         }
         return Ok(searched);
     }
-    let mut solutions = Vec::new();
-    let searched = solve(problem, style.mode, style.max_nodes, parallel, |options| {
-        solutions.push(labels(instance, options));
-        Control::Continue
-    });
-    let counting = matches!(style.mode, Mode::Count { .. });
-    let record = Record {
-        index: at.index,
-        file: at.file,
-        format: Some(instance.format.to_string()),
-        line: instance.line,
-        status: Verdict::of(searched.gave_up, searched.count > 0, searched.stats).status(),
-        solutions: (!counting).then_some(solutions),
-        count: counting.then_some(searched.count),
-        complete: (style.mode != Mode::First || searched.gave_up).then_some(searched.complete),
-        nodes: Some(searched.stats.nodes),
-        updates: Some(searched.stats.updates),
-        error: None,
+    let verdict = |searched: &Searched| {
+        Verdict::of(searched.gave_up, searched.count > 0, searched.stats).status()
     };
-    push_json(text, &record);
+    if let Mode::Count { .. } = style.mode {
+        let searched = solve(problem, style.mode, style.max_nodes, parallel, |_| {
+            Control::Continue
+        });
+        let record = Record {
+            index: at.index,
+            file: at.file,
+            format: Some(instance.format.to_string()),
+            line: instance.line,
+            status: verdict(&searched),
+            count: Some(searched.count),
+            complete: Some(searched.complete),
+            nodes: Some(searched.stats.nodes),
+            updates: Some(searched.stats.updates),
+            error: None,
+        };
+        push_json(text, &record);
+        return Ok(searched);
+    }
+    // The solutions are written as they are found (and flushed, when
+    // streaming), so the record's other fields follow them.
+    let mut record = JsonObject::begin(text);
+    record.field(text, "index", &at.index);
+    record.field(text, "file", at.file);
+    record.field(text, "format", &instance.format.to_string());
+    record.field(text, "line", &instance.line);
+    let mut solutions = record.list(text, "solutions");
+    let mut flush = Flush::new(flush);
+    let searched = solve(problem, style.mode, style.max_nodes, parallel, |options| {
+        solutions.item(text, &labels(instance, options));
+        flush.after_solution(text)
+    });
+    flush.finish()?;
+    solutions.end(text);
+    record.field(text, "status", verdict(&searched));
+    if style.mode != Mode::First || searched.gave_up {
+        record.field(text, "complete", &searched.complete);
+    }
+    record.field(text, "nodes", &searched.stats.nodes);
+    record.field(text, "updates", &searched.stats.updates);
+    record.end(text);
     Ok(searched)
 }
 
@@ -462,7 +484,6 @@ impl Batch for ExactBatch {
                 format: None,
                 line: error.line,
                 status: "invalid",
-                solutions: None,
                 count: None,
                 complete: None,
                 nodes: None,

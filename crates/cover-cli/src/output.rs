@@ -76,6 +76,79 @@ pub fn push_json<T: Serialize + ?Sized>(text: &mut String, value: &T) {
     text.push('\n');
 }
 
+/// One JSON object written into a string a field at a time, so that a
+/// list in it (every solution of an instance) can be written out as it
+/// grows rather than held whole. The caller writes each field once.
+pub struct JsonObject {
+    fields: usize,
+}
+
+impl JsonObject {
+    /// Opens the object.
+    pub fn begin(text: &mut String) -> JsonObject {
+        text.push('{');
+        JsonObject { fields: 0 }
+    }
+
+    /// Appends the field `name`, with `value`.
+    pub fn field<T: Serialize + ?Sized>(&mut self, text: &mut String, name: &str, value: &T) {
+        self.name(text, name);
+        push_value(text, value);
+    }
+
+    /// Opens the list field `name`; its items follow, then [`JsonList::end`].
+    pub fn list(&mut self, text: &mut String, name: &str) -> JsonList {
+        self.name(text, name);
+        text.push('[');
+        JsonList { items: 0 }
+    }
+
+    /// Closes the object and its line.
+    pub fn end(self, text: &mut String) {
+        text.push_str("}\n");
+    }
+
+    fn name(&mut self, text: &mut String, name: &str) {
+        if self.fields > 0 {
+            text.push(',');
+        }
+        self.fields += 1;
+        push_value(text, name);
+        text.push(':');
+    }
+}
+
+/// A list inside a [`JsonObject`].
+pub struct JsonList {
+    items: usize,
+}
+
+impl JsonList {
+    /// Appends one item.
+    pub fn item<T: Serialize + ?Sized>(&mut self, text: &mut String, value: &T) {
+        if self.items > 0 {
+            text.push(',');
+        }
+        self.items += 1;
+        push_value(text, value);
+    }
+
+    /// Closes the list.
+    pub fn end(self, text: &mut String) {
+        text.push(']');
+    }
+}
+
+/// Appends `value` as JSON.
+fn push_value<T: Serialize + ?Sized>(text: &mut String, value: &T) {
+    match serde_json::to_string(value) {
+        Ok(json) => text.push_str(&json),
+        // Unreachable for the values of this crate: plain strings,
+        // numbers and lists of them.
+        Err(e) => text.push_str(&format!("{:?}", e.to_string())),
+    }
+}
+
 /// Writes `cover: message` to standard error. A failure to write there has
 /// nowhere to be reported, so it is ignored.
 pub fn error(message: impl Display) {
@@ -101,6 +174,27 @@ mod tests {
         write_json_line(&mut text, &serde_json::json!({"a": 1})).unwrap();
         write_json_line(&mut text, &[1, 2]).unwrap();
         assert_eq!(text, b"{\"a\":1}\n[1,2]\n");
+    }
+
+    #[test]
+    fn objects_written_a_field_at_a_time_are_json() {
+        let mut text = String::new();
+        let mut object = JsonObject::begin(&mut text);
+        object.field(&mut text, "a", &1);
+        let mut list = object.list(&mut text, "b\"");
+        list.item(&mut text, "x");
+        list.item(&mut text, &[1, 2]);
+        list.end(&mut text);
+        object.field(&mut text, "c", &None::<u8>);
+        object.end(&mut text);
+        assert_eq!(text, "{\"a\":1,\"b\\\"\":[\"x\",[1,2]],\"c\":null}\n");
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["b\""][1], serde_json::json!([1, 2]));
+        let mut text = String::new();
+        let mut object = JsonObject::begin(&mut text);
+        object.list(&mut text, "empty").end(&mut text);
+        object.end(&mut text);
+        assert_eq!(text, "{\"empty\":[]}\n");
     }
 
     #[test]

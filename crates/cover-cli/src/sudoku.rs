@@ -24,12 +24,12 @@ use cover_models::sudoku::{
     Engine, InputError, Layout, ParseError, Puzzle, Puzzles, Solver, Symbols, SymbolsError,
 };
 use cover_models::text;
-use dlx_core::{Control, Limits, Outcome, Report, Stats};
+use dlx_core::{Limits, Outcome, Report, Stats};
 use serde::Serialize;
 
 use crate::batch::{self, At, Batch, Flush, Invalid, ReadInstances, Verdict, GAVE_UP};
 use crate::common::{Common, Inputs, Session};
-use crate::output::{push_json, Out};
+use crate::output::{push_json, JsonObject, Out};
 use crate::pipeline::ChunkSizes;
 
 /// Puzzles read, solved and printed at a time, at most.
@@ -264,8 +264,6 @@ struct Record<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     solution: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    solutions: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     count: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     complete: Option<bool>,
@@ -334,7 +332,6 @@ pub fn write_invalid(
             size: None,
             status: "invalid",
             solution: None,
-            solutions: None,
             count: None,
             complete: None,
             nodes: None,
@@ -393,26 +390,23 @@ pub fn answer(
             }
             (found, report)
         }
+        Mode::All { limit } if style.json => {
+            return every_solution_json(solver, puzzle, origin, limit, text, flush);
+        }
         Mode::All { limit } => {
             let mut flush = Flush::new(flush);
             let report = solver.solve(puzzle, &limits(limit), |grid| {
-                if style.json {
-                    solutions.push(puzzle.line_form(grid));
-                    return Control::Continue;
-                }
                 write_unit(text, puzzle, grid, style);
                 flush.after_solution(text)
             });
             flush.finish()?;
             let found = report.stats.solutions > 0;
-            if !style.json {
-                if report.outcome == Outcome::NodeBudget {
-                    write_marker(text, puzzle, GAVE_UP, style);
-                } else if !found {
-                    write_marker(text, puzzle, NO_SOLUTION, style);
-                }
-                text.push('\n');
+            if report.outcome == Outcome::NodeBudget {
+                write_marker(text, puzzle, GAVE_UP, style);
+            } else if !found {
+                write_marker(text, puzzle, NO_SOLUTION, style);
             }
+            text.push('\n');
             (found, report)
         }
         Mode::Rate => {
@@ -478,10 +472,8 @@ pub fn answer(
                 Mode::First => solutions.pop(),
                 _ => None,
             },
-            solutions: matches!(style.mode, Mode::All { .. }).then_some(solutions),
             count: counting.then_some(report.stats.solutions),
-            complete: matches!(style.mode, Mode::All { .. } | Mode::Count { .. })
-                .then_some(report.outcome.is_complete()),
+            complete: counting.then_some(report.outcome.is_complete()),
             nodes: Some(report.stats.nodes),
             grade: rated
                 .as_ref()
@@ -497,6 +489,47 @@ pub fn answer(
         gave_up,
         stats: report.stats,
     })
+}
+
+/// Appends the JSON record of every solution of `puzzle` (up to `limit`)
+/// to `text`, the solutions written (and flushed, when streaming) as they
+/// are found, so the record's other fields follow them.
+fn every_solution_json(
+    solver: &mut Solver,
+    puzzle: &Puzzle,
+    origin: At<'_>,
+    limit: Option<u64>,
+    text: &mut String,
+    flush: &mut dyn FnMut(&mut String) -> io::Result<()>,
+) -> io::Result<Answered> {
+    let limits = Limits {
+        max_solutions: limit,
+        ..Limits::none()
+    };
+    let mut record = JsonObject::begin(text);
+    record.field(text, "index", &origin.index);
+    record.field(text, "file", origin.file);
+    record.field(text, "line", &puzzle.line);
+    record.field(text, "size", &puzzle.size.side());
+    let mut solutions = record.list(text, "solutions");
+    let mut flush = Flush::new(flush);
+    let report = solver.solve(puzzle, &limits, |grid| {
+        solutions.item(text, &puzzle.line_form(grid));
+        flush.after_solution(text)
+    });
+    flush.finish()?;
+    solutions.end(text);
+    let answered = Answered {
+        solved: report.stats.solutions > 0,
+        gave_up: report.outcome == Outcome::NodeBudget,
+        stats: report.stats,
+    };
+    let verdict = Verdict::of(answered.gave_up, answered.solved, answered.stats);
+    record.field(text, "status", verdict.status());
+    record.field(text, "complete", &report.outcome.is_complete());
+    record.field(text, "nodes", &report.stats.nodes);
+    record.end(text);
+    Ok(answered)
 }
 
 /// A puzzle whose search takes more nodes than this on one thread is
