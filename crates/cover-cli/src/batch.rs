@@ -478,10 +478,14 @@ fn run_streaming<B: Batch>(
 /// A worker is taken out of its thread's slot while it answers, not
 /// borrowed: an answer that waits for other threads (a search shared
 /// between them) lets rayon run another instance on the waiting thread,
-/// which then makes a worker of its own (kept if it ends last).
+/// which then needs a worker of its own. Such extra workers are kept as
+/// spares for the next time, so that there are never more workers than
+/// were ever in use at once, and none is built twice (a 64×64 sudoku's
+/// model and engine take tens of megabytes and milliseconds to build).
 struct Workers<W> {
     /// Slot 0 for threads outside the pool, then one per pool thread.
     slots: Vec<Mutex<Option<W>>>,
+    spares: Mutex<Vec<W>>,
 }
 
 impl<W> Workers<W> {
@@ -490,17 +494,30 @@ impl<W> Workers<W> {
             slots: (0..=rayon::current_num_threads())
                 .map(|_| Mutex::new(None))
                 .collect(),
+            spares: Mutex::new(Vec::new()),
         }
     }
 
-    /// Runs `f` with this thread's worker, made by `make` when it has none.
+    /// Runs `f` with this thread's worker, or a spare, or one made by
+    /// `make`.
     fn with<T>(&self, make: impl FnOnce() -> W, f: impl FnOnce(&mut W) -> T) -> T {
         let slot = rayon::current_thread_index().map_or(0, |index| index + 1);
         let slot = &self.slots[slot.min(self.slots.len() - 1)];
         let taken = slot.lock().unwrap_or_else(PoisonError::into_inner).take();
-        let mut worker = taken.unwrap_or_else(make);
+        let mut worker = taken
+            .or_else(|| self.spares.lock().unwrap_or_else(PoisonError::into_inner).pop())
+            .unwrap_or_else(make);
         let result = f(&mut worker);
-        *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(worker);
+        let mut slot = slot.lock().unwrap_or_else(PoisonError::into_inner);
+        if slot.is_none() {
+            *slot = Some(worker);
+        } else {
+            drop(slot);
+            self.spares
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(worker);
+        }
         result
     }
 }
