@@ -37,6 +37,7 @@ mod verify_queens;
 mod verify_radar;
 mod verify_sudoku;
 mod verify_target;
+mod verify_threads;
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();

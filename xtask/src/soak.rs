@@ -36,6 +36,14 @@
 //! agree`: every engine counts every puzzle alike, and each engine's first
 //! answers say `no solution` exactly where its counts are 0.
 //!
+//! Then the exact-cover problems of `../shared/xc/` that `REFERENCE.md`
+//! lists (`--set xc` for them alone): `cover exact --count --stats` on one
+//! thread and all cores must give Knuth's solutions, nodes and updates,
+//! and `--all --limit 1000` solutions that each cover every primary item
+//! exactly once and every secondary item at most once (verify's checker),
+//! all different, as many as there are up to the limit, the same on any
+//! number of threads.
+//!
 //! The 25×25 set is too hard for a search whose only inference is the
 //! exact cover's own, so it runs with `--max-nodes` and its `gave up` lines
 //! are counted, not failed. No other set gets `--max-nodes`: a bounded
@@ -62,7 +70,7 @@ use anyhow::{bail, Context, Result};
 use serde_json::Value;
 
 use crate::bench::shared_dir;
-use crate::verify::{build_cover, workspace_root};
+use crate::verify::{self, build_cover, workspace_root};
 use crate::verify_radar;
 use crate::verify_sudoku::{self, Layout};
 use crate::verify_target;
@@ -1408,6 +1416,176 @@ impl Soak {
     }
 }
 
+/// `--quick` skips the exact-cover problems that take DLX1 longer than
+/// this (queens15, the 5×12 and 6×10 pentominoes).
+const XC_QUICK_SECONDS: f64 = 0.5;
+
+/// At most this many solutions of an exact-cover problem are printed and
+/// checked one by one.
+const XC_ALL_LIMIT: u64 = 1000;
+
+impl Soak {
+    /// Every problem of `xc/REFERENCE.md` through `cover exact`, on one
+    /// thread and on all cores: `--count --stats` must give Knuth's
+    /// solutions, nodes and updates (the parallel split keeps the serial
+    /// search's counters exactly), and `--all --limit 1000` solutions that
+    /// each cover every primary item once and every secondary item at most
+    /// once (verify's checker, which knows no engine), as many as there
+    /// are up to the limit, the same with any thread count.
+    fn soak_xc(&mut self, xc: &Path, quick: bool) {
+        let rows = match crate::bench::read_reference(&xc.join("REFERENCE.md")) {
+            Ok(rows) => rows,
+            Err(e) => return self.fail_set("xc/REFERENCE.md", format!("{e:#}")),
+        };
+        for row in rows {
+            if quick && row.seconds > XC_QUICK_SECONDS {
+                continue;
+            }
+            let set = format!("xc/{}", row.name);
+            let path = xc.join(format!("{}.dlx", row.name));
+            let cover = match std::fs::read_to_string(&path)
+                .map_err(|e| format!("{}: {e}", path.display()))
+                .and_then(|text| crate::verify::read_knuth(&text))
+            {
+                Ok(cover) => cover,
+                Err(e) => {
+                    self.fail_set(&set, e);
+                    continue;
+                }
+            };
+            let exit = i32::from(row.solutions == 0);
+            let file = path.display().to_string();
+            let mut first_all: Option<String> = None;
+            for jobs in self.jobs {
+                let jobs_text = jobs.to_string();
+                let count_args = ["exact", "--count", "--stats", "--jobs", &jobs_text, &file];
+                let judge_count = |run: &Finished| {
+                    let mut problems = Problems::default();
+                    let number = |label: &str| {
+                        run.stderr.lines().find_map(|l| {
+                            l.strip_prefix(label)
+                                .and_then(|v| v.trim().parse::<u64>().ok())
+                        })
+                    };
+                    let count = run.stdout.trim().parse::<u64>().ok();
+                    for (what, found, want) in [
+                        ("solutions", count, row.solutions),
+                        ("search nodes", number("search nodes:"), row.nodes),
+                        ("updates", number("updates:"), row.updates),
+                    ] {
+                        if found != Some(want) {
+                            problems.push(format!("{what} {found:?}, Knuth's {want}"));
+                        }
+                    }
+                    problems
+                };
+                self.run_xc(&set, &jobs_text, "count", &count_args, exit, &judge_count);
+                let limit = XC_ALL_LIMIT.to_string();
+                let all_args = [
+                    "exact", "--all", "--limit", &limit, "--jobs", &jobs_text, &file,
+                ];
+                let want = row.solutions.min(XC_ALL_LIMIT);
+                let judge_all = |run: &Finished| {
+                    let mut problems = judge_knuth_solutions(&cover, want, &run.stdout);
+                    match &first_all {
+                        Some(one) if *one != run.stdout => problems.push(format!(
+                            "differs from --jobs 1 at line {}",
+                            first_difference(one, &run.stdout)
+                        )),
+                        _ => {}
+                    }
+                    problems
+                };
+                if let Some(stdout) =
+                    self.run_xc(&set, &jobs_text, "all", &all_args, exit, &judge_all)
+                {
+                    first_all.get_or_insert(stdout);
+                }
+            }
+        }
+    }
+
+    /// Runs `cover ARGS`, judges its output and exit status, and reports
+    /// the row; returns standard output when it ran.
+    fn run_xc(
+        &mut self,
+        set: &str,
+        jobs: &str,
+        mode: &str,
+        args: &[&str],
+        exit: i32,
+        judge: &dyn Fn(&Finished) -> Problems,
+    ) -> Option<String> {
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        let rerun = Some(format!("cover {}", args.join(" ")));
+        let (problems, seconds, stdout) =
+            match run_cover(&self.cover, &args, "", Duration::from_secs(600)) {
+                Err(e) => {
+                    let mut problems = Problems::default();
+                    problems.push(e);
+                    (problems, None, None)
+                }
+                Ok(run) => {
+                    let mut problems = judge(&run);
+                    if run.code != Some(exit) {
+                        problems.push(format!("exit status {:?}, expected {exit}", run.code));
+                    }
+                    (problems, Some(run.seconds), Some(run.stdout))
+                }
+            };
+        self.report(Row {
+            set,
+            engine: "-",
+            jobs: jobs.to_owned(),
+            mode,
+            puzzles: 1,
+            seconds,
+            problems,
+            note: String::new(),
+            rerun,
+        });
+        stdout
+    }
+}
+
+/// The solutions `cover exact --all` printed for a Knuth-format problem:
+/// blocks of option lines, each ended by a blank line (or `no solution`
+/// when `want` is 0). Each must be a cover of `cover`, all different, and
+/// there must be `want` of them.
+fn judge_knuth_solutions(cover: &verify::Cover, want: u64, stdout: &str) -> Problems {
+    let mut problems = Problems::default();
+    if want == 0 {
+        if stdout.trim() != "no solution" {
+            problems.push(format!("expected `no solution`, found {:?}", clip(stdout)));
+        }
+        return problems;
+    }
+    let mut solutions = Vec::new();
+    for block in stdout.split("\n\n").filter(|b| !b.trim().is_empty()) {
+        let options: Result<Vec<usize>, String> =
+            block.lines().map(|line| cover.option_named(line)).collect();
+        match options.and_then(|options| {
+            verify::check_cover(cover, &options)?;
+            Ok(options)
+        }) {
+            Ok(options) => solutions.push(options),
+            Err(e) => problems.push(format!("solution {}: {e}", solutions.len() + 1)),
+        }
+    }
+    if let Err(e) = verify::check_distinct(&solutions) {
+        problems.push(e);
+    }
+    if problems.is_empty() && solutions.len() as u64 != want {
+        problems.push(format!("{} solutions, expected {want}", solutions.len()));
+    }
+    problems
+}
+
+/// The start of `text`, for a message.
+fn clip(text: &str) -> String {
+    text.chars().take(60).collect()
+}
+
 /// The files of the datasets folder that no set names (but README and
 /// `.out` files).
 fn unlisted(datasets: &Path) -> Result<Vec<String>> {
@@ -1459,7 +1637,7 @@ pub fn run(args: &[String]) -> Result<()> {
         }
     }
     for name in &names {
-        if !SETS.iter().any(|s| s.is_named(name)) {
+        if name != "xc" && !SETS.iter().any(|s| s.is_named(name)) {
             let known: Vec<&str> = SETS.iter().map(|s| s.name).collect();
             bail!("no set {name:?}; sets: {}", known.join(", "));
         }
@@ -1537,6 +1715,17 @@ pub fn run(args: &[String]) -> Result<()> {
             Kind::Radar | Kind::Target => soak.soak_sample(set, &listed),
         }
     }
+    let xc = soak.datasets.with_file_name("xc");
+    if names.is_empty() || names.iter().any(|n| n == "xc") {
+        if xc.is_dir() {
+            soak.soak_xc(&xc, quick);
+        } else {
+            println!(
+                "soak: {} is not here; the exact-cover problems are not soaked",
+                xc.display()
+            );
+        }
+    }
     println!("soak: {:.1} s in all", start.elapsed().as_secs_f64());
     println!("soak: {} passed, {} failed", soak.passed, soak.failed);
     if soak.failed > 0 {
@@ -1548,6 +1737,20 @@ pub fn run(args: &[String]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn knuth_solutions_are_judged_by_the_checker() {
+        let cover = verify::read_knuth("a b | c\na c\nb\na b\n").unwrap();
+        // {a c} {b} and {a b}: two solutions.
+        let both = "a c\nb\n\na b\n\n";
+        assert!(judge_knuth_solutions(&cover, 2, both).is_empty());
+        // One missing, one doubled, one not a cover, a `no solution` lie.
+        assert!(!judge_knuth_solutions(&cover, 2, "a b\n\n").is_empty());
+        assert!(!judge_knuth_solutions(&cover, 2, "a b\n\na b\n\n").is_empty());
+        assert!(!judge_knuth_solutions(&cover, 1, "a c\n\n").is_empty());
+        assert!(!judge_knuth_solutions(&cover, 0, both).is_empty());
+        assert!(judge_knuth_solutions(&cover, 0, "no solution\n\n").is_empty());
+    }
 
     /// `cover sudoku --help` as clap writes it (the part around --engine).
     const LONG_HELP: &str = "Options:

@@ -52,6 +52,7 @@ pub const FAMILIES: &[(&str, Family)] = &[
     ("radar", crate::verify_radar::radar_checks),
     ("sudoku", crate::verify_sudoku::sudoku_checks),
     ("target", crate::verify_target::target_checks),
+    ("threads", crate::verify_threads::threads_checks),
 ];
 
 /// At most this many solutions are asked for with `--all`.

@@ -21,10 +21,10 @@
 //!   every instance in the [`Session`] for the exit status and `--stats`;
 //! - draws a progress bar of the bytes read, on a terminal.
 //!
-//! When one instance's answer has no bound (`--all` without `--limit`),
-//! the command asks for [`Batch::streaming`]: instances are then answered
-//! one at a time on this thread, and the answer is written out as it
-//! grows.
+//! When one instance's answer may be too big to hold (every solution,
+//! `--all`), the command asks for [`Batch::streaming`]: instances are then
+//! answered one at a time on this thread, and the answer (text or JSON) is
+//! written out as it grows.
 
 use std::fmt::Display;
 use std::io::{self, BufRead, Read, Write};
@@ -505,7 +505,12 @@ impl<W> Workers<W> {
         let slot = &self.slots[slot.min(self.slots.len() - 1)];
         let taken = slot.lock().unwrap_or_else(PoisonError::into_inner).take();
         let mut worker = taken
-            .or_else(|| self.spares.lock().unwrap_or_else(PoisonError::into_inner).pop())
+            .or_else(|| {
+                self.spares
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .pop()
+            })
             .unwrap_or_else(make);
         let result = f(&mut worker);
         let mut slot = slot.lock().unwrap_or_else(PoisonError::into_inner);

@@ -75,7 +75,8 @@ JSON (--json), one object per instance per line:
 
 An input with no problem in it (empty, or only blank lines and comments) is
 an error, as in Knuth's programs. A line longer than 4 MiB is an error at its
-line; it is skipped, and reading goes on after it.
+line: in a file of matrices it is skipped and reading goes on with the next
+matrix; in Knuth's format (one problem per file) the problem is invalid.
 
 Exit status: 0 every instance has a solution; 1 all input was valid but some
 instance has no solution (or gave up, with --max-nodes); 2 bad input, bad

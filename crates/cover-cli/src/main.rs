@@ -38,7 +38,8 @@ skipped, and reading goes on after it; binary data (a NUL byte in such a
 line), or a line without end for 256 MiB, ends that input.
 
 Exit status: 0 every instance has a solution; 1 all input was valid but some
-instance has no solution; 2 bad input, bad usage or an I/O error.
+instance has no solution (or its search gave up at --max-nodes); 2 bad input,
+bad usage or an I/O error.
 
 Examples:
   cover exact matrix.txt                first solution of each 0/1 matrix
