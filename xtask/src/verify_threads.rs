@@ -18,22 +18,37 @@ use anyhow::Result;
 
 use crate::verify::{Check, Env, Run};
 
-/// Each command, the extension of its input fixtures, and the flags of
-/// each mode compared.
-const COMMANDS: &[(&str, &[&str], &[&[&str]])] = &[
-    (
-        "exact",
-        &["dlx", "txt"],
-        &[
+/// A command and how it is compared.
+struct Compared {
+    command: &'static str,
+    /// The extensions of its input fixtures.
+    extensions: &'static [&'static str],
+    /// The flags of each mode compared.
+    modes: &'static [&'static [&'static str]],
+}
+
+const COMMANDS: &[Compared] = &[
+    Compared {
+        command: "exact",
+        extensions: &["dlx", "txt"],
+        modes: &[
             &[],
             &["--count"],
             &["--json"],
             &["--all", "--limit", "3"],
             &["--count", "--max-nodes", "50"],
         ],
-    ),
-    ("target", &["in"], &[&[], &["--show"], &["--json"]]),
-    ("radar", &["in"], &[&[], &["--probes", "1", "--json"]]),
+    },
+    Compared {
+        command: "target",
+        extensions: &["in"],
+        modes: &[&[], &["--show"], &["--json"]],
+    },
+    Compared {
+        command: "radar",
+        extensions: &["in"],
+        modes: &[&[], &["--probes", "1", "--json"]],
+    },
 ];
 
 /// The whole answer of a run: what must not depend on the threads.
@@ -105,13 +120,14 @@ fn inputs(dir: &Path, extensions: &[&str]) -> Result<Vec<String>> {
 /// threads.
 pub fn threads_checks(env: &Env) -> Result<Vec<Check>> {
     let mut checks = Vec::new();
-    for &(command, extensions, modes) in COMMANDS {
+    for compared in COMMANDS {
+        let command = compared.command;
         let dir = env.fixtures.join(command);
-        for path in inputs(&dir, extensions)? {
+        for path in inputs(&dir, compared.extensions)? {
             let name = Path::new(&path)
                 .strip_prefix(&env.fixtures)
                 .map_or_else(|_| path.clone(), |p| p.display().to_string());
-            for flags in modes {
+            for flags in compared.modes {
                 let what = format!("--jobs 1 = --jobs 3 {}", flags.join(" "));
                 checks.push(Check::new(
                     &name,
@@ -143,9 +159,9 @@ mod tests {
     #[test]
     fn every_command_has_fixtures() {
         let fixtures = crate::fixtures::fixtures_dir();
-        for &(command, extensions, _) in COMMANDS {
-            let found = inputs(&fixtures.join(command), extensions).unwrap();
-            assert!(found.len() >= 3, "{command}: {found:?}");
+        for compared in COMMANDS {
+            let found = inputs(&fixtures.join(compared.command), compared.extensions).unwrap();
+            assert!(found.len() >= 3, "{}: {found:?}", compared.command);
         }
     }
 }
