@@ -176,6 +176,12 @@ pub trait Batch: Sync {
     /// that could not be read (nothing, a marker, a JSON record).
     fn invalid(&self, at: At<'_>, error: &Self::Error, text: &mut String);
 
+    /// Warnings about `instance` (lines of the input and what to say of
+    /// them), reported on standard error before its answer.
+    fn warnings(&self, _instance: &Self::Instance) -> Vec<(usize, String)> {
+        Vec::new()
+    }
+
     /// Called on this thread, in input order, once an instance's answer
     /// was printed and recorded: for side effects that must happen in
     /// order (files drawn and numbered one after another).
@@ -417,6 +423,13 @@ fn print_one<B: Batch>(
 ) -> io::Result<()> {
     match (item, answer) {
         (Ok(instance), Some(answer)) => {
+            let warnings = batch.warnings(instance);
+            if !warnings.is_empty() {
+                out.end_instance()?;
+                for (line, message) in warnings {
+                    session.warning(at.file, line, message);
+                }
+            }
             out.write_all(text.as_bytes())?;
             batch.verdict(&answer).record(session);
             // The answer first, so that what `printed` reports comes after

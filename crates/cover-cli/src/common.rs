@@ -240,7 +240,19 @@ impl Session {
         writeln!(w, "time:          {seconds:.6} s ({rate:.1} instances/s)")?;
         writeln!(w, "search nodes:  {}", self.stats.nodes)?;
         writeln!(w, "updates:       {}", self.stats.updates)?;
-        writeln!(w, "solutions:     {}", self.stats.solutions)
+        writeln!(w, "solutions:     {}", self.stats.solutions)?;
+        // Only colour problems purify; said when they did.
+        if self.stats.cleansings > 0 {
+            writeln!(w, "cleansings:    {}", self.stats.cleansings)?;
+        }
+        Ok(())
+    }
+
+    /// Reports something worth knowing about the input that is not wrong
+    /// with it: `cover: FILE:LINE: warning: message`. The exit status does
+    /// not change.
+    pub fn warning(&mut self, file: &str, line: usize, message: impl std::fmt::Display) {
+        output::error(format_args!("{file}:{line}: warning: {message}"));
     }
 }
 
@@ -266,6 +278,7 @@ mod tests {
             nodes: 7,
             updates: 49,
             solutions: 2,
+            cleansings: 0,
         };
         session.answered(true, stats);
         session.answered(false, stats);

@@ -35,7 +35,14 @@ comment (force one with --format):
   knuth   Knuth's DLX format: the first line names the items, primary ones
           first, then `|` and the secondary ones; every later line is one
           option, the names of its items. Lines starting with `|` are
-          comments. One problem per file. Colours are not supported.
+          comments. One problem per file. As in DLX2 and DLX3:
+          - colours (XCC): an option may give a secondary item a colour,
+            `x:red`; options giving it the same colour may all be chosen,
+            one naming it without a colour excludes every other;
+          - multiplicities (MCC): `u:v|a` before a primary item's name on
+            the first line lets it be covered u to v times, `v|a` exactly
+            v times (without, exactly once).
+          An option without a primary item is ignored, with a warning.
 
 A first line of exactly two whole numbers is read as a matrix header; a
 Knuth file whose items are two numbers needs --format knuth.";
@@ -473,6 +480,15 @@ impl Batch for ExactBatch {
 
     fn verdict(&self, searched: &Searched) -> Verdict {
         Verdict::of(searched.gave_up, searched.count > 0, searched.stats)
+    }
+
+    fn warnings(&self, instance: &Instance) -> Vec<(usize, String)> {
+        let message = "option ignored: it has no primary item, so no solution can hold it";
+        instance
+            .ignored
+            .iter()
+            .map(|&line| (line, message.to_owned()))
+            .collect()
     }
 
     /// Nothing in text (the error goes to standard error), a record in

@@ -425,13 +425,34 @@ fn unknown_item_in_knuth() {
 }
 
 #[test]
-fn knuth_colours_are_refused() {
-    let (_, err, code) = cover(&["exact"], b"a b | c\na c:red\nb\n");
-    assert_eq!(code, 2);
+fn knuth_colours_and_multiplicities() {
+    // Knuth's small colour example: three solutions, each option printed
+    // with its colours.
+    let xcc = b"p q r | x y\np q x:A y:A\np r x:B y:A\np x:A\nq x:B\nr y:A\nq r y:B\n";
+    let (out, err, code) = cover(&["exact", "--count", "--stats"], xcc);
+    assert_eq!((out.as_str(), code), ("3\n", 0));
     assert!(
-        err.contains("<stdin>:2:") && err.contains("colour"),
+        err.contains("search nodes:  7\n") && err.contains("updates:       24\n"),
         "{err}"
     );
+    assert!(err.contains("cleansings:    8\n"), "{err}");
+    let (out, _, _) = cover(&["exact"], xcc);
+    assert_eq!(out, "p q x:A y:A\nr y:A\n\n");
+    // Two of each rank and file of a 2×2 board, no bound on diagonals:
+    // one way, all four squares.
+    let two = b"2|r0 2|r1 2|c0 2|c1\nr0 c0\nr0 c1\nr1 c0\nr1 c1\n";
+    let (out, _, code) = cover(&["exact", "--all"], two);
+    assert_eq!((out.as_str(), code), ("r0 c0\nr0 c1\nr1 c0\nr1 c1\n\n", 0));
+    // Errors name their line.
+    let (_, err, code) = cover(&["exact"], b"a b | c\na:red c\nb\n");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("<stdin>:2:") && err.contains("primary"),
+        "{err}"
+    );
+    let (_, err, code) = cover(&["exact"], b"3:2|a b\na b\n");
+    assert_eq!(code, 2);
+    assert!(err.contains("<stdin>:1:") && err.contains("3:2"), "{err}");
 }
 
 #[test]

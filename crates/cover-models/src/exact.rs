@@ -17,7 +17,7 @@
 use std::fmt;
 use std::io::{self, BufRead};
 
-use dlx_core::{Problem, ProblemBuilder, ProblemError};
+use dlx_core::{Bounds, Problem, ProblemBuilder, ProblemError};
 use thiserror::Error;
 
 use crate::text::{self, excerpt, Line, LineError, LineFault, LineReader};
@@ -59,6 +59,10 @@ pub struct Instance {
     /// For matrices, the 1-based row number of each option (rows of zeros
     /// cover nothing and are not options).
     rows: Vec<u32>,
+    /// Knuth's format: the lines of options left out because they have no
+    /// primary item (no search could choose them; Knuth's programs ignore
+    /// them with a warning, as the binary does).
+    pub ignored: Vec<usize>,
 }
 
 impl Instance {
@@ -77,11 +81,18 @@ impl Instance {
         match self.format {
             Format::Matrix => self.rows[option].to_string(),
             Format::Knuth => {
-                let names: Vec<String> = self
-                    .problem
+                let problem = &self.problem;
+                let names: Vec<String> = problem
                     .option(option)
                     .iter()
-                    .map(|&item| self.problem.item_label(item as usize))
+                    .zip(problem.option_colours(option))
+                    .map(|(&item, colour)| {
+                        let name = problem.item_label(item as usize);
+                        match colour.and_then(|c| problem.colour_name(c)) {
+                            Some(colour) => format!("{name}:{colour}"),
+                            None => name,
+                        }
+                    })
                     .collect();
                 names.join(" ")
             }
@@ -135,9 +146,16 @@ pub enum ParseErrorKind {
     /// A second `|` on the item line.
     #[error("the item line has more than one `|`")]
     TwoBars,
-    /// An item name with a colour (`name:colour`), which needs DLX2.
-    #[error("item {0:?} has a colour; colours are not supported")]
-    Colour(String),
+    /// A colour on the item line, where items are declared: colours go
+    /// on options (`x:red`).
+    #[error("item {0:?} has a colour on the item line; colours belong on options, as `x:red`")]
+    ColourOnItemLine(String),
+    /// A `name:colour` with a part missing.
+    #[error("expected `item:colour`, found {0:?}")]
+    BadColour(String),
+    /// Bounds that are not `u:v|item` or `v|item` in whole numbers.
+    #[error("expected bounds as `u:v|item` or `v|item` with whole numbers, found {0:?}")]
+    BadBounds(String),
     /// The problem itself is wrong (unknown item, repeated item, ...).
     #[error("{0}")]
     Problem(ProblemError),
@@ -329,6 +347,7 @@ impl<R: BufRead> Instances<R> {
                 line: header_line,
                 format: Format::Matrix,
                 rows: option_rows,
+                ignored: Vec::new(),
             })),
         }
     }
@@ -362,38 +381,149 @@ impl<R: BufRead> Instances<R> {
             line: item_line,
             kind,
         };
-        let mut parts = text.split('|');
-        let primary = parts.next().unwrap_or("");
-        let secondary = parts.next().unwrap_or("");
-        if parts.next().is_some() {
+        // Check the line's shape first; then its names go straight from
+        // the line into the builder, so a line of a million names is held
+        // once, not twice more.
+        let mut bars = 0;
+        let mut names = 0;
+        for token in item_tokens(&text) {
+            match token {
+                ItemToken::Bar => bars += 1,
+                ItemToken::Item { name, bounds } => {
+                    names += 1;
+                    if name.is_empty() {
+                        return Err(
+                            at(ParseErrorKind::BadBounds(excerpt(bounds.unwrap_or("")))).into()
+                        );
+                    }
+                    if name.contains(':') {
+                        return Err(at(ParseErrorKind::ColourOnItemLine(excerpt(name))).into());
+                    }
+                    if let Some(bounds) = bounds {
+                        if parse_bounds(bounds).is_none() {
+                            return Err(at(ParseErrorKind::BadBounds(excerpt(bounds))).into());
+                        }
+                    }
+                }
+            }
+        }
+        if bars > 1 {
             return Err(at(ParseErrorKind::TwoBars).into());
         }
-        if primary.trim().is_empty() && secondary.trim().is_empty() {
+        if names == 0 {
             return Err(at(ParseErrorKind::NoItems).into());
         }
-        if let Some(name) = text.split_whitespace().find(|n| n.contains(':')) {
-            return Err(at(ParseErrorKind::Colour(excerpt(name))).into());
+        let side = |secondary: bool| {
+            let mut seen_bar = false;
+            item_tokens(&text).filter_map(move |token| match token {
+                ItemToken::Bar => {
+                    seen_bar = true;
+                    None
+                }
+                ItemToken::Item { name, .. } => (seen_bar == secondary).then_some(name),
+            })
+        };
+        let problem_error = |e| at(ParseErrorKind::Problem(shorten(e)));
+        let mut builder = Problem::named(side(false), side(true)).map_err(problem_error)?;
+        for token in item_tokens(&text) {
+            if let ItemToken::Item {
+                name,
+                bounds: Some(bounds),
+            } = token
+            {
+                let bounds = parse_bounds(bounds).expect("checked above");
+                builder
+                    .set_named_bounds(name, bounds)
+                    .map_err(problem_error)?;
+            }
         }
-        // The names go straight from the line into the builder: a line of
-        // a million names is held once, not twice more.
-        let mut builder = Problem::named(primary.split_whitespace(), secondary.split_whitespace())
-            .map_err(|e| at(ParseErrorKind::Problem(shorten(e))))?;
+        let mut ignored = Vec::new();
         while let Some((line, text)) = self.next_content_line('|')? {
             let text = text?;
             let at = |kind| ParseError { line, kind };
-            if let Some(name) = text.split_whitespace().find(|n| n.contains(':')) {
-                return Err(at(ParseErrorKind::Colour(excerpt(name))).into());
+            if let Some(bad) = text.split_whitespace().find(|token| {
+                token
+                    .split_once(':')
+                    .is_some_and(|(name, colour)| name.is_empty() || colour.is_empty())
+            }) {
+                return Err(at(ParseErrorKind::BadColour(excerpt(bad))).into());
             }
-            builder
-                .add_named_option(text.split_whitespace())
-                .map_err(|e| at(ParseErrorKind::Problem(shorten(e))))?;
+            let items = text
+                .split_whitespace()
+                .map(|token| match token.split_once(':') {
+                    Some((name, colour)) => (name, Some(colour)),
+                    None => (token, None),
+                });
+            match builder.add_named_coloured_option(items) {
+                Ok(_) => {}
+                Err(ProblemError::NoPrimaryItem { .. }) => ignored.push(line),
+                Err(e) => return Err(at(ParseErrorKind::Problem(shorten(e))).into()),
+            }
         }
         Ok(Some(Instance {
             problem: builder.build(),
             line: item_line,
             format: Format::Knuth,
             rows: Vec::new(),
+            ignored,
         }))
+    }
+}
+
+/// One token of Knuth's item line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ItemToken<'a> {
+    /// The `|` between primary and secondary items.
+    Bar,
+    /// An item, with its bounds as written (`2` or `0:2` of `0:2|a0`).
+    Item {
+        name: &'a str,
+        bounds: Option<&'a str>,
+    },
+}
+
+/// The tokens of an item line: a `|` starting a word is the bar (and the
+/// rest of the word an item's name); one inside a word ends the bounds of
+/// a primary item (`2|r0`, `0:2|a0`).
+fn item_tokens(text: &str) -> impl Iterator<Item = ItemToken<'_>> {
+    text.split_whitespace().flat_map(|word| {
+        let (bar, word) = match word.strip_prefix('|') {
+            Some(rest) => (Some(ItemToken::Bar), rest),
+            None => (None, word),
+        };
+        let item = (!word.is_empty()).then(|| match word.split_once('|') {
+            Some((bounds, name)) => ItemToken::Item {
+                name,
+                bounds: Some(bounds),
+            },
+            None => ItemToken::Item {
+                name: word,
+                bounds: None,
+            },
+        });
+        bar.into_iter().chain(item)
+    })
+}
+
+/// Bounds as Knuth's DLX3 writes them: `v` (exactly v) or `u:v`.
+fn parse_bounds(text: &str) -> Option<Bounds> {
+    let number = |t: &str| -> Option<u32> {
+        (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| t.parse().ok())
+            .flatten()
+    };
+    match text.split_once(':') {
+        Some((lower, upper)) => Some(Bounds {
+            lower: number(lower)?,
+            upper: number(upper)?,
+        }),
+        None => {
+            let exactly = number(text)?;
+            Some(Bounds {
+                lower: exactly,
+                upper: exactly,
+            })
+        }
     }
 }
 
@@ -921,15 +1051,77 @@ mod tests {
     }
 
     #[test]
-    fn knuth_colours_are_rejected() {
-        let all = read(b"a b | c\na c:red\nb c:blue\n", None);
-        assert_eq!(all.len(), 1);
-        let e = parse_error(&all[0]);
+    fn knuth_colours_and_bounds() {
+        // Knuth's xcc_small: colours on secondary items.
+        let input = b"p q r | x y\np q x:A y:A\np r x:B y:A\np x:A\nq x:B\nr y:A\nq r y:B\n";
+        let instance = one(input);
+        assert!(instance.problem.has_colours());
+        assert!(!instance.problem.has_bounds());
+        assert_eq!(instance.option_label(0), "p q x:A y:A");
+        assert_eq!(instance.option_label(5), "q r y:B");
+        assert_eq!(Solver::new(&instance.problem).count(), 3);
+        // Bounds before primary names; `|` alone still separates.
+        let instance = one(b"2|a 0:2|b c | x\na b\na c x\na b\nb c\n");
+        let problem = &instance.problem;
+        assert!(problem.has_bounds());
+        assert_eq!(problem.bounds(0), Some(Bounds { lower: 2, upper: 2 }));
+        assert_eq!(problem.bounds(1), Some(Bounds { lower: 0, upper: 2 }));
+        assert_eq!(problem.bounds(2), Some(Bounds::ONCE));
+        assert_eq!(problem.bounds(3), None);
+        assert_eq!(problem.item_name(0), Some("a"));
+        // `a` twice and `c` once: options {0, 1} and {1, 2}; {0, 2} would
+        // need `b c` for `c`, and `b` would be covered three times.
+        assert_eq!(Solver::new(problem).count(), 2);
+    }
+
+    #[test]
+    fn knuth_colour_and_bound_errors() {
+        let error_of = |input: &[u8]| parse_error(&read(input, None)[0]).clone();
+        let e = error_of(b"a b | c:red\n");
+        assert_eq!(
+            (e.line, e.kind),
+            (1, ParseErrorKind::ColourOnItemLine("c:red".into()))
+        );
+        let e = error_of(b"a | c\na c:\n");
+        assert_eq!(
+            (e.line, e.kind),
+            (2, ParseErrorKind::BadColour("c:".into()))
+        );
+        let e = error_of(b"a | c\na:red c\n");
         assert_eq!(e.line, 2);
-        assert_eq!(e.kind, ParseErrorKind::Colour("c:red".into()));
-        let e = parse_error(&read(b"a b | c:red\n", None)[0]).clone();
-        assert_eq!(e.line, 1);
-        assert!(matches!(e.kind, ParseErrorKind::Colour(_)));
+        assert!(matches!(
+            e.kind,
+            ParseErrorKind::Problem(ProblemError::ColourOnPrimary { .. })
+        ));
+        let e = error_of(b"x|a b\n");
+        assert_eq!(e.kind, ParseErrorKind::BadBounds("x".into()));
+        let e = error_of(b"3:2|a b\n");
+        assert!(matches!(
+            e.kind,
+            ParseErrorKind::Problem(ProblemError::BadBounds {
+                lower: 3,
+                upper: 2,
+                ..
+            })
+        ));
+        let e = error_of(b"a | 2|c\n");
+        assert!(matches!(
+            e.kind,
+            ParseErrorKind::Problem(ProblemError::BoundsOnSecondary { .. })
+        ));
+        let e = error_of(b"0|a b\n");
+        assert!(matches!(
+            e.kind,
+            ParseErrorKind::Problem(ProblemError::BadBounds { upper: 0, .. })
+        ));
+    }
+
+    #[test]
+    fn options_without_a_primary_item_are_ignored_and_noted() {
+        let instance = one(b"a b | c\nc\na\n| comment\nc\nb c\n");
+        assert_eq!(instance.ignored, [2, 5]);
+        assert_eq!(instance.problem.option_count(), 2);
+        assert_eq!(instance.option_label(1), "b c");
     }
 
     #[test]

@@ -109,6 +109,9 @@ pub enum TooWide {
         /// How many items the problem has.
         items: usize,
     },
+    /// Colours or bounds: the compact engine solves plain exact cover only.
+    #[error("the problem has colours or bounds; the compact engine solves plain exact cover only")]
+    ColoursOrBounds,
 }
 
 /// A bit set of one item's live options.
@@ -359,6 +362,9 @@ impl CompactSolver {
     }
 
     fn build(problem: &Problem, undo: Option<Undo>) -> Result<CompactSolver, TooWide> {
+        if problem.has_colours() || problem.has_bounds() {
+            return Err(TooWide::ColoursOrBounds);
+        }
         let items = problem.item_count();
         let primary = problem.primary_count();
         if primary > MAX_COMPACT_ITEMS || items > MAX_COMPACT_ITEMS * 4 {
@@ -911,6 +917,7 @@ impl<M: Mask, K: Key> Compact<M, K> {
                 nodes: self.nodes_visited,
                 updates: self.removals,
                 solutions: self.solutions,
+                cleansings: 0,
             },
         }
     }
@@ -1242,7 +1249,8 @@ mod tests {
     fn edge_cases() {
         let mut solver = CompactSolver::new(&problem(0, 0, &[])).unwrap();
         assert_eq!(solver.first(), Some(vec![]));
-        let mut solver = CompactSolver::new(&problem(0, 2, &[&[0], &[1]])).unwrap();
+        // Only secondary items, no options: the empty solution.
+        let mut solver = CompactSolver::new(&problem(0, 2, &[])).unwrap();
         assert_eq!(solver.count(), 1);
         let mut solver = CompactSolver::new(&problem(2, 0, &[&[0]])).unwrap();
         assert_eq!(solver.count(), 0);

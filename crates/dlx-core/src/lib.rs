@@ -57,11 +57,11 @@ mod search;
 mod split;
 
 pub use compact::{CompactSolver, TooWide, Undo, MAX_COMPACT_ITEMS, MAX_ITEM_OPTIONS};
-pub use problem::{Problem, ProblemBuilder, ProblemError, MAX_NODES};
+pub use problem::{Bounds, Colour, Problem, ProblemBuilder, ProblemError, MAX_NODES};
 pub use repeat::{RepeatReport, RepeatSolver};
 pub use search::{
     Control, Guide, Limits, Outcome, Report, Search, Solutions, Solver, Stats, UnknownOption,
-    Visitor,
+    Visitor, CLOSED,
 };
 pub use split::{
     count_compact_parallel, count_compact_resumed, count_parallel, first_compact_parallel,

@@ -41,15 +41,23 @@ const _: () = assert!(crate::problem::MAX_NODES <= (u32::MAX >> NODE_SHIFT) as u
 
 /// One node of the structure, aligned so that no node straddles two cache
 /// lines. For item headers `item` is the item's length; for spacers it is 0;
-/// for option nodes it is the item's header.
+/// for option nodes it is the item's header. `colour` is the colour an
+/// option gives a secondary item (0 for none, [`PURIFIED`] while the item
+/// is purified to it); unused elsewhere.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[repr(C, align(16))]
 pub(crate) struct Node {
     pub(crate) item: u32,
     pub(crate) up: NodeRef,
     pub(crate) down: NodeRef,
-    spare: u32,
+    pub(crate) colour: u32,
 }
+
+/// The colour of a node whose item an earlier choice purified to this
+/// node's own colour (Knuth's −1 in DLX2): the node agrees with the choice,
+/// so hiding its option leaves it in its list, and committing it does
+/// nothing.
+pub(crate) const PURIFIED: u32 = u32::MAX;
 
 /// One entry of the active-item list: the headers of the items before and
 /// after.
@@ -87,9 +95,15 @@ pub(crate) struct Links {
     pub(crate) first_node: Vec<NodeRef>,
     /// The last item header; headers are the nodes up to it.
     last_header: NodeRef,
+    /// The last primary item's header; secondary items' headers follow.
+    last_primary: NodeRef,
     /// One for each item taken out of the active list and for each node
     /// unlinked from its item's list (see `shared/xc/README.md`).
     pub(crate) updates: u64,
+    /// One for each colour constraint a purification satisfies: the
+    /// purified item, and each node of its colour but the chosen one (as
+    /// DLX2 counts them).
+    pub(crate) cleansings: u64,
 }
 
 impl Links {
@@ -138,7 +152,8 @@ impl Links {
         for (option, option_items) in problem.options().enumerate() {
             let first = nodes.len();
             first_node.push(node_ref(first));
-            for &item in option_items {
+            let colours = problem.raw_colours(option);
+            for (k, &item) in option_items.iter().enumerate() {
                 let header = item as usize + 1;
                 let p = nodes.len();
                 let last = nodes[header].up;
@@ -146,7 +161,7 @@ impl Links {
                     item: node_ref(header),
                     up: last,
                     down: node_ref(header),
-                    ..Node::default()
+                    colour: colours.map_or(0, |c| c[k]),
                 });
                 nodes[index(last)].down = node_ref(p);
                 nodes[header].up = node_ref(p);
@@ -167,7 +182,9 @@ impl Links {
             option_of,
             first_node,
             last_header: node_ref(n),
+            last_primary: node_ref(primary),
             updates: 0,
+            cleansings: 0,
         }
     }
 
@@ -177,6 +194,7 @@ impl Links {
         Arrays {
             nodes: self.nodes.as_mut_ptr().cast(),
             items: self.items.as_mut_ptr(),
+            last_primary: self.last_primary,
             #[cfg(any(debug_assertions, feature = "bounds-checks"))]
             lens: (self.nodes.len(), self.items.len()),
         }
@@ -211,16 +229,18 @@ impl Links {
         self.items[index(prev)].next == item
     }
 
-    /// Whether every item of the option starting at `first` is still active
-    /// (then the option is also still in every list).
+    /// Whether the option starting at `first` may still be chosen: every
+    /// item of it active and every node of it in its list (a node leaves
+    /// its list when its option is hidden: by a covered item, a purified
+    /// item of another colour, or a tweak).
     pub(crate) fn option_is_free(&self, first: NodeRef) -> bool {
         let mut q = first;
         loop {
-            let item = self.node(q).item;
-            if item == 0 {
+            let node = self.node(q);
+            if node.item == 0 {
                 return true;
             }
-            if !self.is_active(item) {
+            if !self.is_active(node.item) || self.node(node.up).down != q {
                 return false;
             }
             q += NODE_BYTES;
@@ -228,37 +248,187 @@ impl Links {
     }
 
     /// Takes `item` out of the active list and hides every option in its
-    /// list from the other items' lists.
+    /// list from the other items' lists. With `XCC`, nodes of purified
+    /// items stay where they are (see [`PURIFIED`]).
     #[inline(always)]
-    pub(crate) fn cover(&mut self, item: NodeRef) {
+    pub(crate) fn cover<const XCC: bool>(&mut self, item: NodeRef) {
         let a = self.arrays();
         // SAFETY: `item` is a header, and see `Arrays`.
-        self.updates += unsafe { a.cover(item) };
+        self.updates += unsafe { a.cover::<XCC>(item) };
     }
 
     /// Undoes [`Links::cover`].
     #[inline(always)]
-    pub(crate) fn uncover(&mut self, item: NodeRef) {
+    pub(crate) fn uncover<const XCC: bool>(&mut self, item: NodeRef) {
         let a = self.arrays();
         // SAFETY: `item` is a header, and see `Arrays`.
-        unsafe { a.uncover(item) }
+        unsafe { a.uncover::<XCC>(item) }
     }
 
-    /// Covers every item of `node`'s option except `node`'s own, left to
-    /// right.
+    /// Commits every item of `node`'s option except `node`'s own, left to
+    /// right: covers it, or, with `XCC`, purifies a secondary item that the
+    /// option colours (see [`Arrays::commit_one`]).
     #[inline(always)]
-    pub(crate) fn commit(&mut self, node: NodeRef) {
+    pub(crate) fn commit<const XCC: bool>(&mut self, node: NodeRef) {
         let a = self.arrays();
         // SAFETY: `node` is an option node, and see `Arrays`.
-        self.updates += unsafe { a.commit(node) };
+        let (updates, cleansings) = unsafe { a.commit::<XCC>(node) };
+        self.updates += updates;
+        self.cleansings += cleansings;
     }
 
     /// Undoes [`Links::commit`], right to left.
     #[inline(always)]
-    pub(crate) fn uncommit(&mut self, node: NodeRef) {
+    pub(crate) fn uncommit<const XCC: bool>(&mut self, node: NodeRef) {
         let a = self.arrays();
         // SAFETY: `node` is an option node, and see `Arrays`.
-        unsafe { a.uncommit(node) }
+        unsafe { a.uncommit::<XCC>(node) }
+    }
+
+    /// Commits the item of `node` alone (see [`Arrays::commit_one`]).
+    #[inline(always)]
+    pub(crate) fn commit_one<const XCC: bool>(&mut self, node: NodeRef) {
+        let a = self.arrays();
+        // SAFETY: `node` is an option node, and see `Arrays`.
+        let (updates, cleansings) = unsafe { a.commit_one::<XCC>(node) };
+        self.updates += updates;
+        self.cleansings += cleansings;
+    }
+
+    /// Undoes [`Links::commit_one`].
+    #[inline(always)]
+    pub(crate) fn uncommit_one<const XCC: bool>(&mut self, node: NodeRef) {
+        let a = self.arrays();
+        // SAFETY: `node` is an option node, and see `Arrays`.
+        unsafe { a.uncommit_one::<XCC>(node) }
+    }
+
+    /// Hides every node of `node`'s option but `node` from its list.
+    #[inline(always)]
+    pub(crate) fn hide<const XCC: bool>(&mut self, node: NodeRef) {
+        let a = self.arrays();
+        // SAFETY: `node` is an option node, and see `Arrays`.
+        self.updates += unsafe { a.hide_any::<XCC>(node) };
+    }
+
+    /// Undoes [`Links::hide`].
+    #[inline(always)]
+    pub(crate) fn unhide<const XCC: bool>(&mut self, node: NodeRef) {
+        let a = self.arrays();
+        // SAFETY: `node` is an option node, and see `Arrays`.
+        unsafe { a.unhide_any::<XCC>(node) }
+    }
+
+    /// Unlinks option node `node` alone from its item's list.
+    pub(crate) fn remove_node(&mut self, node: NodeRef) {
+        let Node { item, up, down, .. } = *self.node(node);
+        self.nodes[index(up)].down = down;
+        self.nodes[index(down)].up = up;
+        self.nodes[index(item)].item -= 1;
+        self.updates += 1;
+    }
+
+    /// Undoes [`Links::remove_node`].
+    pub(crate) fn restore_node(&mut self, node: NodeRef) {
+        let Node { item, up, down, .. } = *self.node(node);
+        self.nodes[index(up)].down = node;
+        self.nodes[index(down)].up = node;
+        self.nodes[index(item)].item += 1;
+    }
+
+    /// Takes `item` out of its active list without touching its options
+    /// (an item that may take no more options, though it still has some).
+    pub(crate) fn deactivate(&mut self, item: NodeRef) {
+        let ItemLink { prev, next } = self.items[index(item)];
+        self.items[index(prev)].next = next;
+        self.items[index(next)].prev = prev;
+        self.updates += 1;
+    }
+
+    /// Undoes [`Links::deactivate`].
+    pub(crate) fn reactivate(&mut self, item: NodeRef) {
+        let ItemLink { prev, next } = self.items[index(item)];
+        self.items[index(prev)].next = item;
+        self.items[index(next)].prev = item;
+    }
+
+    /// Tweaks `node`, the first option in its item's list (Knuth's
+    /// `tweak`): unlinks it from that list, and, when `hide`, hides the
+    /// rest of its option from the other lists, so that the option is gone
+    /// for the rest of this branch point.
+    pub(crate) fn tweak<const XCC: bool>(&mut self, node: NodeRef, hide: bool) {
+        let item = self.node(node).item;
+        debug_assert_eq!(
+            self.down(item),
+            node,
+            "a tweaked option is first in its list"
+        );
+        if hide {
+            self.hide::<XCC>(node);
+        }
+        let down = self.down(node);
+        self.nodes[index(item)].down = down;
+        self.nodes[index(down)].up = item;
+        self.nodes[index(item)].item -= 1;
+        self.updates += 1;
+    }
+
+    /// Undoes every tweak of `item` since its list began at `first` (Knuth's
+    /// `untweak`): the tweaked nodes still link down to one another and to
+    /// the list's present first node, so they are put back in one walk,
+    /// and their options unhidden (when `unhide`) newest first.
+    pub(crate) fn untweak<const XCC: bool>(&mut self, first: NodeRef, item: NodeRef, unhide: bool) {
+        let rest = self.down(item);
+        let mut x = first;
+        let mut above = item;
+        let mut count = 0;
+        while x != rest {
+            self.nodes[index(x)].up = above;
+            count += 1;
+            above = x;
+            x = self.down(x);
+        }
+        self.nodes[index(item)].down = first;
+        self.nodes[index(rest)].up = above;
+        self.nodes[index(item)].item += count;
+        if unhide {
+            // Newest first: the reverse of the order they were hidden.
+            let mut x = above;
+            while x != item {
+                self.unhide::<XCC>(x);
+                x = self.node(x).up;
+            }
+        }
+    }
+
+    /// The node after `node` in its option, wrapping around past the
+    /// closing spacer.
+    #[inline(always)]
+    pub(crate) fn next_in_option(&self, node: NodeRef) -> NodeRef {
+        let next = node + NODE_BYTES;
+        if self.node(next).item == 0 {
+            self.node(next).up
+        } else {
+            next
+        }
+    }
+
+    /// The node before `node` in its option, wrapping around past the
+    /// spacer before it.
+    #[inline(always)]
+    pub(crate) fn prev_in_option(&self, node: NodeRef) -> NodeRef {
+        let prev = node - NODE_BYTES;
+        if self.node(prev).item == 0 {
+            self.node(prev).down
+        } else {
+            prev
+        }
+    }
+
+    /// Whether `item` (a header) is primary.
+    #[inline(always)]
+    pub(crate) fn is_primary(&self, item: NodeRef) -> bool {
+        item <= self.last_primary
     }
 
     /// The first active primary item with the fewest options (ties go to the
@@ -268,6 +438,15 @@ impl Links {
         let a = self.arrays();
         // SAFETY: see `Arrays`.
         unsafe { a.choose_fewest() }
+    }
+
+    /// The active primary items, in item order.
+    pub(crate) fn active_primary(&self) -> impl Iterator<Item = NodeRef> + '_ {
+        let mut item = ROOT;
+        std::iter::from_fn(move || {
+            item = self.items[index(item)].next;
+            (item != ROOT).then_some(item)
+        })
     }
 
     /// Whether no primary item is left to cover.
@@ -346,6 +525,8 @@ struct Arrays {
     /// The start of `nodes`, as bytes, so that a `NodeRef` is added as is.
     nodes: *mut u8,
     items: *mut ItemLink,
+    /// The last primary item's header.
+    last_primary: NodeRef,
     #[cfg(any(debug_assertions, feature = "bounds-checks"))]
     lens: (usize, usize),
 }
@@ -396,14 +577,14 @@ impl Arrays {
     /// Knuth's `cover`: unlinks `item` from the active list, then hides
     /// every option in its list. Returns the updates made.
     #[inline(always)]
-    unsafe fn cover(self, item: NodeRef) -> u64 {
+    unsafe fn cover<const XCC: bool>(self, item: NodeRef) -> u64 {
         let ItemLink { prev, next } = *self.item(item);
         (*self.item(prev)).next = next;
         (*self.item(next)).prev = prev;
         let mut updates = 1;
         let mut row = (*self.node(item)).down;
         while row != item {
-            updates += self.hide(row);
+            updates += self.hide_any::<XCC>(row);
             row = (*self.node(row)).down;
         }
         updates
@@ -412,10 +593,10 @@ impl Arrays {
     /// Undoes [`Arrays::cover`]: the options come back bottom to top, so
     /// every link is restored in the reverse order it was changed.
     #[inline(always)]
-    unsafe fn uncover(self, item: NodeRef) {
+    unsafe fn uncover<const XCC: bool>(self, item: NodeRef) {
         let mut row = (*self.node(item)).up;
         while row != item {
-            self.unhide(row);
+            self.unhide_any::<XCC>(row);
             row = (*self.node(row)).up;
         }
         let ItemLink { prev, next } = *self.item(item);
@@ -482,43 +663,184 @@ impl Arrays {
         }
     }
 
-    /// Covers the items of `node`'s option other than `node`'s, left to
-    /// right (in two runs, as [`Arrays::hide`]). Returns the updates made.
+    /// [`Arrays::hide`], or with `XCC` [`Arrays::hide_coloured`].
     #[inline(always)]
-    unsafe fn commit(self, node: NodeRef) -> u64 {
+    unsafe fn hide_any<const XCC: bool>(self, node: NodeRef) -> u64 {
+        if XCC {
+            self.hide_coloured(node)
+        } else {
+            self.hide(node)
+        }
+    }
+
+    /// [`Arrays::unhide`], or with `XCC` [`Arrays::unhide_coloured`].
+    #[inline(always)]
+    unsafe fn unhide_any<const XCC: bool>(self, node: NodeRef) {
+        if XCC {
+            self.unhide_coloured(node)
+        } else {
+            self.unhide(node)
+        }
+    }
+
+    /// DLX2's `hide`: as [`Arrays::hide`], but a node of a purified item
+    /// (see [`PURIFIED`]) stays in its list. One run around the option,
+    /// wrapping at its spacer, since the updates are no longer the
+    /// option's length.
+    #[inline(always)]
+    unsafe fn hide_coloured(self, node: NodeRef) -> u64 {
         let mut updates = 0;
         let mut q = node + NODE_BYTES;
-        loop {
-            let item = (*self.node(q)).item;
-            if item == 0 {
-                break;
-            }
-            updates += self.cover(item);
-            q += NODE_BYTES;
-        }
-        q = (*self.node(q)).up;
         while q != node {
-            updates += self.cover((*self.node(q)).item);
+            let Node {
+                item,
+                up,
+                down,
+                colour,
+            } = *self.node(q);
+            if item == 0 {
+                q = up;
+                continue;
+            }
+            if colour != PURIFIED {
+                (*self.node(up)).down = down;
+                (*self.node(down)).up = up;
+                (*self.node(item)).item -= 1;
+                updates += 1;
+            }
             q += NODE_BYTES;
         }
         updates
     }
 
-    /// Undoes [`Arrays::commit`], right to left.
+    /// Undoes [`Arrays::hide_coloured`], right to left.
     #[inline(always)]
-    unsafe fn uncommit(self, node: NodeRef) {
+    unsafe fn unhide_coloured(self, node: NodeRef) {
         let mut q = node - NODE_BYTES;
-        loop {
-            let item = (*self.node(q)).item;
+        while q != node {
+            let Node {
+                item,
+                up,
+                down,
+                colour,
+            } = *self.node(q);
             if item == 0 {
+                q = down;
+                continue;
+            }
+            if colour != PURIFIED {
+                (*self.node(up)).down = q;
+                (*self.node(down)).up = q;
+                (*self.node(item)).item += 1;
+            }
+            q -= NODE_BYTES;
+        }
+    }
+
+    /// Commits the item of option node `q`: covers a primary item; with
+    /// `XCC`, a secondary item is covered when the option gives it no
+    /// colour, purified when it gives it one, and left alone when an
+    /// earlier choice purified it to this colour already. Returns the
+    /// updates and cleansings made.
+    #[inline(always)]
+    unsafe fn commit_one<const XCC: bool>(self, q: NodeRef) -> (u64, u64) {
+        let Node { item, colour, .. } = *self.node(q);
+        if !XCC || item <= self.last_primary || colour == 0 {
+            (self.cover::<XCC>(item), 0)
+        } else if colour == PURIFIED {
+            (0, 0)
+        } else {
+            self.purify(q)
+        }
+    }
+
+    /// Undoes [`Arrays::commit_one`].
+    #[inline(always)]
+    unsafe fn uncommit_one<const XCC: bool>(self, q: NodeRef) {
+        let Node { item, colour, .. } = *self.node(q);
+        if !XCC || item <= self.last_primary || colour == 0 {
+            self.uncover::<XCC>(item);
+        } else if colour != PURIFIED {
+            self.unpurify(q);
+        }
+    }
+
+    /// DLX2's `purify`: node `p` gives its secondary item a colour, so every
+    /// other option of the item with another colour (or none) is hidden, and
+    /// every one with the same colour is marked [`PURIFIED`], as agreeing.
+    /// Returns the updates and cleansings made.
+    unsafe fn purify(self, p: NodeRef) -> (u64, u64) {
+        let Node { item, colour, .. } = *self.node(p);
+        let (mut updates, mut cleansings) = (0, 1);
+        let mut row = (*self.node(item)).down;
+        while row != item {
+            let node = self.node(row);
+            if (*node).colour != colour {
+                updates += self.hide_coloured(row);
+            } else if row != p {
+                (*node).colour = PURIFIED;
+                cleansings += 1;
+            }
+            row = (*node).down;
+        }
+        (updates, cleansings)
+    }
+
+    /// Undoes [`Arrays::purify`], bottom to top.
+    unsafe fn unpurify(self, p: NodeRef) {
+        let Node { item, colour, .. } = *self.node(p);
+        let mut row = (*self.node(item)).up;
+        while row != item {
+            let node = self.node(row);
+            if (*node).colour == PURIFIED {
+                (*node).colour = colour;
+            } else if row != p {
+                self.unhide_coloured(row);
+            }
+            row = (*node).up;
+        }
+    }
+
+    /// Commits the items of `node`'s option other than `node`'s, left to
+    /// right (in two runs, as [`Arrays::hide`]). Returns the updates and
+    /// cleansings made.
+    #[inline(always)]
+    unsafe fn commit<const XCC: bool>(self, node: NodeRef) -> (u64, u64) {
+        let (mut updates, mut cleansings) = (0, 0);
+        let mut q = node + NODE_BYTES;
+        loop {
+            if (*self.node(q)).item == 0 {
                 break;
             }
-            self.uncover(item);
+            let (u, c) = self.commit_one::<XCC>(q);
+            updates += u;
+            cleansings += c;
+            q += NODE_BYTES;
+        }
+        q = (*self.node(q)).up;
+        while q != node {
+            let (u, c) = self.commit_one::<XCC>(q);
+            updates += u;
+            cleansings += c;
+            q += NODE_BYTES;
+        }
+        (updates, cleansings)
+    }
+
+    /// Undoes [`Arrays::commit`], right to left.
+    #[inline(always)]
+    unsafe fn uncommit<const XCC: bool>(self, node: NodeRef) {
+        let mut q = node - NODE_BYTES;
+        loop {
+            if (*self.node(q)).item == 0 {
+                break;
+            }
+            self.uncommit_one::<XCC>(q);
             q -= NODE_BYTES;
         }
         q = (*self.node(q)).down;
         while q != node {
-            self.uncover((*self.node(q)).item);
+            self.uncommit_one::<XCC>(q);
             q -= NODE_BYTES;
         }
     }
@@ -582,12 +904,12 @@ mod tests {
     fn cover_and_uncover_restore_every_link() {
         let mut links = Links::new(&small());
         let fresh = links.clone();
-        links.cover(node_ref(1));
-        links.commit(node_ref(12));
+        links.cover::<false>(node_ref(1));
+        links.commit::<false>(node_ref(12));
         assert!([1, 4, 7].iter().all(|&i| !links.is_active(node_ref(i))));
         links.sanity_check().unwrap();
-        links.uncommit(node_ref(12));
-        links.uncover(node_ref(1));
+        links.uncommit::<false>(node_ref(12));
+        links.uncover::<false>(node_ref(1));
         links.updates = 0;
         assert_eq!(links, fresh);
     }

@@ -5,6 +5,8 @@
 //! `0..item_count()`, primary items first; options are numbered in the order
 //! they were added.
 
+use std::num::NonZeroU32;
+
 use crate::names::{NameTable, Names, Refused};
 
 use thiserror::Error;
@@ -59,16 +61,85 @@ pub enum ProblemError {
     /// The problem would need more nodes than a `u32` index can address.
     #[error("the problem is too large: more than {max} nodes", max = MAX_NODES)]
     TooLarge,
+    /// An option without a primary item: no search could ever choose it.
+    #[error("option {option} has no primary item, so it could never be chosen")]
+    NoPrimaryItem {
+        /// The option's number.
+        option: usize,
+    },
+    /// A colour on a primary item: only secondary items may be shared.
+    #[error("option {option}: item {item} is primary and cannot have a colour")]
+    ColourOnPrimary {
+        /// The option's number.
+        option: usize,
+        /// The item's display form.
+        item: String,
+    },
+    /// A colour that this builder did not make.
+    #[error("option {option}: colour {colour} is not one of this problem's")]
+    UnknownColour {
+        /// The option's number.
+        option: usize,
+        /// The colour's number.
+        colour: u32,
+    },
+    /// Bounds on a secondary item: only primary items have multiplicities.
+    #[error("item {item} is secondary and cannot have bounds")]
+    BoundsOnSecondary {
+        /// The item's display form.
+        item: String,
+    },
+    /// Bounds that no count meets: a lower bound above the upper, or an
+    /// upper bound of 0.
+    #[error("item {item}: bounds {lower}:{upper} allow no count (they need lower <= upper and upper >= 1)")]
+    BadBounds {
+        /// The item's display form.
+        item: String,
+        /// The lower bound given.
+        lower: u32,
+        /// The upper bound given.
+        upper: u32,
+    },
 }
 
-/// An exact-cover problem: primary items (each covered exactly once),
-/// secondary items (each covered at most once) and options (sets of items).
+/// A colour that options may give a secondary item: options that give an
+/// item the same colour may be chosen together, an option that names the
+/// item without a colour excludes every other. Colours are made (and
+/// named) by [`ProblemBuilder::colour`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Colour(NonZeroU32);
+
+impl Colour {
+    /// The colour's number, from 1 in the order colours were made.
+    pub fn number(self) -> u32 {
+        self.0.get()
+    }
+}
+
+/// How many times a primary item must be covered: at least `lower`, at
+/// most `upper` times. Without bounds, exactly once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Bounds {
+    /// The fewest times.
+    pub lower: u32,
+    /// The most times.
+    pub upper: u32,
+}
+
+impl Bounds {
+    /// Exactly once: the bounds of an exact-cover item.
+    pub const ONCE: Bounds = Bounds { lower: 1, upper: 1 };
+}
+
+/// An exact-cover problem: primary items (each covered exactly once, or
+/// within its [`Bounds`]), secondary items (each covered at most once, or
+/// by options that all give it the same [`Colour`]) and options (sets of
+/// items, each with at least one primary item).
 ///
-/// As in Knuth's DLX1, the search branches on primary items only, so an
-/// option made only of secondary items is never chosen (unless it is
-/// given): a solution is a set of options covering every primary item
-/// exactly once and every secondary item at most once, each option of it
-/// holding at least one primary item.
+/// A solution is a set of options that covers every primary item within
+/// its bounds and every secondary item at most once or in one colour: an
+/// exact cover (Knuth's DLX1), with colours (XCC, DLX2) and with
+/// multiplicities (MCC, DLX3).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
     primary: u32,
@@ -77,6 +148,13 @@ pub struct Problem {
     /// Option `k` covers `option_items[option_starts[k]..option_starts[k + 1]]`.
     option_starts: Vec<u32>,
     option_items: Vec<u32>,
+    /// The colour of each entry of `option_items` (0 for none); empty when
+    /// no option has a colour.
+    option_colours: Vec<u32>,
+    /// The colours' names, in the order they were made.
+    colour_names: Names,
+    /// Each primary item's bounds; empty when every item is covered once.
+    bounds: Vec<Bounds>,
 }
 
 impl Problem {
@@ -152,6 +230,60 @@ impl Problem {
         }
     }
 
+    /// Whether some option gives a secondary item a colour.
+    pub fn has_colours(&self) -> bool {
+        self.option_colours.iter().any(|&c| c != 0)
+    }
+
+    /// Whether some primary item has bounds other than exactly once.
+    pub fn has_bounds(&self) -> bool {
+        self.bounds.iter().any(|&b| b != Bounds::ONCE)
+    }
+
+    /// The bounds of `item`: how many times it must be covered. Secondary
+    /// items have none.
+    pub fn bounds(&self, item: usize) -> Option<Bounds> {
+        if !self.is_primary(item) {
+            return None;
+        }
+        Some(self.bounds.get(item).copied().unwrap_or(Bounds::ONCE))
+    }
+
+    /// The colours option `option` gives its items, in the order of
+    /// [`Problem::option`]: `None` for an item without a colour.
+    pub fn option_colours(
+        &self,
+        option: usize,
+    ) -> impl ExactSizeIterator<Item = Option<Colour>> + '_ {
+        let start = self.option_starts[option] as usize;
+        let end = self.option_starts[option + 1] as usize;
+        (start..end).map(move |k| {
+            let colour = self.option_colours.get(k).copied().unwrap_or(0);
+            NonZeroU32::new(colour).map(Colour)
+        })
+    }
+
+    /// The raw colours of option `option`'s items (0 for none), for the
+    /// engines.
+    pub(crate) fn raw_colours(&self, option: usize) -> Option<&[u32]> {
+        if self.option_colours.is_empty() {
+            return None;
+        }
+        let start = self.option_starts[option] as usize;
+        let end = self.option_starts[option + 1] as usize;
+        Some(&self.option_colours[start..end])
+    }
+
+    /// The number of colours made.
+    pub fn colour_count(&self) -> usize {
+        self.colour_names.len()
+    }
+
+    /// The name of `colour`.
+    pub fn colour_name(&self, colour: Colour) -> Option<&str> {
+        self.colour_names.get(colour.number() as usize - 1)
+    }
+
     /// The number of nodes the linked structure needs: one header per item,
     /// one node per incidence, one spacer per option plus a first spacer, and
     /// the root.
@@ -179,6 +311,10 @@ fn declare(names: &mut NameTable, name: &str) -> Result<(), ProblemError> {
 pub struct ProblemBuilder {
     problem: Problem,
     names: NameTable,
+    /// The colours made so far, by name.
+    colours: NameTable,
+    /// The colours of the option being added (0 for none).
+    pending_colours: Vec<u32>,
     /// Scratch marks for the duplicate check, one per item: the attempt (see
     /// `attempts`) that last used the item.
     seen: Vec<u64>,
@@ -196,10 +332,15 @@ impl ProblemBuilder {
             names: Names::default(),
             option_starts: vec![0],
             option_items: Vec::new(),
+            option_colours: Vec::new(),
+            colour_names: Names::default(),
+            bounds: Vec::new(),
         };
         ProblemBuilder {
             problem,
             names: NameTable::default(),
+            colours: NameTable::default(),
+            pending_colours: Vec::new(),
             seen: vec![0; primary + secondary],
             attempts: 0,
         }
@@ -237,15 +378,81 @@ impl ProblemBuilder {
         self.names.find(name).map(|i| i as usize)
     }
 
+    /// The colour called `name`, made the first time it is asked for.
+    pub fn colour(&mut self, name: &str) -> Result<Colour, ProblemError> {
+        let number = match self.colours.find(name) {
+            Some(index) => index,
+            None => self.colours.add(name).map_err(|_| ProblemError::TooLarge)?,
+        };
+        Ok(Colour(
+            NonZeroU32::new(number + 1).ok_or(ProblemError::TooLarge)?,
+        ))
+    }
+
+    /// Lets primary item `item` be covered between `bounds.lower` and
+    /// `bounds.upper` times (instead of exactly once).
+    pub fn set_bounds(&mut self, item: usize, bounds: Bounds) -> Result<(), ProblemError> {
+        let primary = self.problem.primary_count();
+        if item >= self.problem.item_count() {
+            return Err(ProblemError::UnknownItem {
+                option: self.problem.option_count(),
+                item,
+                items: self.problem.item_count(),
+            });
+        }
+        if item >= primary {
+            return Err(ProblemError::BoundsOnSecondary {
+                item: self.item_label(item as u32),
+            });
+        }
+        if bounds.lower > bounds.upper || bounds.upper == 0 {
+            return Err(ProblemError::BadBounds {
+                item: self.item_label(item as u32),
+                lower: bounds.lower,
+                upper: bounds.upper,
+            });
+        }
+        if self.problem.bounds.is_empty() {
+            if bounds == Bounds::ONCE {
+                return Ok(());
+            }
+            self.problem.bounds = vec![Bounds::ONCE; primary];
+        }
+        self.problem.bounds[item] = bounds;
+        Ok(())
+    }
+
+    /// [`ProblemBuilder::set_bounds`] for the item called `name`.
+    pub fn set_named_bounds(&mut self, name: &str, bounds: Bounds) -> Result<(), ProblemError> {
+        let item = self
+            .names
+            .find(name)
+            .ok_or_else(|| ProblemError::UnknownName {
+                option: self.problem.option_count(),
+                name: name.to_owned(),
+            })?;
+        self.set_bounds(item as usize, bounds)
+    }
+
     /// Adds an option covering the given item numbers; returns its number.
     pub fn add_option<I>(&mut self, items: I) -> Result<usize, ProblemError>
     where
         I: IntoIterator<Item = usize>,
     {
+        self.add_coloured_option(items.into_iter().map(|item| (item, None)))
+    }
+
+    /// Adds an option covering the given item numbers, each secondary one
+    /// with a colour or none; returns its number.
+    pub fn add_coloured_option<I>(&mut self, items: I) -> Result<usize, ProblemError>
+    where
+        I: IntoIterator<Item = (usize, Option<Colour>)>,
+    {
         let option = self.problem.option_count();
         let item_count = self.problem.item_count();
         let start = self.problem.option_items.len();
-        for item in items {
+        self.pending_colours.clear();
+        for (item, colour) in items {
             if item >= item_count {
                 self.problem.option_items.truncate(start);
                 return Err(ProblemError::UnknownItem {
@@ -255,6 +462,10 @@ impl ProblemBuilder {
                 });
             }
             self.problem.option_items.push(item as u32);
+            if let Err(e) = self.push_colour(option, item as u32, colour) {
+                self.problem.option_items.truncate(start);
+                return Err(e);
+            }
         }
         self.finish_option(option, start)
     }
@@ -265,21 +476,70 @@ impl ProblemBuilder {
     where
         I: IntoIterator<Item = &'a str>,
     {
+        self.add_named_coloured_option(names.into_iter().map(|name| (name, None)))
+    }
+
+    /// Adds an option covering the items with the given names, each
+    /// secondary one with the colour of the given name or none (as Knuth's
+    /// `x:red`); returns its number.
+    pub fn add_named_coloured_option<'a, I>(&mut self, items: I) -> Result<usize, ProblemError>
+    where
+        I: IntoIterator<Item = (&'a str, Option<&'a str>)>,
+    {
         let option = self.problem.option_count();
         let start = self.problem.option_items.len();
-        for name in names {
-            match self.names.find(name) {
-                Some(item) => self.problem.option_items.push(item),
-                None => {
+        self.pending_colours.clear();
+        for (name, colour) in items {
+            let Some(item) = self.names.find(name) else {
+                self.problem.option_items.truncate(start);
+                return Err(ProblemError::UnknownName {
+                    option,
+                    name: name.to_owned(),
+                });
+            };
+            self.problem.option_items.push(item);
+            let colour = match colour.map(|name| self.colour(name)).transpose() {
+                Ok(colour) => colour,
+                Err(e) => {
                     self.problem.option_items.truncate(start);
-                    return Err(ProblemError::UnknownName {
-                        option,
-                        name: name.to_owned(),
-                    });
+                    return Err(e);
                 }
+            };
+            if let Err(e) = self.push_colour(option, item, colour) {
+                self.problem.option_items.truncate(start);
+                return Err(e);
             }
         }
         self.finish_option(option, start)
+    }
+
+    /// Notes the colour of the option's next item, checking it.
+    fn push_colour(
+        &mut self,
+        option: usize,
+        item: u32,
+        colour: Option<Colour>,
+    ) -> Result<(), ProblemError> {
+        let number = match colour {
+            None => 0,
+            Some(colour) => {
+                if self.problem.is_primary(item as usize) {
+                    return Err(ProblemError::ColourOnPrimary {
+                        option,
+                        item: self.item_label(item),
+                    });
+                }
+                if colour.number() as usize > self.colours.len() {
+                    return Err(ProblemError::UnknownColour {
+                        option,
+                        colour: colour.number(),
+                    });
+                }
+                colour.number()
+            }
+        };
+        self.pending_colours.push(number);
+        Ok(())
     }
 
     fn finish_option(&mut self, option: usize, start: usize) -> Result<usize, ProblemError> {
@@ -298,10 +558,22 @@ impl ProblemBuilder {
             }
             *seen = mark;
         }
+        let primary = self.problem.primary;
+        if !items.iter().any(|&item| item < primary) {
+            self.problem.option_items.truncate(start);
+            return Err(ProblemError::NoPrimaryItem { option });
+        }
         let nodes_after = self.problem.node_count() + items.len() + 1;
         if nodes_after > MAX_NODES {
             self.problem.option_items.truncate(start);
             return Err(ProblemError::TooLarge);
+        }
+        // The colours, kept only once some option has one: then one for
+        // every item of every option.
+        let colours = &mut self.problem.option_colours;
+        if !colours.is_empty() || self.pending_colours.iter().any(|&c| c != 0) {
+            colours.resize(start, 0);
+            colours.extend_from_slice(&self.pending_colours);
         }
         self.problem
             .option_starts
@@ -313,6 +585,10 @@ impl ProblemBuilder {
     pub fn build(self) -> Problem {
         let mut problem = self.problem;
         problem.names = self.names.into_names();
+        problem.colour_names = self.colours.into_names();
+        if !problem.has_bounds() {
+            problem.bounds = Vec::new();
+        }
         problem
     }
 

@@ -16,7 +16,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use crate::links::{Links, NodeRef};
+use crate::links::{index, Links, NodeRef};
 use crate::problem::Problem;
 
 /// What the search has done so far.
@@ -28,6 +28,10 @@ pub struct Stats {
     pub updates: u64,
     /// Solutions found.
     pub solutions: u64,
+    /// Colour constraints satisfied by purifying (problems with colours;
+    /// counted as DLX2 counts them: the purified item and each node of its
+    /// colour but the chosen one).
+    pub cleansings: u64,
 }
 
 impl std::ops::AddAssign for Stats {
@@ -35,6 +39,7 @@ impl std::ops::AddAssign for Stats {
         self.nodes += other.nodes;
         self.updates += other.updates;
         self.solutions += other.solutions;
+        self.cleansings += other.cleansings;
     }
 }
 
@@ -266,6 +271,13 @@ enum Phase {
     Advance,
     /// Undo the option `choice[level]`, then advance to the next.
     Recover,
+    /// Multiplicities only: `level`'s item is prepared and `choice[level]`
+    /// applied nothing yet; restore the item and leave the level (Knuth's
+    /// M8).
+    Restore,
+    /// Multiplicities only: the levels below `level` are applied, `level`
+    /// is not; go back up to the level before (Knuth's M9).
+    Leave,
     /// Nothing left to explore.
     Done,
 }
@@ -279,14 +291,44 @@ enum Step {
     End(Outcome),
 }
 
+/// Which search a problem needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Exact cover: Knuth's DLX1.
+    Exact,
+    /// Colours on secondary items: DLX2 (the same loop, with purification).
+    Coloured,
+    /// Bounds on primary items (and maybe colours): Knuth's Algorithm M.
+    Multiple {
+        /// Whether some option gives an item a colour.
+        colours: bool,
+    },
+}
+
+/// A prefix entry (see [`Solver::enumerate_prefixes`]) that stands for no
+/// option: at that level, a primary item with bounds took no more options
+/// (the last branch of Algorithm M).
+pub const CLOSED: usize = usize::MAX;
+
 /// Searches one problem. Owns its links; make one per thread.
 ///
 /// Every search leaves the links exactly as it found them, so a solver can
 /// search again and again, with different given options each time.
+///
+/// Exact cover runs Knuth's DLX1; with colours, DLX2 (the same loop; a
+/// chosen option purifies the secondary items it colours); with bounds on
+/// primary items, Knuth's Algorithm M (DLX3): it branches on the active
+/// primary item with the fewest ways to go on (its options, less the
+/// covers it still needs, plus one when it needs none, for taking no more),
+/// the first such in item order, and tries its options in order, each one
+/// taken out of the item's list once tried so that every solution is
+/// found once.
 #[derive(Debug, Clone)]
 pub struct Solver {
     links: Links,
-    /// `choice[l]` is the node of the option tried at level `l`.
+    kind: Kind,
+    /// `choice[l]` is the node of the option tried at level `l` (with
+    /// bounds: the item's header when the level takes no more options).
     choice: Vec<NodeRef>,
     level: usize,
     /// The item branched on at `level`.
@@ -301,21 +343,57 @@ pub struct Solver {
     nodes: u64,
     solutions: u64,
     updates_at_start: u64,
+    cleansings_at_start: u64,
     limits: Limits,
     /// When set, the loop stops at this level and reports a prefix instead
     /// of entering it.
     split_depth: Option<usize>,
+    /// Bounds only: the levels replayed from a prefix, which the search
+    /// below it never leaves (0 for an ordinary search).
+    floor: usize,
+    /// Bounds only, by item index: how many more times each primary item
+    /// may be covered (Knuth's BOUND) and how many of those it does not
+    /// need (SLACK, the upper bound less the lower).
+    bound: Vec<u32>,
+    slack: Vec<u32>,
+    /// Bounds only: the item branched on at each level, and the first node
+    /// of its list when the level began (where its tweaks are undone from).
+    level_item: Vec<NodeRef>,
+    first_tweaked: Vec<NodeRef>,
 }
 
 impl Solver {
     /// Builds the links for `problem`.
     pub fn new(problem: &Problem) -> Solver {
         let links = Links::new(problem);
+        let kind = match (problem.has_bounds(), problem.has_colours()) {
+            (false, false) => Kind::Exact,
+            (false, true) => Kind::Coloured,
+            (true, colours) => Kind::Multiple { colours },
+        };
         // Each level covers at least one primary item, so the search is never
-        // deeper than the number of primary items; the stack never grows.
-        let depth = problem.primary_count() + 1;
+        // deeper than the number of primary items; with bounds, each level
+        // takes an option or closes an item. The stack never grows.
+        let depth = match kind {
+            Kind::Multiple { .. } => problem.option_count() + problem.primary_count() + 1,
+            _ => problem.primary_count() + 1,
+        };
+        let (mut bound, mut slack) = (Vec::new(), Vec::new());
+        if let Kind::Multiple { .. } = kind {
+            // Indexed by item header index: entry 0 (the root) unused.
+            bound = vec![0; problem.primary_count() + 1];
+            slack = vec![0; problem.primary_count() + 1];
+            for item in 0..problem.primary_count() {
+                let bounds = problem.bounds(item).expect("a primary item");
+                bound[item + 1] = bounds.upper;
+                slack[item + 1] = bounds.upper - bounds.lower;
+            }
+        }
+        let per_level = |on: bool| if on { vec![0; depth] } else { Vec::new() };
+        let multiple = matches!(kind, Kind::Multiple { .. });
         Solver {
             links,
+            kind,
             choice: vec![0; depth],
             level: 0,
             best: 0,
@@ -326,8 +404,14 @@ impl Solver {
             nodes: 0,
             solutions: 0,
             updates_at_start: 0,
+            cleansings_at_start: 0,
             limits: Limits::none(),
             split_depth: None,
+            floor: 0,
+            bound,
+            slack,
+            level_item: per_level(multiple),
+            first_tweaked: per_level(multiple),
         }
     }
 
@@ -380,12 +464,14 @@ impl Solver {
     }
 
     /// Runs the search down to level `depth` only (`depth >= 1`): each time
-    /// it would enter level `depth`, it hands the options chosen on levels
-    /// `0..depth` to `prefix` instead, and solutions found above that level
-    /// to `solution`. Together the prefixes' subtrees and those solutions
-    /// are the whole search; the report counts only the levels above
-    /// `depth`. Searching each prefix as givens then gives the rest: the
-    /// nodes and updates of all parts add up to the serial search's.
+    /// it would enter level `depth`, it hands the prefix that leads there
+    /// to `prefix` instead: the `given` options, then what each level above
+    /// took (an option, or [`CLOSED`] where an item with bounds took no
+    /// more). Solutions found above that level go to `solution`. Together
+    /// the prefixes' subtrees ([`Solver::search_below`]) and those
+    /// solutions are the whole search; the report counts only the levels
+    /// above `depth`, so the nodes and updates of all parts add up to the
+    /// serial search's.
     pub fn enumerate_prefixes(
         &mut self,
         given: &[usize],
@@ -402,10 +488,8 @@ impl Solver {
                     self.fill_solution();
                     solution(&self.solution);
                 }
-                Step::Prefix => {
-                    self.fill_solution();
-                    prefix(&self.solution);
-                }
+                // The loop filled `solution` with the prefix.
+                Step::Prefix => prefix(&self.solution),
                 Step::End(outcome) => break outcome,
             }
         };
@@ -413,10 +497,46 @@ impl Solver {
         Ok(self.finish(outcome))
     }
 
+    /// Searches the subtree below `prefix`, one that
+    /// [`Solver::enumerate_prefixes`] reported with `given_count` given
+    /// options in front. Exact cover (with or without colours) forces the
+    /// whole prefix as givens; with bounds the levels are replayed, since a
+    /// level's subtree also depends on the options tried before at it. The
+    /// report counts only the search below the prefix.
+    pub fn search_below<V: Visitor + ?Sized>(
+        &mut self,
+        prefix: &[usize],
+        given_count: usize,
+        limits: &Limits,
+        visitor: &mut V,
+    ) -> Result<Report, UnknownOption> {
+        let Kind::Multiple { colours } = self.kind else {
+            return self.search(prefix, limits, visitor);
+        };
+        let (given, path) = prefix.split_at(given_count.min(prefix.len()));
+        self.begin(given, limits.clone())?;
+        if !self.conflict {
+            let replayed = if colours {
+                self.replay::<true>(path)
+            } else {
+                self.replay::<false>(path)
+            };
+            if !replayed {
+                // Not a prefix of this search: its subtree is empty.
+                self.phase = Phase::Done;
+            }
+            self.updates_at_start = self.links.updates;
+            self.cleansings_at_start = self.links.cleansings;
+        }
+        Ok(self.run(&mut Unguided(visitor)))
+    }
+
     /// Whether this solver's links equal `other`'s, node for node (a check
     /// for tests that a search restored everything).
     pub fn links_equal(&self, other: &Solver) -> bool {
-        self.links.items == other.links.items && self.links.nodes == other.links.nodes
+        self.links.items == other.links.items
+            && self.links.nodes == other.links.nodes
+            && self.bound == other.bound
     }
 
     /// Checks the links' internal consistency (for tests and debugging).
@@ -435,6 +555,7 @@ impl Solver {
         self.nodes = 0;
         self.solutions = 0;
         self.level = 0;
+        self.floor = 0;
         self.conflict = false;
         for &option in given {
             let first = self.links.first_node[option];
@@ -442,15 +563,18 @@ impl Solver {
                 self.conflict = true;
                 break;
             }
-            // Forcing an option covers all its items: its first item
-            // directly, the rest through `commit`.
-            self.links.cover(self.links.item_of(first));
-            self.links.commit(first);
+            match self.kind {
+                Kind::Exact => self.force::<false>(first),
+                Kind::Coloured => self.force::<true>(first),
+                Kind::Multiple { colours: false } => self.force_bounded::<false>(first),
+                Kind::Multiple { colours: true } => self.force_bounded::<true>(first),
+            }
             self.forced.push(first);
         }
         // The counters cover the search below the givens: forcing them is
         // not part of it (and so the parts of a split search add up).
         self.updates_at_start = self.links.updates;
+        self.cleansings_at_start = self.links.cleansings;
         self.phase = if self.conflict {
             Phase::Done
         } else {
@@ -459,12 +583,95 @@ impl Solver {
         Ok(())
     }
 
+    /// Forcing an option commits all its items: its first one, then the
+    /// rest.
+    fn force<const XCC: bool>(&mut self, first: NodeRef) {
+        self.links.commit_one::<XCC>(first);
+        self.links.commit::<XCC>(first);
+    }
+
+    /// Undoes [`Solver::force`].
+    fn unforce<const XCC: bool>(&mut self, first: NodeRef) {
+        self.links.uncommit::<XCC>(first);
+        self.links.uncommit_one::<XCC>(first);
+    }
+
+    /// Forcing an option of a problem with bounds: the option leaves every
+    /// list (it is taken, once), then each primary item of it counts one
+    /// cover more (covered when it may take no more) and each secondary
+    /// item is committed.
+    fn force_bounded<const XCC: bool>(&mut self, first: NodeRef) {
+        self.links.hide::<XCC>(first);
+        self.links.remove_node(first);
+        let mut q = first;
+        loop {
+            self.take_item::<XCC>(q);
+            q = self.links.next_in_option(q);
+            if q == first {
+                break;
+            }
+        }
+    }
+
+    /// Undoes [`Solver::force_bounded`].
+    fn unforce_bounded<const XCC: bool>(&mut self, first: NodeRef) {
+        let mut q = self.links.prev_in_option(first);
+        loop {
+            self.untake_item::<XCC>(q);
+            if q == first {
+                break;
+            }
+            q = self.links.prev_in_option(q);
+        }
+        self.links.restore_node(first);
+        self.links.unhide::<XCC>(first);
+    }
+
+    /// Bounds: option node `q` is taken: its primary item has one cover
+    /// less to give (and is covered when it has none), its secondary item
+    /// is committed.
+    fn take_item<const XCC: bool>(&mut self, q: NodeRef) {
+        let item = self.links.item_of(q);
+        if self.links.is_primary(item) {
+            let bound = &mut self.bound[index(item)];
+            *bound -= 1;
+            if *bound == 0 {
+                self.links.cover::<XCC>(item);
+            }
+        } else {
+            self.links.commit_one::<XCC>(q);
+        }
+    }
+
+    /// Undoes [`Solver::take_item`].
+    fn untake_item<const XCC: bool>(&mut self, q: NodeRef) {
+        let item = self.links.item_of(q);
+        if self.links.is_primary(item) {
+            let bound = &mut self.bound[index(item)];
+            *bound += 1;
+            if *bound == 1 {
+                self.links.uncover::<XCC>(item);
+            }
+        } else {
+            self.links.uncommit_one::<XCC>(q);
+        }
+    }
+
     /// Undoes whatever the loop and the givens left covered, and reports.
     fn finish(&mut self, outcome: Outcome) -> Report {
-        self.unwind();
+        match self.kind {
+            Kind::Exact => self.unwind::<false>(),
+            Kind::Coloured => self.unwind::<true>(),
+            Kind::Multiple { colours: false } => self.unwind_bounded::<false>(),
+            Kind::Multiple { colours: true } => self.unwind_bounded::<true>(),
+        }
         while let Some(first) = self.forced.pop() {
-            self.links.uncommit(first);
-            self.links.uncover(self.links.item_of(first));
+            match self.kind {
+                Kind::Exact => self.unforce::<false>(first),
+                Kind::Coloured => self.unforce::<true>(first),
+                Kind::Multiple { colours: false } => self.unforce_bounded::<false>(first),
+                Kind::Multiple { colours: true } => self.unforce_bounded::<true>(first),
+            }
         }
         self.phase = Phase::Done;
         Report {
@@ -473,12 +680,13 @@ impl Solver {
                 nodes: self.nodes,
                 updates: self.links.updates - self.updates_at_start,
                 solutions: self.solutions,
+                cleansings: self.links.cleansings - self.cleansings_at_start,
             },
         }
     }
 
     /// Undoes the levels the loop has applied when it stopped early.
-    fn unwind(&mut self) {
+    fn unwind<const XCC: bool>(&mut self) {
         let applied = match self.phase {
             // At `Forward`, levels below `level` are applied.
             Phase::Forward => self.level,
@@ -487,17 +695,47 @@ impl Solver {
             Phase::Recover => self.level + 1,
             // At `Advance`, `level`'s item is covered but no option is.
             Phase::Advance => {
-                self.links.uncover(self.best);
+                self.links.uncover::<XCC>(self.best);
                 self.level
             }
-            Phase::Start | Phase::Done => 0,
+            Phase::Start | Phase::Done | Phase::Restore | Phase::Leave => 0,
         };
         for level in (0..applied).rev() {
             let node = self.choice[level];
-            self.links.uncommit(node);
-            self.links.uncover(self.links.item_of(node));
+            self.links.uncommit::<XCC>(node);
+            self.links.uncover::<XCC>(self.links.item_of(node));
         }
         self.level = 0;
+        self.phase = Phase::Done;
+    }
+
+    /// [`Solver::unwind`] for a search with bounds: finishes the current
+    /// level as the loop would, then undoes every level below it.
+    fn unwind_bounded<const XCC: bool>(&mut self) {
+        let mut applied = match self.phase {
+            Phase::Forward | Phase::Leave => self.level,
+            // The current level's option applied: undo it, then restore.
+            Phase::Recover => {
+                self.unapply::<XCC>(self.choice[self.level]);
+                self.restore_level::<XCC>(self.level);
+                self.level
+            }
+            // The current level prepared, nothing applied.
+            Phase::Advance | Phase::Restore => {
+                self.restore_level::<XCC>(self.level);
+                self.level
+            }
+            // Only the replayed levels below the floor remain.
+            Phase::Done => self.floor,
+            Phase::Start => 0,
+        };
+        while applied > 0 {
+            applied -= 1;
+            self.leave_level::<XCC>(applied);
+            self.restore_level::<XCC>(applied);
+        }
+        self.level = 0;
+        self.floor = 0;
         self.phase = Phase::Done;
     }
 
@@ -506,10 +744,41 @@ impl Solver {
         for &first in &self.forced {
             self.solution.push(self.links.option_of(first));
         }
-        if self.phase == Phase::Recover {
-            for &node in &self.choice[..=self.level] {
-                self.solution.push(self.links.option_of(node));
+        let levels = match (self.kind, self.phase) {
+            (Kind::Multiple { .. }, _) => self.level,
+            (_, Phase::Recover) => self.level + 1,
+            _ => 0,
+        };
+        for level in 0..levels {
+            let node = self.choice[level];
+            if self.is_closed(level, node) {
+                continue;
             }
+            self.solution.push(self.links.option_of(node));
+        }
+    }
+
+    /// Whether `node`, the choice at `level`, is no option but the level's
+    /// item closed (bounds only).
+    fn is_closed(&self, level: usize, node: NodeRef) -> bool {
+        matches!(self.kind, Kind::Multiple { .. }) && node == self.level_item[level]
+    }
+
+    /// The prefix of the level about to be entered: the givens, then each
+    /// level's option or [`CLOSED`].
+    fn fill_prefix(&mut self) {
+        self.solution.clear();
+        for &first in &self.forced {
+            self.solution.push(self.links.option_of(first));
+        }
+        for level in 0..self.level {
+            let node = self.choice[level];
+            let entry = if self.is_closed(level, node) {
+                CLOSED
+            } else {
+                self.links.option_of(node)
+            };
+            self.solution.push(entry);
         }
     }
 
@@ -537,6 +806,17 @@ impl Solver {
                 return Step::End(Outcome::SolutionLimit);
             }
         }
+        match self.kind {
+            Kind::Exact => self.step_exact::<G, false>(guide),
+            Kind::Coloured => self.step_exact::<G, true>(guide),
+            Kind::Multiple { colours: false } => self.step_bounded::<G, false>(guide),
+            Kind::Multiple { colours: true } => self.step_bounded::<G, true>(guide),
+        }
+    }
+
+    /// The loop of DLX1, and with `XCC` of DLX2.
+    #[inline(always)]
+    fn step_exact<G: Guide + Follows, const XCC: bool>(&mut self, guide: &mut G) -> Step {
         let mut level = self.level;
         let mut best = self.best;
         let mut phase = self.phase;
@@ -577,6 +857,8 @@ impl Solver {
                     if self.split_depth == Some(level) {
                         // Leave this subtree to whoever takes the prefix:
                         // back to the level above, as after a solution.
+                        self.level = level;
+                        self.fill_prefix();
                         level -= 1;
                         best = self.links.item_of(self.choice[level]);
                         phase = Phase::Recover;
@@ -587,7 +869,7 @@ impl Solver {
                         .links
                         .choose_fewest()
                         .expect("an active primary item exists on entering a level");
-                    self.links.cover(best);
+                    self.links.cover::<XCC>(best);
                     self.choice[level] = self.links.down(best);
                     phase = Phase::Advance;
                 }
@@ -595,7 +877,7 @@ impl Solver {
                     let node = self.choice[level];
                     if node == best {
                         // Every option of `best` was tried: back up.
-                        self.links.uncover(best);
+                        self.links.uncover::<XCC>(best);
                         if level == 0 {
                             phase = Phase::Done;
                             continue;
@@ -605,7 +887,7 @@ impl Solver {
                         phase = Phase::Recover;
                         continue;
                     }
-                    self.links.commit(node);
+                    self.links.commit::<XCC>(node);
                     if G::FOLLOWS {
                         guide.push(self.links.option_of(node));
                     }
@@ -623,15 +905,278 @@ impl Solver {
                     if G::FOLLOWS {
                         guide.pop(self.links.option_of(node));
                     }
-                    self.links.uncommit(node);
+                    self.links.uncommit::<XCC>(node);
                     self.choice[level] = self.links.down(node);
                     phase = Phase::Advance;
+                }
+                // (`Restore` and `Leave` belong to the bounded loop.)
+                Phase::Done | Phase::Restore | Phase::Leave => break Step::End(Outcome::Exhausted),
+            }
+        };
+        self.level = level;
+        self.best = best;
+        self.phase = phase;
+        step
+    }
+
+    /// Bounds: the active primary item to branch on, the first with the
+    /// fewest ways to go on (see [`Solver`]), and that number; `None` when
+    /// no primary item is active.
+    fn choose_bounded(&self) -> Option<(NodeRef, u64)> {
+        let mut best: Option<(NodeRef, u64)> = None;
+        for item in self.links.active_primary() {
+            let ways = self.ways(item);
+            if best.is_none_or(|(_, fewest)| ways < fewest) {
+                best = Some((item, ways));
+                if ways == 0 {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// The number of branches at `item`: with `need` more covers needed,
+    /// its first `len - need + 1` options can start them; when it needs
+    /// none, all its options and taking no more.
+    fn ways(&self, item: NodeRef) -> u64 {
+        let len = u64::from(self.links.len(item));
+        let i = index(item);
+        let need = u64::from(self.bound[i].saturating_sub(self.slack[i]));
+        match need {
+            0 => len + 1,
+            need => (len + 1).saturating_sub(need),
+        }
+    }
+
+    /// Bounds, Knuth's M4: prepares to branch on `item` at `level`: one
+    /// cover fewer left to it (covered when none is left), and where its
+    /// list starts now, for undoing tweaks.
+    fn prepare_level<const XCC: bool>(&mut self, level: usize, item: NodeRef) {
+        self.level_item[level] = item;
+        let i = index(item);
+        self.bound[i] -= 1;
+        if self.bound[i] == 0 {
+            self.links.cover::<XCC>(item);
+        }
+        let first = self.links.down(item);
+        self.first_tweaked[level] = first;
+        self.choice[level] = first;
+    }
+
+    /// Bounds, Knuth's M5: what `level` does with its current choice, once
+    /// it is prepared: `Some(true)` when the choice is to be taken (an
+    /// option, tweaked out of its item's list first unless the item is an
+    /// exact one; or the item closed), `Some(false)` when the level is
+    /// done.
+    fn try_choice<const XCC: bool>(&mut self, level: usize) -> bool {
+        let item = self.level_item[level];
+        let node = self.choice[level];
+        let i = index(item);
+        let (bound, slack) = (self.bound[i], self.slack[i]);
+        if bound == 0 && slack == 0 {
+            // Exact: as DLX1, the item is covered and its options tried in
+            // turn.
+            return node != item;
+        }
+        // Too few options left to give the covers still needed.
+        if i64::from(self.links.len(item)) <= i64::from(bound) - i64::from(slack) {
+            return false;
+        }
+        if node != item {
+            self.links.tweak::<XCC>(node, bound != 0);
+        } else if bound != 0 {
+            // Take no more options for the item.
+            self.links.deactivate(item);
+        }
+        true
+    }
+
+    /// Bounds, Knuth's M6: applies option node `node`: each other item of
+    /// its option is taken (see [`Solver::take_item`]).
+    fn apply<const XCC: bool>(&mut self, node: NodeRef) {
+        let mut q = self.links.next_in_option(node);
+        while q != node {
+            self.take_item::<XCC>(q);
+            q = self.links.next_in_option(q);
+        }
+    }
+
+    /// Undoes [`Solver::apply`], right to left.
+    fn unapply<const XCC: bool>(&mut self, node: NodeRef) {
+        let mut q = self.links.prev_in_option(node);
+        while q != node {
+            self.untake_item::<XCC>(q);
+            q = self.links.prev_in_option(q);
+        }
+    }
+
+    /// Bounds: undoes what `level`'s choice applied (its option, or the
+    /// item's closing), leaving the level prepared.
+    fn leave_level<const XCC: bool>(&mut self, level: usize) {
+        let node = self.choice[level];
+        let item = self.level_item[level];
+        if node != item {
+            self.unapply::<XCC>(node);
+        } else if self.bound[index(item)] != 0 {
+            self.links.reactivate(item);
+        }
+    }
+
+    /// Bounds, Knuth's M8: undoes [`Solver::prepare_level`] and the tweaks
+    /// made at `level`.
+    fn restore_level<const XCC: bool>(&mut self, level: usize) {
+        let item = self.level_item[level];
+        let i = index(item);
+        let (bound, slack) = (self.bound[i], self.slack[i]);
+        if bound == 0 && slack == 0 {
+            self.links.uncover::<XCC>(item);
+        } else {
+            self.links
+                .untweak::<XCC>(self.first_tweaked[level], item, bound != 0);
+            if bound == 0 {
+                self.links.uncover::<XCC>(item);
+            }
+        }
+        self.bound[i] += 1;
+    }
+
+    /// Bounds: replays `path` (what each level took, from
+    /// [`Solver::enumerate_prefixes`]) from the top, without counting, as
+    /// the search would have when it reached that branch: at each level the
+    /// options tried before the one taken leave only their tweaks. Returns
+    /// whether every step of it was one the search could take; either way
+    /// the levels replayed are below the floor, undone when the search
+    /// finishes.
+    fn replay<const XCC: bool>(&mut self, path: &[usize]) -> bool {
+        for (level, &wanted) in path.iter().enumerate() {
+            self.level = level;
+            self.floor = level;
+            let Some((item, ways)) = self.choose_bounded() else {
+                return false;
+            };
+            if ways == 0 {
+                return false;
+            }
+            self.prepare_level::<XCC>(level, item);
+            loop {
+                let node = self.choice[level];
+                let is_wanted = if wanted == CLOSED {
+                    node == item
+                } else {
+                    node != item && self.links.option_of(node) == wanted
+                };
+                if !self.try_choice::<XCC>(level) {
+                    self.restore_level::<XCC>(level);
+                    return false;
+                }
+                if is_wanted {
+                    if node != item {
+                        self.apply::<XCC>(node);
+                    }
+                    break;
+                }
+                if node == item {
+                    // Past the last branch without meeting the wanted one.
+                    if self.bound[index(item)] != 0 {
+                        self.links.reactivate(item);
+                    }
+                    self.restore_level::<XCC>(level);
+                    return false;
+                }
+                self.choice[level] = self.links.down(node);
+            }
+        }
+        self.level = path.len();
+        self.floor = path.len();
+        self.phase = Phase::Start;
+        true
+    }
+
+    /// The loop of Algorithm M (Knuth's DLX3), with `XCC` also colours.
+    fn step_bounded<G: Guide + Follows, const XCC: bool>(&mut self, guide: &mut G) -> Step {
+        let mut level = self.level;
+        let mut phase = self.phase;
+        let step = loop {
+            match phase {
+                Phase::Start => phase = Phase::Forward,
+                Phase::Forward => {
+                    if let Some(outcome) = self.should_stop() {
+                        break Step::End(outcome);
+                    }
+                    if G::FOLLOWS && guide.prune() {
+                        phase = Phase::Leave;
+                        continue;
+                    }
+                    if self.split_depth == Some(level) {
+                        self.level = level;
+                        self.fill_prefix();
+                        phase = Phase::Leave;
+                        break Step::Prefix;
+                    }
+                    self.nodes += 1;
+                    let Some((item, ways)) = self.choose_bounded() else {
+                        // Every primary item covered within its bounds.
+                        self.solutions += 1;
+                        phase = Phase::Leave;
+                        break Step::Solution;
+                    };
+                    if ways == 0 {
+                        phase = Phase::Leave;
+                        continue;
+                    }
+                    self.prepare_level::<XCC>(level, item);
+                    phase = Phase::Advance;
+                }
+                Phase::Advance => {
+                    if !self.try_choice::<XCC>(level) {
+                        phase = Phase::Restore;
+                        continue;
+                    }
+                    let node = self.choice[level];
+                    if node != self.level_item[level] {
+                        self.apply::<XCC>(node);
+                        if G::FOLLOWS {
+                            guide.push(self.links.option_of(node));
+                        }
+                    }
+                    level += 1;
+                    phase = Phase::Forward;
+                }
+                Phase::Recover => {
+                    let node = self.choice[level];
+                    self.unapply::<XCC>(node);
+                    self.choice[level] = self.links.down(node);
+                    phase = Phase::Advance;
+                }
+                Phase::Restore => {
+                    self.restore_level::<XCC>(level);
+                    phase = Phase::Leave;
+                }
+                Phase::Leave => {
+                    if level == self.floor {
+                        phase = Phase::Done;
+                        continue;
+                    }
+                    level -= 1;
+                    let node = self.choice[level];
+                    let item = self.level_item[level];
+                    if node == item {
+                        if self.bound[index(item)] != 0 {
+                            self.links.reactivate(item);
+                        }
+                        phase = Phase::Restore;
+                    } else {
+                        if G::FOLLOWS {
+                            guide.pop(self.links.option_of(node));
+                        }
+                        phase = Phase::Recover;
+                    }
                 }
                 Phase::Done => break Step::End(Outcome::Exhausted),
             }
         };
         self.level = level;
-        self.best = best;
         self.phase = phase;
         step
     }

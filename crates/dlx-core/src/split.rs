@@ -80,8 +80,10 @@ impl Default for SplitConfig {
 pub struct Split {
     /// The split depth.
     pub depth: usize,
-    /// Each prefix: the given options, then one option per level above
-    /// `depth`.
+    /// Each prefix: the given options, then what each level above `depth`
+    /// took: an option, or [`CLOSED`](crate::CLOSED) (see
+    /// [`Solver::enumerate_prefixes`]). Search one with
+    /// [`Solver::search_below`].
     pub prefixes: Vec<Vec<usize>>,
     /// Solutions found above the split depth.
     pub shallow_solutions: Vec<Vec<usize>>,
@@ -188,7 +190,7 @@ where
                     Control::Continue
                 };
                 let report = solver
-                    .search(prefix, &limits, &mut visit)
+                    .search_below(prefix, given.len(), &limits, &mut visit)
                     .expect("prefixes name options of this problem");
                 if let Some(progress) = &config.progress {
                     progress.parts_done.fetch_add(1, Ordering::Relaxed);

@@ -33,6 +33,17 @@ struct Spec {
 }
 
 impl Spec {
+    /// A problem of `options`, less those without a primary item, which
+    /// a problem may not have (no search could ever choose them).
+    fn new(primary: usize, secondary: usize, mut options: Vec<Vec<usize>>) -> Spec {
+        options.retain(|o| o.iter().any(|&i| i < primary));
+        Spec {
+            primary,
+            secondary,
+            options,
+        }
+    }
+
     fn build(&self) -> Problem {
         let mut builder = Problem::builder(self.primary, self.secondary);
         for option in &self.options {
@@ -47,11 +58,8 @@ fn small() -> impl Strategy<Value = Spec> {
     (1usize..=10, 0usize..=3).prop_flat_map(|(items, secondary)| {
         let secondary = secondary.min(items - 1);
         let option = subsequence((0..items).collect::<Vec<_>>(), 1..=items.min(4));
-        prop::collection::vec(option, 0..=24).prop_map(move |options| Spec {
-            primary: items - secondary,
-            secondary,
-            options,
-        })
+        prop::collection::vec(option, 0..=24)
+            .prop_map(move |options| Spec::new(items - secondary, secondary, options))
     })
 }
 
@@ -59,11 +67,7 @@ fn small() -> impl Strategy<Value = Spec> {
 fn four_item_options() -> impl Strategy<Value = Spec> {
     (4usize..=10).prop_flat_map(|items| {
         let option = subsequence((0..items).collect::<Vec<_>>(), 4);
-        prop::collection::vec(option, 1..=24).prop_map(move |options| Spec {
-            primary: items,
-            secondary: 0,
-            options,
-        })
+        prop::collection::vec(option, 1..=24).prop_map(move |options| Spec::new(items, 0, options))
     })
 }
 
@@ -72,11 +76,7 @@ fn four_item_options() -> impl Strategy<Value = Spec> {
 fn wide() -> impl Strategy<Value = Spec> {
     (2usize..=4).prop_flat_map(|items| {
         let option = subsequence((0..items).collect::<Vec<_>>(), 1..=2);
-        prop::collection::vec(option, 40..=64).prop_map(move |options| Spec {
-            primary: items,
-            secondary: 0,
-            options,
-        })
+        prop::collection::vec(option, 40..=64).prop_map(move |options| Spec::new(items, 0, options))
     })
 }
 
@@ -107,11 +107,7 @@ fn tight_keys() -> impl Strategy<Value = Spec> {
                 fits
             });
             options.extend((primary..primary + fillers).map(|f| vec![f]));
-            Spec {
-                primary: primary + fillers,
-                secondary,
-                options,
-            }
+            Spec::new(primary + fillers, secondary, options)
         })
     })
 }
@@ -318,11 +314,8 @@ fn many_solutions() -> impl Strategy<Value = Spec> {
     (2usize..=8, 0usize..=2).prop_flat_map(|(items, secondary)| {
         let secondary = secondary.min(items - 1);
         let option = subsequence((0..items).collect::<Vec<_>>(), 1..=items.min(3));
-        prop::collection::vec(option, 4..=30).prop_map(move |options| Spec {
-            primary: items - secondary,
-            secondary,
-            options,
-        })
+        prop::collection::vec(option, 4..=30)
+            .prop_map(move |options| Spec::new(items - secondary, secondary, options))
     })
 }
 

@@ -45,6 +45,17 @@ struct Spec {
 }
 
 impl Spec {
+    /// A problem of `options`, less those without a primary item, which
+    /// a problem may not have (no search could ever choose them).
+    fn new(primary: usize, secondary: usize, mut options: Vec<Vec<usize>>) -> Spec {
+        options.retain(|o| o.iter().any(|&i| i < primary));
+        Spec {
+            primary,
+            secondary,
+            options,
+        }
+    }
+
     fn build(&self) -> Problem {
         let mut builder = Problem::builder(self.primary, self.secondary);
         for option in &self.options {
@@ -81,13 +92,8 @@ fn spec_strategy(max_options: usize) -> impl Strategy<Value = Spec> {
     (1usize..=12)
         .prop_flat_map(|items| (Just(items), 0..=items.min(4)))
         .prop_flat_map(move |(items, secondary)| {
-            prop::collection::vec(option_strategy(items), 0..=max_options).prop_map(
-                move |options| Spec {
-                    primary: items - secondary,
-                    secondary,
-                    options,
-                },
-            )
+            prop::collection::vec(option_strategy(items), 0..=max_options)
+                .prop_map(move |options| Spec::new(items - secondary, secondary, options))
         })
 }
 
@@ -629,20 +635,18 @@ fn empty_problem_has_the_empty_solution() {
 
 #[test]
 fn only_secondary_items_have_the_empty_solution() {
-    let p = problem(0, 3, &[&[0], &[1, 2], &[0, 2]]);
+    // No option may lack a primary item, so without primary items there
+    // are no options, and the empty set is the one solution.
+    let mut builder = Problem::builder(0, 3);
+    assert_eq!(
+        builder.add_option([0, 2]),
+        Err(dlx_core::ProblemError::NoPrimaryItem { option: 0 })
+    );
+    let p = builder.build();
+    assert_eq!(p.option_count(), 0);
     let mut solver = Solver::new(&p);
     assert_eq!(solver.count(), 1);
     assert_eq!(solver.first(), Some(vec![]));
-    // A given option is then the whole solution.
-    assert_eq!(solver.first_with(&[1]).unwrap(), Some(vec![1]));
-    assert_eq!(
-        solver
-            .count_with(&[0, 2], &Limits::none())
-            .unwrap()
-            .stats
-            .solutions,
-        0
-    );
 }
 
 #[test]
@@ -659,7 +663,7 @@ fn an_item_without_options_has_no_solution() {
 
 #[test]
 fn a_repeated_given_conflicts_with_itself() {
-    let p = problem(2, 1, &[&[0, 2], &[1], &[2]]);
+    let p = problem(2, 1, &[&[0, 2], &[1], &[1, 2]]);
     let mut solver = Solver::new(&p);
     assert_eq!(
         solver
@@ -764,7 +768,7 @@ fn budget_bounds_levels_entered() {
 /// and the one solution would need no level at all.
 #[test]
 fn cancelled_before_start_without_primary_items() {
-    let p = problem(0, 1, &[&[0]]);
+    let p = problem(0, 1, &[]);
     let mut solver = Solver::new(&p);
     let flag = Arc::new(AtomicBool::new(true));
     let limits = Limits {
