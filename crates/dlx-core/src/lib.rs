@@ -7,14 +7,18 @@
 //!
 //! ## Main types
 //! - [`Problem`] (built with [`ProblemBuilder`]): primary items, covered
-//!   exactly once; secondary items, covered at most once; options, lists of
-//!   items. Immutable and shareable between threads.
+//!   exactly once (or within their [`Bounds`]: multiplicities, MCC);
+//!   secondary items, covered at most once (or by options that all give
+//!   them the same [`Colour`]: XCC); options, lists of items, each with a
+//!   primary item. Immutable and shareable between threads.
 //! - [`Solver`]: the dancing links for one problem, owned by one thread. It
 //!   finds the first solution, counts, streams solutions to a [`Visitor`] or
 //!   through an iterator, with [`Limits`] (solutions, node budget, a cancel
 //!   flag), and reports [`Stats`] with Knuth's meaning of nodes and updates.
 //!   Every search leaves the links as it found them, so one solver serves
-//!   many searches, each with its own given options.
+//!   many searches, each with its own given options. Exact cover runs
+//!   Knuth's DLX1, colours DLX2 (with DLX2's nodes and updates), bounds
+//!   Knuth's Algorithm M (DLX3).
 //! - [`count_parallel`] and [`search_parallel`]: one search split into
 //!   independent subproblems by the choices of its first levels, run on all
 //!   of rayon's threads; counters add up to the serial search's.
@@ -40,6 +44,52 @@
 //! assert_eq!(solver.first(), Some(vec![0, 1]));
 //! // Force option 2 first, then search the rest.
 //! assert_eq!(solver.first_with(&[2]).unwrap(), Some(vec![2, 3]));
+//! ```
+//!
+//! ## Colours and multiplicities
+//! ```
+//! use dlx_core::{Bounds, Problem, ProblemError, Search, Solver};
+//!
+//! // Two primary items and a secondary cell that options may share when
+//! // they give it the same colour (Knuth's DLX2).
+//! let mut builder = Problem::named(["a", "b"], ["cell"]).unwrap();
+//! builder.add_named_coloured_option([("a", None), ("cell", Some("red"))]).unwrap();
+//! builder.add_named_coloured_option([("b", None), ("cell", Some("red"))]).unwrap();
+//! builder.add_named_coloured_option([("b", None), ("cell", Some("blue"))]).unwrap();
+//! let problem = builder.build();
+//! // {a cell:red, b cell:red}: red agrees with red; blue would not.
+//! assert_eq!(Solver::new(&problem).count(), 1);
+//!
+//! // Item `pair` must be covered exactly twice, `spare` at most once
+//! // (Knuth's `2|pair 0:1|spare`).
+//! let mut builder = Problem::named(["pair", "spare"], Vec::<String>::new()).unwrap();
+//! builder.set_named_bounds("pair", Bounds { lower: 2, upper: 2 }).unwrap();
+//! builder.set_named_bounds("spare", Bounds { lower: 0, upper: 1 }).unwrap();
+//! builder.add_named_option(["pair"]).unwrap();
+//! builder.add_named_option(["pair", "spare"]).unwrap();
+//! builder.add_named_option(["pair"]).unwrap();
+//! let problem = builder.build();
+//! // Any two of the three options.
+//! assert_eq!(Solver::new(&problem).count(), 3);
+//!
+//! // What the builder refuses, each with its own error.
+//! let mut builder = Problem::named(["a"], ["x"]).unwrap();
+//! assert!(matches!(
+//!     builder.add_named_coloured_option([("a", Some("red"))]),
+//!     Err(ProblemError::ColourOnPrimary { .. })
+//! ));
+//! assert!(matches!(
+//!     builder.set_named_bounds("a", Bounds { lower: 3, upper: 2 }),
+//!     Err(ProblemError::BadBounds { lower: 3, upper: 2, .. })
+//! ));
+//! assert!(matches!(
+//!     builder.set_named_bounds("x", Bounds { lower: 0, upper: 2 }),
+//!     Err(ProblemError::BoundsOnSecondary { .. })
+//! ));
+//! assert_eq!(
+//!     builder.add_named_option(["x"]),
+//!     Err(ProblemError::NoPrimaryItem { option: 0 })
+//! );
 //! ```
 //!
 //! ## Architecture invariants

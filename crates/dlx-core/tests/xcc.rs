@@ -1,0 +1,293 @@
+//! Colours (XCC) and multiplicities (MCC) against a brute force, on random
+//! small problems: the count, the set of streamed solutions, the first
+//! solution, the same with given options, the links restored after every
+//! kind of stop, and the parallel count equal to the serial one, counters
+//! included.
+
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use dlx_core::{
+    count_parallel, search_parallel, Bounds, Colour, Control, Limits, Outcome, Problem, Search,
+    Solver, SplitConfig,
+};
+use proptest::prelude::*;
+
+/// A problem as plain data.
+#[derive(Debug, Clone)]
+struct Spec {
+    primary: usize,
+    secondary: usize,
+    /// Each primary item's bounds.
+    bounds: Vec<(u32, u32)>,
+    /// Each option: items with a colour (0 for none; only secondary items
+    /// have one). Every option has a primary item.
+    options: Vec<Vec<(usize, u32)>>,
+}
+
+impl Spec {
+    fn build(&self) -> Problem {
+        let mut builder = Problem::builder(self.primary, self.secondary);
+        let colours: Vec<Colour> = ["red", "green", "blue"]
+            .iter()
+            .map(|name| builder.colour(name).unwrap())
+            .collect();
+        for (item, &(lower, upper)) in self.bounds.iter().enumerate() {
+            builder.set_bounds(item, Bounds { lower, upper }).unwrap();
+        }
+        for option in &self.options {
+            let items = option
+                .iter()
+                .map(|&(item, colour)| (item, (colour > 0).then(|| colours[colour as usize - 1])));
+            builder.add_coloured_option(items).unwrap();
+        }
+        builder.build()
+    }
+
+    /// Whether the options `chosen` are a solution: every primary item
+    /// within its bounds, every secondary item used by one option without
+    /// a colour or by options all of one colour.
+    fn is_solution(&self, chosen: &[usize]) -> bool {
+        let mut counts = vec![0u32; self.primary];
+        let mut uses: Vec<Vec<u32>> = vec![Vec::new(); self.secondary];
+        for &o in chosen {
+            for &(item, colour) in &self.options[o] {
+                if item < self.primary {
+                    counts[item] += 1;
+                } else {
+                    uses[item - self.primary].push(colour);
+                }
+            }
+        }
+        let primary_ok = counts
+            .iter()
+            .zip(&self.bounds)
+            .all(|(&c, &(lower, upper))| lower <= c && c <= upper);
+        let secondary_ok = uses.iter().all(|colours| match colours.as_slice() {
+            [] | [_] => true,
+            [first, rest @ ..] => *first != 0 && rest.iter().all(|c| c == first),
+        });
+        primary_ok && secondary_ok
+    }
+
+    /// Every solution containing `given`, each sorted, by trying every set
+    /// of options.
+    fn brute_force(&self, given: &[usize]) -> BTreeSet<Vec<usize>> {
+        let n = self.options.len();
+        let mut out = BTreeSet::new();
+        for mask in 0u32..(1 << n) {
+            let chosen: Vec<usize> = (0..n).filter(|&o| mask & (1 << o) != 0).collect();
+            if given.iter().all(|g| chosen.contains(g)) && self.is_solution(&chosen) {
+                out.insert(chosen);
+            }
+        }
+        out
+    }
+}
+
+fn sorted(options: &[usize]) -> Vec<usize> {
+    let mut options = options.to_vec();
+    options.sort_unstable();
+    options
+}
+
+/// Random problems: 1..=5 primary items, 0..=3 secondary, up to 12
+/// options of 1..=4 items; with `bounded`, bounds like 0:2, 2, 1:3 on the
+/// primary items; with `coloured`, colours on some secondary uses.
+fn spec_strategy(bounded: bool, coloured: bool) -> impl Strategy<Value = Spec> {
+    (1usize..=5, 0usize..=3).prop_flat_map(move |(primary, secondary)| {
+        let items = primary + secondary;
+        let bound = if bounded {
+            prop_oneof![
+                Just((1u32, 1u32)),
+                Just((0, 1)),
+                Just((0, 2)),
+                Just((2, 2)),
+                Just((1, 3)),
+                (0u32..=2, 1u32..=3).prop_map(|(a, b)| (a.min(b), b)),
+            ]
+            .boxed()
+        } else {
+            Just((1u32, 1u32)).boxed()
+        };
+        let colour = if coloured { 0u32..=3 } else { 0u32..=0 };
+        let option = proptest::sample::subsequence((0..items).collect::<Vec<_>>(), 1..=items.min(4))
+            .prop_flat_map(move |option_items| {
+                let len = option_items.len();
+                (Just(option_items), prop::collection::vec(colour.clone(), len))
+            })
+            .prop_map(move |(option_items, colours)| {
+                option_items
+                    .into_iter()
+                    .zip(colours)
+                    .map(|(item, colour)| (item, if item < primary { 0 } else { colour }))
+                    .collect::<Vec<_>>()
+            });
+        (
+            prop::collection::vec(bound, primary),
+            prop::collection::vec(option, 0..=12),
+        )
+            .prop_map(move |(bounds, mut options)| {
+                options.retain(|o| o.iter().any(|&(item, _)| item < primary));
+                Spec {
+                    primary,
+                    secondary,
+                    bounds,
+                    options,
+                }
+            })
+    })
+}
+
+/// Colours, bounds, or both.
+fn specs() -> impl Strategy<Value = Spec> {
+    prop_oneof![
+        spec_strategy(false, true),
+        spec_strategy(true, false),
+        spec_strategy(true, true),
+    ]
+}
+
+/// Every solution the solver streams, sorted each; and the first one.
+fn streamed(solver: &mut Solver, given: &[usize]) -> (Vec<Vec<usize>>, Outcome) {
+    let mut found = Vec::new();
+    let report = solver
+        .search(given, &Limits::none(), &mut |options: &[usize]| {
+            found.push(options.to_vec());
+            Control::Continue
+        })
+        .unwrap();
+    (found, report.outcome)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn solutions_are_the_brute_forces(spec in specs()) {
+        let problem = spec.build();
+        let fresh = Solver::new(&problem);
+        let mut solver = Solver::new(&problem);
+        let expected = spec.brute_force(&[]);
+        let (found, outcome) = streamed(&mut solver, &[]);
+        prop_assert_eq!(outcome, Outcome::Exhausted);
+        let set: BTreeSet<Vec<usize>> = found.iter().map(|s| sorted(s)).collect();
+        prop_assert_eq!(set.len(), found.len(), "a solution came twice");
+        prop_assert_eq!(&set, &expected);
+        prop_assert!(solver.links_equal(&fresh));
+        // The count, and the first solution: the first streamed.
+        prop_assert_eq!(solver.count(), expected.len() as u64);
+        prop_assert_eq!(solver.first(), found.first().cloned());
+        prop_assert!(solver.links_equal(&fresh));
+    }
+
+    #[test]
+    fn given_options_restrict_the_solutions(spec in specs(), pick in any::<u16>()) {
+        prop_assume!(!spec.options.is_empty());
+        let problem = spec.build();
+        let mut solver = Solver::new(&problem);
+        let given: Vec<usize> = (0..spec.options.len()).filter(|&o| pick & (1 << o) != 0).take(2).collect();
+        let (found, _) = streamed(&mut solver, &given);
+        let set: BTreeSet<Vec<usize>> = found.iter().map(|s| sorted(s)).collect();
+        prop_assert_eq!(set, spec.brute_force(&given));
+        for solution in &found {
+            prop_assert_eq!(&solution[..given.len()], &given[..]);
+        }
+        prop_assert!(solver.links_equal(&Solver::new(&problem)));
+    }
+
+    #[test]
+    fn every_stop_restores_the_links(spec in specs(), after in 1u64..6) {
+        let problem = spec.build();
+        let fresh = Solver::new(&problem);
+        let mut solver = Solver::new(&problem);
+        let total = spec.brute_force(&[]).len() as u64;
+        // A solution limit.
+        let report = solver.count_with(&[], &Limits::solutions(after)).unwrap();
+        prop_assert_eq!(report.stats.solutions, total.min(after));
+        prop_assert!(solver.links_equal(&fresh));
+        // A node budget.
+        let limits = Limits { node_budget: Some(after), ..Limits::none() };
+        let report = solver.count_with(&[], &limits).unwrap();
+        prop_assert!(report.stats.solutions <= total);
+        prop_assert!(solver.links_equal(&fresh));
+        // The visitor stops.
+        let mut seen = 0;
+        solver.search(&[], &Limits::none(), &mut |_: &[usize]| {
+            seen += 1;
+            if seen >= after { Control::Stop } else { Control::Continue }
+        }).unwrap();
+        prop_assert!(solver.links_equal(&fresh));
+        // A cancel flag raised from the first solution on.
+        let flag = Arc::new(AtomicBool::new(false));
+        let limits = Limits { cancel: Some(Arc::clone(&flag)), ..Limits::none() };
+        solver.search(&[], &limits, &mut |_: &[usize]| {
+            flag.store(true, Ordering::Relaxed);
+            Control::Continue
+        }).unwrap();
+        prop_assert!(solver.links_equal(&fresh));
+        // The iterator dropped half way.
+        let mut solutions = solver.solutions(&[], Limits::none()).unwrap();
+        for _ in 0..after {
+            if solutions.next().is_none() {
+                break;
+            }
+        }
+        drop(solutions);
+        prop_assert!(solver.links_equal(&fresh));
+    }
+
+    #[test]
+    fn parallel_counts_equal_the_serial_search(spec in specs(), prefixes in 1usize..40) {
+        let problem = spec.build();
+        let serial = Solver::new(&problem).count_with(&[], &Limits::none()).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+        let config = SplitConfig { min_prefixes: prefixes, ..SplitConfig::default() };
+        let parallel = pool.install(|| count_parallel(&problem, &[], &config)).unwrap();
+        prop_assert_eq!(parallel.stats, serial.stats);
+        // The parallel stream holds the same solutions.
+        let found = std::sync::Mutex::new(BTreeSet::new());
+        pool.install(|| search_parallel(&problem, &[], &config, |s: &[usize]| {
+            found.lock().unwrap().insert(sorted(s));
+            Control::Continue
+        })).unwrap();
+        prop_assert_eq!(found.into_inner().unwrap(), spec.brute_force(&[]));
+    }
+}
+
+#[test]
+fn knuths_small_colour_example() {
+    let mut b = Problem::named(["p", "q", "r"], ["x", "y"]).unwrap();
+    for option in [
+        &[("p", None), ("q", None), ("x", Some("A")), ("y", Some("A"))][..],
+        &[("p", None), ("r", None), ("x", Some("B")), ("y", Some("A"))],
+        &[("p", None), ("x", Some("A"))],
+        &[("q", None), ("x", Some("B"))],
+        &[("r", None), ("y", Some("A"))],
+        &[("q", None), ("r", None), ("y", Some("B"))],
+    ] {
+        b.add_named_coloured_option(option.iter().copied()).unwrap();
+    }
+    let problem = b.build();
+    let report = Solver::new(&problem).count_with(&[], &Limits::none()).unwrap();
+    // DLX2's figures (shared/xc/REFERENCE-XCC.md).
+    assert_eq!(
+        (
+            report.stats.solutions,
+            report.stats.nodes,
+            report.stats.updates,
+            report.stats.cleansings
+        ),
+        (3, 7, 24, 8)
+    );
+}
+
+#[test]
+fn the_compact_engine_refuses_colours_and_bounds() {
+    let mut b = Problem::builder(1, 0);
+    b.set_bounds(0, Bounds { lower: 0, upper: 2 }).unwrap();
+    b.add_option([0]).unwrap();
+    assert!(dlx_core::CompactSolver::new(&b.build()).is_err());
+}
+
