@@ -5,9 +5,17 @@
 //! - `exact/queensN.dlx`, N in 1..=12: N queens as Knuth states it.
 //! - `exact/langfordN.dlx`, N in 3..=8 and 11: Langford pairs.
 //! - `exact/latin5.dlx`: Latin squares of order 5.
+//! - the colour and multiplicity problems of `fixtures_xcc`:
+//!   `exact/twoqueensN.dlx`, `exact/wordsquareN_aK_wW.dlx`,
+//!   `exact/xcc_randomS.dlx`, `exact/mcc_randomS.dlx`.
 //!
 //! Written by hand and left alone here: the small matrices
-//! `exact/matrix_*.txt` and the manifest `exact/expected.tsv`.
+//! `exact/matrix_*.txt`, `exact/xcc_small.dlx` (a copy of Knuth's example
+//! in `../shared/xc/`) and the manifest `exact/expected.tsv`. After writing,
+//! the manifest's rows of the generated colour and multiplicity problems
+//! are compared with `verify_xcc` (brute-force solutions; DLX2's nodes and
+//! updates where there are no bounds), and the run fails, printing the
+//! rows to write, when they disagree.
 //!
 //! A test checks that the generators reproduce the `../shared/xc/` files
 //! exactly, and another that the committed `fixtures/` are not stale.
@@ -49,6 +57,7 @@ pub fn generated() -> Vec<Generated> {
         path: "exact/latin5.dlx".to_owned(),
         text: latin(5),
     });
+    files.extend(crate::fixtures_xcc::generated());
     files
 }
 
@@ -77,6 +86,12 @@ pub fn run(args: &[String]) -> Result<()> {
         "fixtures: {} generated files, {changed} rewritten",
         files.len()
     );
+    // The manifest's numbers of the colour and multiplicity problems are
+    // verify_xcc's: say so now if a generator changed them.
+    let wrong = crate::verify_xcc::compare_with_manifest(&files)?;
+    if wrong > 0 {
+        bail!("{wrong} counts of fixtures/exact/expected.tsv to update (see above)");
+    }
     Ok(())
 }
 

@@ -6,7 +6,10 @@
 //!   `bench sudoku [--runs N] [SET ...]` times `cover sudoku` on the puzzle
 //!   sets of `../shared/datasets/` (see `bench_sudoku`);
 //!   `bench target [--quick]` times `cover target`'s branch and bound
-//!   (see `bench_target`).
+//!   (see `bench_target`);
+//!   `bench xcc [--runs N] [--quick] [--bin PATH] [--dlx2 PATH] [--dlx3 PATH]
+//!   [FILE ...]` times `cover exact` on the colour and multiplicity files
+//!   against Knuth's DLX2 and DLX3, when given (see `bench_xcc`).
 //! - `fixtures`: regenerates the generated files of `fixtures/`.
 //! - `fuzz [--seconds N] [--seed S] [--workers W] [--bin PATH] [--mem-mib M]
 //!   [--timeout-ms T] [--out DIR] [--command NAME ...]`: feeds mutated
@@ -26,8 +29,10 @@ mod bench_generate;
 mod bench_radar;
 mod bench_sudoku;
 mod bench_target;
+mod bench_xcc;
 mod contest_program;
 mod fixtures;
+mod fixtures_xcc;
 mod fuzz;
 mod soak;
 mod tidy;
@@ -38,6 +43,7 @@ mod verify_radar;
 mod verify_sudoku;
 mod verify_target;
 mod verify_threads;
+mod verify_xcc;
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -53,6 +59,9 @@ fn main() -> Result<()> {
         }
         Some("bench") if args.get(1).map(String::as_str) == Some("target") => {
             bench_target::run(&args[2..])
+        }
+        Some("bench") if args.get(1).map(String::as_str) == Some("xcc") => {
+            bench_xcc::run(&args[2..])
         }
         Some("bench") => bench::run(&args[1..]),
         Some("fixtures") => fixtures::run(&args[1..]),

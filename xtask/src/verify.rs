@@ -3,9 +3,16 @@
 //!
 //! The checkers here use neither `dlx-core` nor `cover-models`: the fixture
 //! files are read by the little readers of this module, and a solution is
-//! accepted only when it is made of options of the problem that cover every
-//! primary item exactly once and every secondary item at most once. Counts,
-//! nodes and updates are compared with the manifest of each directory.
+//! accepted only when it is made of different options of the problem, each
+//! with a primary item, that cover every primary item exactly once (or
+//! within its bounds, DLX3's `min:max|item`) and every secondary item at
+//! most once (or several times, by options that all give it the same
+//! colour, DLX2's `item:colour`). Counts, nodes and updates are compared
+//! with the manifest of each directory.
+//!
+//! An answer names a Knuth-format option by its items and their colours, in
+//! any order; an option is known by those, not by its place, so a problem
+//! with two equal options cannot be checked (no fixture has any).
 //!
 //! ## Families
 //! Fixtures come in families, one per directory of `fixtures/` and command
@@ -425,7 +432,40 @@ pub enum Kind {
     Matrix,
 }
 
-/// An exact-cover problem as the checkers see it.
+/// How often a primary item must be covered: at least `min`, at most
+/// `max` times. Knuth's DLX3 writes `min:max|name`, or `max|name` when
+/// the two are equal; an item without bounds is covered exactly once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounds {
+    /// The fewest times the item may be covered.
+    pub min: u32,
+    /// The most times the item may be covered (at least 1).
+    pub max: u32,
+}
+
+impl Bounds {
+    /// Exactly once: every primary item of DLX1 and DLX2, every matrix column.
+    pub const ONCE: Bounds = Bounds { min: 1, max: 1 };
+
+    fn contains(self, count: u32) -> bool {
+        (self.min..=self.max).contains(&count)
+    }
+}
+
+impl std::fmt::Display for Bounds {
+    /// As messages say it: `2`, or `0 to 2`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.min == self.max {
+            write!(f, "{}", self.max)
+        } else {
+            write!(f, "{} to {}", self.min, self.max)
+        }
+    }
+}
+
+/// An exact-cover problem as the checkers see it: exact cover (DLX1),
+/// with colours on secondary items (XCC, DLX2) and with bounds on primary
+/// items (MCC, DLX3).
 #[derive(Debug, Clone)]
 pub struct Cover {
     /// How the problem was written.
@@ -436,40 +476,97 @@ pub struct Cover {
     pub items: Vec<String>,
     /// `items[..primary]` are primary, the rest secondary.
     pub primary: usize,
-    /// Each option's items, by index into `items`. Matrix rows of zeros
-    /// are kept (as empty options) so that row numbers stay indices.
+    /// The bounds of each primary item, `bounds[i]` for `items[i]`.
+    pub bounds: Vec<Bounds>,
+    /// Each option's items, by index into `items`, in the order the input
+    /// gives them. Matrix rows of zeros are kept (as empty options) so
+    /// that row numbers stay indices.
     pub options: Vec<Vec<usize>>,
-    /// Knuth's format: an option's sorted items to its first index.
-    by_items: HashMap<Vec<usize>, usize>,
+    /// Each option's colours, entry for entry with `options`: `Some(c)`
+    /// when the option gives that (secondary) item the colour
+    /// `colour_names[c]`, `None` when it gives none.
+    pub colours: Vec<Vec<Option<usize>>>,
+    /// The colours' names, in the order they first appear.
+    pub colour_names: Vec<String>,
+    /// Knuth's format: an option's sorted (item, colour) pairs to its
+    /// first index. An option is known by its items and their colours,
+    /// not by its place, so two equal options cannot be told apart (the
+    /// fixtures have none; a test holds them to it).
+    by_items: HashMap<Vec<(usize, Option<usize>)>, usize>,
 }
 
 impl Cover {
-    fn new(kind: Kind, line: usize, items: Vec<String>, primary: usize) -> Cover {
+    fn new(kind: Kind, line: usize, items: Vec<String>, bounds: Vec<Bounds>) -> Cover {
         Cover {
             kind,
             line,
             items,
-            primary,
+            primary: bounds.len(),
+            bounds,
             options: Vec::new(),
+            colours: Vec::new(),
+            colour_names: Vec::new(),
             by_items: HashMap::new(),
         }
     }
 
-    fn push_option(&mut self, items: Vec<usize>) {
-        let mut key = items.clone();
+    fn push_option(&mut self, items: Vec<usize>, colours: Vec<Option<usize>>) {
+        let mut key: Vec<(usize, Option<usize>)> =
+            items.iter().copied().zip(colours.iter().copied()).collect();
         key.sort_unstable();
         self.by_items.entry(key).or_insert(self.options.len());
         self.options.push(items);
+        self.colours.push(colours);
     }
 
-    /// The option a Knuth-format answer names by its items (in any order).
+    /// Whether some primary item has bounds other than "exactly once".
+    pub fn has_bounds(&self) -> bool {
+        self.bounds.iter().any(|&b| b != Bounds::ONCE)
+    }
+
+    /// Whether some option gives some item a colour.
+    pub fn has_colours(&self) -> bool {
+        !self.colour_names.is_empty()
+    }
+
+    /// Whether `option` names a primary item. Options that do not are
+    /// ignored, as Knuth's programs ignore them: never part of a solution.
+    pub fn has_primary(&self, option: usize) -> bool {
+        self.options[option].iter().any(|&i| i < self.primary)
+    }
+
+    /// Whether no single option can be a whole solution (each leaves some
+    /// primary item short of its lower bound), so that every search must
+    /// go at least two levels deep to find one.
+    pub fn needs_two_options(&self) -> bool {
+        (0..self.options.len()).all(|option| {
+            (0..self.primary).any(|item| {
+                let covered = u32::from(self.options[option].contains(&item));
+                self.bounds[item].min > covered
+            })
+        })
+    }
+
+    /// The option a Knuth-format answer names by its items, each `name`
+    /// or `name:colour`, in any order.
     pub fn option_named(&self, text: &str) -> Result<usize, String> {
         let mut key = Vec::new();
-        for name in text.split_whitespace() {
-            match self.items.iter().position(|item| item == name) {
-                Some(item) => key.push(item),
-                None => return Err(format!("`{text}` names the unknown item {name:?}")),
-            }
+        for token in text.split_whitespace() {
+            let (name, colour) = match token.split_once(':') {
+                Some((name, colour)) => (name, Some(colour)),
+                None => (token, None),
+            };
+            let Some(item) = self.items.iter().position(|item| item == name) else {
+                return Err(format!("`{text}` names the unknown item {name:?}"));
+            };
+            let colour = match colour {
+                None => None,
+                Some(colour) => match self.colour_names.iter().position(|c| c == colour) {
+                    Some(c) => Some(c),
+                    None => return Err(format!("`{text}` names the unknown colour {colour:?}")),
+                },
+            };
+            key.push((item, colour));
         }
         key.sort_unstable();
         self.by_items
@@ -506,21 +603,36 @@ impl Cover {
         }
     }
 
+    /// A Knuth-format option as the input writes it: its items in input
+    /// order, separated by one space, a coloured one as `name:colour`.
+    pub fn option_text(&self, option: usize) -> String {
+        let mut text = String::new();
+        for (k, (&item, colour)) in self.options[option]
+            .iter()
+            .zip(&self.colours[option])
+            .enumerate()
+        {
+            if k > 0 {
+                text.push(' ');
+            }
+            text.push_str(&self.items[item]);
+            if let Some(c) = colour {
+                text.push(':');
+                text.push_str(&self.colour_names[*c]);
+            }
+        }
+        text
+    }
+
     /// An option as an answer names it, for messages.
     fn describe(&self, option: usize) -> String {
         match self.kind {
             Kind::Matrix => format!("row {}", option + 1),
-            Kind::Knuth => {
-                let names: Vec<&str> = self.options[option]
-                    .iter()
-                    .map(|&i| self.items[i].as_str())
-                    .collect();
-                format!("option `{}`", names.join(" "))
-            }
+            Kind::Knuth => format!("option `{}`", self.option_text(option)),
         }
     }
 
-    /// The options of one answer as JSON gives them: item-name strings for
+    /// The options of one answer as JSON gives them: option strings for
     /// Knuth's format, row numbers for matrices.
     fn options_from_json(&self, solution: &Value) -> Result<Vec<usize>, String> {
         let Some(list) = solution.as_array() else {
@@ -549,47 +661,109 @@ fn numbered_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
         .map(|(i, line)| (i + 1, line))
 }
 
-/// Reads Knuth's format: the item line (primary items, optionally `|` and
-/// secondary ones), then one option per line; blank lines and lines that
-/// start with `|` are skipped.
+/// Reads Knuth's format (DLX1, with DLX2's colours and DLX3's bounds):
+/// the item line (primary items, optionally a token `|` and secondary
+/// ones; a primary item may be written `min:max|name` or `max|name`),
+/// then one option per line, its items `name` or, for secondary ones,
+/// `name:colour`. Blank lines and lines that start with `|` are skipped.
 pub fn read_knuth(text: &str) -> Result<Cover, String> {
     let mut lines = numbered_lines(text).filter(|(_, l)| {
         let l = l.trim();
         !l.is_empty() && !l.starts_with('|')
     });
     let (line, item_line) = lines.next().ok_or("no item line")?;
-    let mut parts = item_line.split('|');
-    let primary: Vec<&str> = parts.next().unwrap_or("").split_whitespace().collect();
-    let secondary: Vec<&str> = parts.next().unwrap_or("").split_whitespace().collect();
-    if parts.next().is_some() {
-        return Err(format!("line {line}: more than one `|`"));
+    let mut names: Vec<String> = Vec::new();
+    let mut bounds: Vec<Bounds> = Vec::new();
+    let mut in_secondary = false;
+    for token in item_line.split_whitespace() {
+        if token == "|" {
+            if in_secondary {
+                return Err(format!("line {line}: more than one `|`"));
+            }
+            in_secondary = true;
+            continue;
+        }
+        let (bound, name) = match token.split_once('|') {
+            Some((bound, name)) => (Some(bound), name),
+            None => (None, token),
+        };
+        if name.is_empty() || name.contains([':', '|']) {
+            return Err(format!("line {line}: {token:?} is not an item name"));
+        }
+        match (bound, in_secondary) {
+            (Some(_), true) => {
+                return Err(format!(
+                    "line {line}: the secondary item {name:?} has bounds"
+                ))
+            }
+            (Some(bound), false) => {
+                let bound = parse_bounds(bound)
+                    .ok_or_else(|| format!("line {line}: bad bounds in {token:?}"))?;
+                bounds.push(bound);
+            }
+            (None, false) => bounds.push(Bounds::ONCE),
+            (None, true) => {}
+        }
+        names.push(name.to_owned());
     }
-    let names: Vec<String> = primary
-        .iter()
-        .chain(&secondary)
-        .map(|s| s.to_string())
-        .collect();
     let mut index = HashMap::new();
     for (i, name) in names.iter().enumerate() {
         if index.insert(name.as_str(), i).is_some() {
             return Err(format!("line {line}: item {name:?} named twice"));
         }
     }
-    let mut cover = Cover::new(Kind::Knuth, line, names.clone(), primary.len());
+    let mut cover = Cover::new(Kind::Knuth, line, names.clone(), bounds);
+    let mut colour_index: HashMap<String, usize> = HashMap::new();
     for (number, text) in lines {
         let mut option = Vec::new();
-        for name in text.split_whitespace() {
+        let mut colours = Vec::new();
+        for token in text.split_whitespace() {
+            let (name, colour) = match token.split_once(':') {
+                Some((name, colour)) => (name, Some(colour)),
+                None => (token, None),
+            };
             let &item = index
                 .get(name)
                 .ok_or_else(|| format!("line {number}: unknown item {name:?}"))?;
             if option.contains(&item) {
                 return Err(format!("line {number}: item {name:?} twice in an option"));
             }
+            let colour = match colour {
+                None => None,
+                Some("") => return Err(format!("line {number}: {token:?} has an empty colour")),
+                Some(_) if item < cover.primary => {
+                    return Err(format!(
+                        "line {number}: the primary item {name:?} has a colour"
+                    ))
+                }
+                Some(colour) => {
+                    let next = colour_index.len();
+                    let c = *colour_index.entry(colour.to_owned()).or_insert(next);
+                    if c == next {
+                        cover.colour_names.push(colour.to_owned());
+                    }
+                    Some(c)
+                }
+            };
             option.push(item);
+            colours.push(colour);
         }
-        cover.push_option(option);
+        cover.push_option(option, colours);
     }
     Ok(cover)
+}
+
+/// DLX3's bounds before a primary item's `|`: `max` or `min:max`, with
+/// `min <= max` and `max >= 1`.
+fn parse_bounds(text: &str) -> Option<Bounds> {
+    let (min, max) = match text.split_once(':') {
+        Some((min, max)) => (min.parse().ok()?, max.parse().ok()?),
+        None => {
+            let max = text.parse().ok()?;
+            (max, max)
+        }
+    };
+    (min <= max && max >= 1).then_some(Bounds { min, max })
 }
 
 /// Reads 0/1 matrices: each a line `N M`, then N lines of M values 0 or 1;
@@ -614,7 +788,7 @@ pub fn read_matrices(text: &str) -> Result<Vec<Cover>, String> {
             ));
         };
         let items = (1..=columns).map(|c| c.to_string()).collect();
-        let mut cover = Cover::new(Kind::Matrix, line, items, columns);
+        let mut cover = Cover::new(Kind::Matrix, line, items, vec![Bounds::ONCE; columns]);
         for _ in 0..rows {
             let (number, row) = lines
                 .next()
@@ -634,7 +808,8 @@ pub fn read_matrices(text: &str) -> Result<Vec<Cover>, String> {
                     _ => return Err(format!("line {number}: {value:?} is not 0 or 1")),
                 }
             }
-            cover.push_option(option);
+            let colours = vec![None; option.len()];
+            cover.push_option(option, colours);
         }
         covers.push(cover);
     }
@@ -659,11 +834,17 @@ pub fn read_fixture(path: &Path) -> Result<Vec<Cover>, String> {
 // The checkers.
 // ---------------------------------------------------------------------------
 
-/// Checks that `chosen` options form an exact cover: no option twice, no
-/// empty option, every primary item covered exactly once and every
-/// secondary item at most once.
+/// Checks that `chosen` options form a solution: no option twice, none
+/// without a primary item (those are ignored, never chosen), every
+/// primary item covered within its bounds (exactly once unless the item
+/// line says otherwise), and every secondary item consistently: either by
+/// at most one option, with or without a colour, or by several that all
+/// give it the same colour.
 pub fn check_cover(cover: &Cover, chosen: &[usize]) -> Result<(), String> {
-    let mut uses = vec![0usize; cover.items.len()];
+    let mut uses = vec![0u32; cover.items.len()];
+    // The colours given to each secondary item, one entry per option that
+    // names it.
+    let mut given: Vec<Vec<Option<usize>>> = vec![Vec::new(); cover.items.len()];
     let mut seen = HashSet::new();
     for &option in chosen {
         let Some(items) = cover.options.get(option) else {
@@ -675,18 +856,48 @@ pub fn check_cover(cover: &Cover, chosen: &[usize]) -> Result<(), String> {
         if items.is_empty() {
             return Err(format!("{} covers no item", cover.describe(option)));
         }
-        for &item in items {
+        if !cover.has_primary(option) {
+            return Err(format!(
+                "{} has no primary item (such options are ignored)",
+                cover.describe(option)
+            ));
+        }
+        for (&item, &colour) in items.iter().zip(&cover.colours[option]) {
             uses[item] += 1;
+            if item >= cover.primary {
+                given[item].push(colour);
+            }
         }
     }
     for (item, &count) in uses.iter().enumerate() {
-        let primary = item < cover.primary;
-        if primary && count == 0 {
-            return Err(format!("{} is not covered", cover.describe_item(item)));
-        }
-        if count > 1 {
+        if item < cover.primary {
+            let bounds = cover.bounds[item];
+            if bounds.contains(count) {
+                continue;
+            }
             let item = cover.describe_item(item);
-            return Err(format!("{item} is covered {count} times"));
+            return Err(match bounds {
+                Bounds::ONCE if count == 0 => format!("{item} is not covered"),
+                Bounds::ONCE => format!("{item} is covered {count} times"),
+                _ => format!("{item} is covered {count} times, not {bounds}"),
+            });
+        }
+        let colours = &given[item];
+        if colours.len() <= 1 {
+            continue;
+        }
+        let name = cover.describe_item(item);
+        if colours.iter().all(Option::is_none) {
+            return Err(format!("{name} is covered {count} times"));
+        }
+        if colours.contains(&None) {
+            return Err(format!(
+                "{name} is covered {count} times, not all with a colour"
+            ));
+        }
+        if let Some(other) = colours.iter().find(|&&c| c != colours[0]) {
+            let [a, b] = [colours[0], *other].map(|c| &cover.colour_names[c.unwrap()]);
+            return Err(format!("{name} is given two colours, {a} and {b}"));
         }
     }
     Ok(())
@@ -834,7 +1045,8 @@ fn exact_checks(env: &Env) -> Result<Vec<Check>> {
 
 /// The checks of one file: (a) counts and stats with `--count --json`,
 /// (b) solutions with `--all --limit 1000 --json`, (c) the default text
-/// answer, (d) the exit status of each run.
+/// answer, (d) the exit status of each run; and for Knuth's format the
+/// text checks of [`knuth_text_checks`].
 fn exact_file_checks(env: &Env, dir: &Path, expected: &Expected) -> Vec<Check> {
     let fixture = format!("exact/{}", expected.file);
     let instances = match read_fixture(&dir.join(&expected.file)) {
@@ -961,7 +1173,138 @@ fn exact_file_checks(env: &Env, dir: &Path, expected: &Expected) -> Vec<Check> {
         exit,
         &[("first solution (text)", &first)],
     ));
+    if let [cover] = &instances[..] {
+        if cover.kind == Kind::Knuth {
+            checks.extend(knuth_text_checks(
+                env,
+                &fixture,
+                &path,
+                cover,
+                expected.solutions[0],
+            ));
+        }
+    }
     checks
+}
+
+/// The text checks of a Knuth-format file (one problem, `count`
+/// solutions): (e) every solution of `--all --limit 1000`, each valid,
+/// all different, as many as there are up to the limit; (f) `--count`
+/// on one thread and on three; (g) `--max-nodes 1` gives up, with exit
+/// status 1, where no search can end that soon (see [`gives_up_at_once`]).
+fn knuth_text_checks(
+    env: &Env,
+    fixture: &str,
+    path: &str,
+    cover: &Cover,
+    count: u64,
+) -> Vec<Check> {
+    let exit = i32::from(count == 0);
+    let mut checks = Vec::new();
+    let limit = ALL_LIMIT.to_string();
+    let all = |run: &Run| check_knuth_all_text(cover, count.min(ALL_LIMIT), &run.stdout);
+    checks.extend(run_checks(
+        env,
+        fixture,
+        &["exact", "--all", "--limit", &limit, path],
+        exit,
+        &[("all solutions (text)", &all)],
+    ));
+    let counted = |run: &Run| match run.stdout.trim().parse::<u64>() {
+        Ok(n) if n == count => Ok(()),
+        _ => Err(format!(
+            "`{}` printed {}, expected {count}",
+            run.command,
+            snippet(&run.stdout)
+        )),
+    };
+    for jobs in ["1", "3"] {
+        let what = format!("count (text, --jobs {jobs})");
+        checks.extend(run_checks(
+            env,
+            fixture,
+            &["exact", "--count", "--jobs", jobs, path],
+            exit,
+            &[(&what, &counted)],
+        ));
+    }
+    if gives_up_at_once(cover, count) {
+        let gave_up = |run: &Run| {
+            let lines: Vec<&str> = run.stdout.lines().filter(|l| !l.is_empty()).collect();
+            match lines[..] {
+                ["gave up"] => Ok(()),
+                _ => Err(format!(
+                    "`{}` printed {}, expected `gave up`",
+                    run.command,
+                    snippet(&run.stdout)
+                )),
+            }
+        };
+        checks.extend(run_checks(
+            env,
+            fixture,
+            &["exact", "--max-nodes", "1", "--count", path],
+            1,
+            &[("gave up (--max-nodes 1)", &gave_up)],
+        ));
+    }
+    checks
+}
+
+/// Whether a search of `cover` (which has `count` solutions) must give up
+/// at `--max-nodes 1`. The budget is tested on entering a level, and the
+/// root is the first node: a search gives up unless it ends at the root,
+/// which it can only do when there is no solution, or when one option is a
+/// whole solution (queens1: it is found on the first level, whose entry is
+/// not tested). So: some solution, and none of one option.
+fn gives_up_at_once(cover: &Cover, count: u64) -> bool {
+    count > 0 && cover.needs_two_options()
+}
+
+/// The text of `cover exact --all` for one Knuth-format problem: `want`
+/// solutions, each its option lines and then a blank line, each valid and
+/// all different; `no solution` and a blank line when `want` is 0.
+pub fn check_knuth_all_text(cover: &Cover, want: u64, stdout: &str) -> Result<(), String> {
+    if want == 0 {
+        return match stdout {
+            "no solution\n\n" => Ok(()),
+            _ => Err(format!("expected `no solution`, found {}", snippet(stdout))),
+        };
+    }
+    if stdout.is_empty() {
+        return Err(format!("nothing printed, expected {want} solutions"));
+    }
+    let mut solutions: Vec<Vec<usize>> = Vec::new();
+    let mut block: Vec<usize> = Vec::new();
+    for line in stdout.lines() {
+        let number = solutions.len() + 1;
+        if !line.is_empty() {
+            let option = cover
+                .option_named(line)
+                .map_err(|m| format!("solution {number}: {m}"))?;
+            block.push(option);
+            continue;
+        }
+        if block.is_empty() {
+            return Err(format!("a blank line where solution {number} should start"));
+        }
+        check_cover(cover, &block).map_err(|m| format!("solution {number}: {m}"))?;
+        solutions.push(std::mem::take(&mut block));
+    }
+    if !block.is_empty() || !stdout.ends_with('\n') {
+        return Err(format!(
+            "solution {} is not ended by a blank line",
+            solutions.len() + 1
+        ));
+    }
+    check_distinct(&solutions)?;
+    if solutions.len() as u64 != want {
+        return Err(format!(
+            "{} solutions printed, expected {want}",
+            solutions.len()
+        ));
+    }
+    Ok(())
 }
 
 /// Text answer for one Knuth-format problem: each option's items on a
@@ -1298,10 +1641,203 @@ mod tests {
                 continue; // Too slow for a debug-build test; REFERENCE.md has them.
             }
             let covers = read_fixture(&exact_dir().join(&row.file)).unwrap();
+            if covers.iter().any(|c| c.has_colours() || c.has_bounds()) {
+                continue; // `verify_xcc` counts these, by brute force.
+            }
             let counts: Vec<u64> = covers.iter().map(naive_count).collect();
             assert_eq!(counts, row.solutions, "{}", row.file);
             checked += 1;
         }
         assert!(checked >= 20);
+    }
+
+    /// The brute force of `verify_xcc` (options in or out, in order) and
+    /// the naive search above (items in order) agree on plain problems.
+    #[test]
+    fn naive_search_and_brute_force_agree() {
+        for name in [
+            "queens4",
+            "queens5",
+            "queens6",
+            "langford3",
+            "langford4",
+            "langford5",
+        ] {
+            let cover = &read_fixture(&exact_dir().join(format!("{name}.dlx"))).unwrap()[0];
+            let brute = crate::verify_xcc::brute_force_count(cover);
+            assert_eq!(naive_count(cover), brute, "{name}");
+        }
+        let matrices = read_fixture(&exact_dir().join("matrix_several.txt")).unwrap();
+        for matrix in &matrices {
+            assert_eq!(
+                naive_count(matrix),
+                crate::verify_xcc::brute_force_count(matrix)
+            );
+        }
+    }
+
+    /// Items p q primary, p at most twice and q from 1 to 3 times; x y
+    /// secondary, with colours.
+    const COLOURED: &str = "0:2|p 1:3|q | x y\n\
+                            p x:A\n\
+                            q x:A y\n\
+                            p q x:B\n\
+                            q y:C\n\
+                            p\n\
+                            q\n\
+                            x:A y:C\n";
+
+    fn coloured() -> Cover {
+        read_knuth(COLOURED).unwrap()
+    }
+
+    #[test]
+    fn colours_and_bounds_are_read() {
+        let cover = coloured();
+        assert_eq!(cover.items, ["p", "q", "x", "y"]);
+        assert_eq!(cover.primary, 2);
+        assert_eq!(
+            cover.bounds,
+            [Bounds { min: 0, max: 2 }, Bounds { min: 1, max: 3 }]
+        );
+        assert_eq!(cover.colour_names, ["A", "B", "C"]);
+        assert_eq!(cover.options[1], [1, 2, 3]);
+        assert_eq!(cover.colours[1], [None, Some(0), None]);
+        assert_eq!(cover.option_text(2), "p q x:B");
+        assert!(!cover.has_primary(6), "`x:A y:C` names no primary item");
+        assert!(cover.has_colours() && cover.has_bounds());
+        // `2|a` is exactly twice; `1:1|a` is plain `a`.
+        let cover = read_knuth("2|a 1:1|b c | d\na b c\n").unwrap();
+        let [two, once] = [Bounds { min: 2, max: 2 }, Bounds::ONCE];
+        assert_eq!(cover.bounds, [two, once, once]);
+        assert!(!read_knuth("a b\na b\n").unwrap().has_bounds());
+        for bad in [
+            "a | x\na:A\n",       // a colour on a primary item
+            "a | 2|x\na x\n",     // bounds on a secondary item
+            "3:2|a\na\n",         // min above max
+            "0|a\na\n",           // max 0
+            "0:x|a\na\n",         // not a number
+            ":2|a\na\n",          // bounds without a min
+            "a | x | y\na\n",     // two `|`
+            "a:b\na\n",           // a colon in an item name
+            "a | x\na x:\n",      // an empty colour
+            "a | x\na x:A x:B\n", // an item twice
+        ] {
+            assert!(read_knuth(bad).is_err(), "{bad:?} is read");
+        }
+    }
+
+    #[test]
+    fn coloured_options_are_named_with_their_colours() {
+        let cover = coloured();
+        assert_eq!(cover.option_named("p x:A"), Ok(0));
+        assert_eq!(cover.option_named("x:A p"), Ok(0), "any order");
+        assert!(cover.option_named("p x").is_err(), "colour missing");
+        assert!(cover.option_named("p x:B").is_err(), "another colour");
+        assert!(cover.option_named("p x:D").is_err(), "unknown colour");
+        assert!(cover.option_named("q x:A y:C").is_err(), "colour added");
+        assert!(cover.option_named("p:A").is_err(), "not an option");
+    }
+
+    #[test]
+    fn coloured_covers_pass() {
+        let cover = coloured();
+        for solution in [
+            &["q"][..],
+            &["p x:A", "q x:A y"],
+            &["p", "q y:C", "q"],
+            &["p q x:B", "q"],
+        ] {
+            let options = named(&cover, solution);
+            let check = check_cover(&cover, &options);
+            assert_eq!(check.as_ref().err(), None.as_ref(), "{solution:?}");
+        }
+    }
+
+    /// Each way a solution with colours and bounds can be wrong is caught.
+    #[test]
+    fn coloured_covers_fail() {
+        let cover = coloured();
+        let check = |solution: &[&str]| check_cover(&cover, &named(&cover, solution));
+        let fails = |solution: &[&str], reason: &str| {
+            assert_eq!(check(solution), Err(reason.to_owned()), "{solution:?}")
+        };
+        fails(
+            &["p x:A", "p q x:B"],
+            "secondary item x is given two colours, A and B",
+        );
+        fails(
+            &["p x:A", "q x:A y", "q y:C"],
+            "secondary item y is covered 2 times, not all with a colour",
+        );
+        fails(
+            &["p x:A", "p q x:B", "p"],
+            "primary item p is covered 3 times, not 0 to 2",
+        );
+        fails(&["p x:A"], "primary item q is covered 0 times, not 1 to 3");
+        assert!(check(&["q", "q"]).unwrap_err().contains("chosen twice"));
+        let ignored = cover.option_named("x:A y:C").unwrap();
+        let q = cover.option_named("q").unwrap();
+        assert_eq!(
+            check_cover(&cover, &[q, ignored]),
+            Err("option `x:A y:C` has no primary item (such options are ignored)".to_owned())
+        );
+        assert!(check_cover(&cover, &[q, 99]).is_err(), "unknown option");
+        assert!(
+            check_knuth_text(&cover, 1, "q\nq x:D\n\n").is_err(),
+            "unknown colour"
+        );
+        // Exactly twice, as DLX3's `2|r`.
+        let two = read_knuth("2|r c\nr\nr c\nc\n").unwrap();
+        assert_eq!(
+            check_cover(&two, &named(&two, &["r c"])),
+            Err("primary item r is covered 1 times, not 2".to_owned())
+        );
+        assert_eq!(check_cover(&two, &named(&two, &["r c", "r"])), Ok(()));
+    }
+
+    #[test]
+    fn all_text_answers() {
+        let cover = coloured();
+        let good = "q\n\np x:A\nq x:A y\n\n";
+        assert_eq!(check_knuth_all_text(&cover, 2, good), Ok(()));
+        assert!(check_knuth_all_text(&cover, 3, good).is_err(), "too few");
+        assert!(check_knuth_all_text(&cover, 1, good).is_err(), "too many");
+        assert!(
+            check_knuth_all_text(&cover, 2, "q\n\nq\n\n").is_err(),
+            "repeated"
+        );
+        assert!(
+            check_knuth_all_text(&cover, 2, "q\n\n\nq y:C\n\n").is_err(),
+            "blank"
+        );
+        assert!(
+            check_knuth_all_text(&cover, 2, "q\n\nq y:C\n").is_err(),
+            "unended"
+        );
+        assert!(
+            check_knuth_all_text(&cover, 1, "p x:A\n\n").is_err(),
+            "q uncovered"
+        );
+        let clash = "p x:A\np q x:B\n\n";
+        assert!(
+            check_knuth_all_text(&cover, 1, clash).is_err(),
+            "colour clash"
+        );
+        assert_eq!(check_knuth_all_text(&cover, 0, "no solution\n\n"), Ok(()));
+        assert!(check_knuth_all_text(&cover, 0, "q\n\n").is_err());
+    }
+
+    #[test]
+    fn giving_up_is_expected_where_no_search_ends_at_the_root() {
+        let plain = |name: &str| read_fixture(&exact_dir().join(name)).unwrap().remove(0);
+        assert!(gives_up_at_once(&plain("queens4.dlx"), 2));
+        assert!(
+            !gives_up_at_once(&plain("queens1.dlx"), 1),
+            "one option solves it"
+        );
+        assert!(!gives_up_at_once(&plain("queens3.dlx"), 0), "no solution");
+        assert!(!gives_up_at_once(&coloured(), 5), "`q` alone is a solution");
+        assert!(gives_up_at_once(&plain("twoqueens4.dlx"), 11));
     }
 }

@@ -112,18 +112,22 @@ fn spec_strategy(bounded: bool, coloured: bool) -> impl Strategy<Value = Spec> {
             Just((1u32, 1u32)).boxed()
         };
         let colour = if coloured { 0u32..=3 } else { 0u32..=0 };
-        let option = proptest::sample::subsequence((0..items).collect::<Vec<_>>(), 1..=items.min(4))
-            .prop_flat_map(move |option_items| {
-                let len = option_items.len();
-                (Just(option_items), prop::collection::vec(colour.clone(), len))
-            })
-            .prop_map(move |(option_items, colours)| {
-                option_items
-                    .into_iter()
-                    .zip(colours)
-                    .map(|(item, colour)| (item, if item < primary { 0 } else { colour }))
-                    .collect::<Vec<_>>()
-            });
+        let option =
+            proptest::sample::subsequence((0..items).collect::<Vec<_>>(), 1..=items.min(4))
+                .prop_flat_map(move |option_items| {
+                    let len = option_items.len();
+                    (
+                        Just(option_items),
+                        prop::collection::vec(colour.clone(), len),
+                    )
+                })
+                .prop_map(move |(option_items, colours)| {
+                    option_items
+                        .into_iter()
+                        .zip(colours)
+                        .map(|(item, colour)| (item, if item < primary { 0 } else { colour }))
+                        .collect::<Vec<_>>()
+                });
         (
             prop::collection::vec(bound, primary),
             prop::collection::vec(option, 0..=12),
@@ -270,7 +274,9 @@ fn knuths_small_colour_example() {
         b.add_named_coloured_option(option.iter().copied()).unwrap();
     }
     let problem = b.build();
-    let report = Solver::new(&problem).count_with(&[], &Limits::none()).unwrap();
+    let report = Solver::new(&problem)
+        .count_with(&[], &Limits::none())
+        .unwrap();
     // DLX2's figures (shared/xc/REFERENCE-XCC.md).
     assert_eq!(
         (
@@ -290,4 +296,3 @@ fn the_compact_engine_refuses_colours_and_bounds() {
     b.add_option([0]).unwrap();
     assert!(dlx_core::CompactSolver::new(&b.build()).is_err());
 }
-

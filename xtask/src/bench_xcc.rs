@@ -1,0 +1,686 @@
+//! `cargo xtask bench xcc`: times `cover exact` on the colour (XCC) and
+//! multiplicity (MCC) problems of `../shared/xc/` that `REFERENCE-XCC.md`
+//! lists, against Knuth's own DLX2 and DLX3 run by turns with it.
+//!
+//! For each file: `cover exact --count --stats --jobs 1 FILE` and, when
+//! given, the Knuth program the table names for it (DLX2 for the colour
+//! files, DLX3 for those with bounds), `PROGRAM < FILE` (which counts all
+//! solutions quietly and prints its counters on standard error), by turns
+//! on the same file, `--runs` times each (default 5), whole process, wall
+//! clock. It prints the solutions (which must agree), the search nodes and
+//! updates of both (on the colour files, where DLX2's rule of branching is
+//! the one to follow, they must be equal; with bounds DLX3 branches by
+//! another rule, so they are only shown), the best time of each, their
+//! ratio, and the seconds of the table. The Knuth program's own counts
+//! must be the table's, which checks the build. The issue's bar (counting
+//! `wordsquare4_a5` and `wordsquare5_a4` on one thread at most as slow as
+//! DLX2) is marked on those two files; it is a time and fails nothing.
+//!
+//! Without the Knuth programs it prints `cover`'s figures against the
+//! table alone (counts, and the table's seconds, measured elsewhere).
+//! Nothing of Knuth's code is in this repository: the bench only runs the
+//! programs the user built and points it to (`--dlx2 PATH`, `--dlx3 PATH`,
+//! or `$COVER_DLX2`, `$COVER_DLX3`).
+//!
+//! Usage: `cargo xtask bench xcc [--runs N] [--quick] [--bin PATH]
+//! [--dlx2 PATH] [--dlx3 PATH] [FILE ...]`; `--quick` leaves out the files
+//! the table gives more than a second (`twoqueens8`); FILE names files of
+//! the table (default: all). Exits non-zero when a count disagrees.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+
+use crate::bench::shared_dir;
+
+/// The files the issue's speed bar is about: `cover` at most as slow as
+/// DLX2 on one thread.
+const BAR_FILES: &[&str] = &["wordsquare4_a5", "wordsquare5_a4"];
+
+/// `--quick` leaves out files the table gives more than this many seconds.
+const QUICK_SECONDS: f64 = 1.0;
+
+/// Which of Knuth's programs a row of the table is from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Program {
+    /// Colours: its rule of branching is DLX1's, which `cover` follows.
+    Dlx2,
+    /// Colours and multiplicities: another rule of branching.
+    Dlx3,
+}
+
+impl Program {
+    fn name(self) -> &'static str {
+        match self {
+            Program::Dlx2 => "DLX2",
+            Program::Dlx3 => "DLX3",
+        }
+    }
+}
+
+/// One row of `REFERENCE-XCC.md`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct XccRow {
+    /// The file name without `.dlx`.
+    pub name: String,
+    pub program: Program,
+    pub solutions: u64,
+    pub nodes: u64,
+    pub updates: u64,
+    pub cleansings: u64,
+    pub seconds: f64,
+}
+
+/// The table of `REFERENCE-XCC.md`:
+/// `| file | program | solutions | nodes | updates | cleansings | seconds |`.
+/// Lines that are not rows of a `.dlx` file (the header, the rule, the
+/// text) are skipped; a row that does not parse is an error.
+pub fn parse_xcc_reference(text: &str) -> Result<Vec<XccRow>> {
+    let mut rows = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let cells: Vec<&str> = line
+            .split('|')
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .collect();
+        if cells.len() != 7 || !cells[0].ends_with(".dlx") {
+            continue;
+        }
+        let row = (|| -> Result<XccRow> {
+            let program = match cells[1].to_ascii_uppercase().as_str() {
+                "DLX2" => Program::Dlx2,
+                "DLX3" => Program::Dlx3,
+                other => bail!("unknown program {other:?}"),
+            };
+            Ok(XccRow {
+                name: cells[0].trim_end_matches(".dlx").to_owned(),
+                program,
+                solutions: cells[2].parse()?,
+                nodes: cells[3].parse()?,
+                updates: cells[4].parse()?,
+                cleansings: cells[5].parse()?,
+                seconds: cells[6].parse()?,
+            })
+        })()
+        .with_context(|| format!("line {}: {line:?}", number + 1))?;
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// The counters of one run; `None` for what the program did not print.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub solutions: Option<u64>,
+    pub nodes: Option<u64>,
+    pub updates: Option<u64>,
+    pub cleansings: Option<u64>,
+}
+
+/// The counters in the last line of Knuth's statistics (DLX1, DLX2, DLX3,
+/// on standard error at the end of a run with the default verbosity):
+/// `Altogether 3 solutions, 423+470-44 mems, 24 updates, 8 cleansings,
+/// 568 bytes, 7 nodes, ccost 4%.` (DLX1 prints no cleansings). `None`
+/// when there is no such line.
+pub fn parse_knuth_stats(stderr: &str) -> Option<Counts> {
+    let line = stderr
+        .lines()
+        .rev()
+        .find_map(|l| l.trim().strip_prefix("Altogether "))?;
+    let mut counts = Counts::default();
+    for part in line.split(',') {
+        let mut words = part.split_whitespace();
+        let (Some(value), Some(label)) = (words.next(), words.next()) else {
+            continue;
+        };
+        // `423+470-44 mems` and `ccost 4%` are not counters.
+        let Ok(value) = value.parse::<u64>() else {
+            continue;
+        };
+        let slot = match label.trim_end_matches('.') {
+            "solution" | "solutions" => &mut counts.solutions,
+            "node" | "nodes" => &mut counts.nodes,
+            "update" | "updates" => &mut counts.updates,
+            "cleansing" | "cleansings" => &mut counts.cleansings,
+            _ => continue,
+        };
+        *slot = Some(value);
+    }
+    counts.solutions.is_some().then_some(counts)
+}
+
+/// The counters of `cover exact --count --stats`: the count on standard
+/// output, `search nodes:`, `updates:`, `solutions:` (and `cleansings:`,
+/// should it print one) on standard error. The `solutions:` line wins over
+/// the count when both are there.
+pub fn parse_cover_stats(stdout: &str, stderr: &str) -> Counts {
+    let number = |label: &str| {
+        stderr.lines().find_map(|l| {
+            l.trim()
+                .strip_prefix(label)?
+                .split_whitespace()
+                .next()?
+                .parse::<u64>()
+                .ok()
+        })
+    };
+    Counts {
+        solutions: number("solutions:").or_else(|| stdout.trim().parse().ok()),
+        nodes: number("search nodes:"),
+        updates: number("updates:"),
+        cleansings: number("cleansings:"),
+    }
+}
+
+/// Runs `command` with `input` (when given) as its standard input: its
+/// output and its time from start to exit.
+fn time_command(command: &mut Command, input: Option<&Path>) -> Result<(Output, Duration)> {
+    let stdin = match input {
+        Some(path) => Stdio::from(File::open(path).with_context(|| format!("{}", path.display()))?),
+        None => Stdio::null(),
+    };
+    let start = Instant::now();
+    let output = command
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .with_context(|| format!("running {}", Path::new(command.get_program()).display()))?;
+    Ok((output, start.elapsed()))
+}
+
+/// One run of `cover exact --count --stats --jobs 1 FILE`: its counters
+/// and time, or why it failed (exit status 0 or 1, no solution, are
+/// answers; 2 and up are not).
+fn run_cover(cover: &Path, file: &Path) -> Result<(Counts, Duration)> {
+    let (output, elapsed) = time_command(
+        Command::new(cover)
+            .args(["exact", "--count", "--stats", "--jobs", "1"])
+            .arg(file),
+        None,
+    )?;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if !matches!(output.status.code(), Some(0 | 1)) {
+        let first = stderr.lines().next().unwrap_or("").trim();
+        bail!("cover exact failed ({}): {first}", output.status);
+    }
+    let counts = parse_cover_stats(&String::from_utf8_lossy(&output.stdout), &stderr);
+    Ok((counts, elapsed))
+}
+
+/// One run of a Knuth program on `file`: its counters and time.
+fn run_knuth(program: &Path, file: &Path) -> Result<(Counts, Duration)> {
+    let (output, elapsed) = time_command(&mut Command::new(program), Some(file))?;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    // Knuth's programs exit with 0 after a full run; their counters are
+    // what matters.
+    let counts = parse_knuth_stats(&stderr).with_context(|| {
+        format!(
+            "{} printed no `Altogether ...` line ({}): {}",
+            program.display(),
+            output.status,
+            stderr.lines().last().unwrap_or("")
+        )
+    })?;
+    Ok((counts, elapsed))
+}
+
+/// A counter for the table: the number, or `-`.
+fn show(value: Option<u64>) -> String {
+    value.map_or("-".to_owned(), |v| v.to_string())
+}
+
+/// The counters in words: `3 solutions, 7 nodes, 24 updates, 8 cleansings`.
+fn describe(counts: &Counts) -> String {
+    format!(
+        "{} solutions, {} nodes, {} updates, {} cleansings",
+        show(counts.solutions),
+        show(counts.nodes),
+        show(counts.updates),
+        show(counts.cleansings)
+    )
+}
+
+/// `ok`, `DIFF` or (when either is unknown) `-`.
+fn agree(a: Option<u64>, b: Option<u64>) -> &'static str {
+    match (a, b) {
+        (Some(a), Some(b)) if a == b => "ok",
+        (Some(_), Some(_)) => "DIFF",
+        _ => "-",
+    }
+}
+
+/// The options of the command line.
+struct Options {
+    runs: usize,
+    quick: bool,
+    cover: Option<PathBuf>,
+    dlx2: Option<PathBuf>,
+    dlx3: Option<PathBuf>,
+    names: Vec<String>,
+}
+
+const USAGE: &str = "usage: cargo xtask bench xcc [--runs N] [--quick] [--bin PATH] \
+                     [--dlx2 PATH] [--dlx3 PATH] [FILE ...]";
+
+fn parse_options(args: &[String]) -> Result<Options> {
+    let from_env = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let mut options = Options {
+        runs: 5,
+        quick: false,
+        cover: None,
+        dlx2: from_env("COVER_DLX2"),
+        dlx3: from_env("COVER_DLX3"),
+        names: Vec::new(),
+    };
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut path = |what: &str| -> Result<PathBuf> {
+            Ok(PathBuf::from(args.next().with_context(|| {
+                format!("{what} needs a path; {USAGE}")
+            })?))
+        };
+        match arg.as_str() {
+            "--runs" => {
+                options.runs = args
+                    .next()
+                    .context("--runs needs a number")?
+                    .parse()
+                    .context("--runs needs a number")?;
+                if options.runs == 0 {
+                    bail!("--runs must be at least 1");
+                }
+            }
+            "--quick" => options.quick = true,
+            "--bin" => options.cover = Some(path("--bin")?),
+            "--dlx2" => options.dlx2 = Some(path("--dlx2")?),
+            "--dlx3" => options.dlx3 = Some(path("--dlx3")?),
+            other if other.starts_with('-') => bail!("unknown argument {other:?}; {USAGE}"),
+            name => options.names.push(name.trim_end_matches(".dlx").to_owned()),
+        }
+    }
+    for path in [&options.dlx2, &options.dlx3].into_iter().flatten() {
+        if !path.is_file() {
+            bail!("{}: no such program", path.display());
+        }
+    }
+    Ok(options)
+}
+
+pub fn run(args: &[String]) -> Result<()> {
+    let options = parse_options(args)?;
+    let dir = shared_dir().join("xc");
+    let table = dir.join("REFERENCE-XCC.md");
+    if !table.is_file() {
+        println!(
+            "bench xcc: {} is not here; nothing to time",
+            table.display()
+        );
+        return Ok(());
+    }
+    let text = std::fs::read_to_string(&table).with_context(|| format!("{}", table.display()))?;
+    let rows = parse_xcc_reference(&text).with_context(|| format!("{}", table.display()))?;
+    for name in &options.names {
+        if !rows.iter().any(|r| &r.name == name) {
+            let known: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
+            bail!("{name}: not in REFERENCE-XCC.md ({})", known.join(", "));
+        }
+    }
+    let rows: Vec<&XccRow> = rows
+        .iter()
+        .filter(|r| options.names.is_empty() || options.names.contains(&r.name))
+        .filter(|r| !options.quick || r.seconds <= QUICK_SECONDS)
+        .collect();
+    let cover = match &options.cover {
+        Some(path) => path.clone(),
+        None => crate::verify::build_cover(&crate::verify::workspace_root())?,
+    };
+    let program_for = |program: Program| match program {
+        Program::Dlx2 => options.dlx2.as_deref(),
+        Program::Dlx3 => options.dlx3.as_deref(),
+    };
+    let runs = options.runs;
+    println!(
+        "bench xcc: `cover exact --count --stats --jobs 1 FILE` and Knuth's program `< FILE`, \
+         by turns,\nwhole process, wall clock, best of {runs}; `ref s`: REFERENCE-XCC.md's \
+         seconds (another machine);\n`DLX` columns: the Knuth program run here (DLX2 or DLX3, \
+         column `vs`), else the table's counts"
+    );
+    for program in [Program::Dlx2, Program::Dlx3] {
+        match program_for(program) {
+            Some(path) => println!("  {}: {}", program.name(), path.display()),
+            None => println!("  {}: not given", program.name()),
+        }
+    }
+    println!(
+        "{:<15} {:<4} {:>9} {:>9} {:>10} {:>10} {:<4} {:>11} {:>11} {:<4} {:>7} {:>7} {:>6} {:>6}",
+        "file",
+        "vs",
+        "solutions",
+        "DLX sol",
+        "nodes",
+        "DLX nodes",
+        "",
+        "updates",
+        "DLX upd",
+        "",
+        "cover s",
+        "DLX s",
+        "ratio",
+        "ref s"
+    );
+    let mut failures = Vec::new();
+    let mut bars = Vec::new();
+    let mut missing = Vec::new();
+    for row in rows {
+        let file = dir.join(format!("{}.dlx", row.name));
+        let knuth = program_for(row.program);
+        if knuth.is_none() && !missing.contains(&row.program) {
+            missing.push(row.program);
+        }
+        // By turns, the first of each pair alternating, so that neither
+        // always runs on a machine the other just warmed or disturbed.
+        let (mut cover_best, mut knuth_best) = (Duration::MAX, Duration::MAX);
+        let (mut ours, mut theirs) = (None, None);
+        let (mut cover_error, mut knuth_error) = (None, None);
+        for turn in 0..runs {
+            for side in [turn % 2, 1 - turn % 2] {
+                if side == 0 {
+                    if cover_error.is_some() {
+                        continue;
+                    }
+                    match run_cover(&cover, &file) {
+                        Ok((counts, elapsed)) => {
+                            ours = Some(counts);
+                            cover_best = cover_best.min(elapsed);
+                        }
+                        Err(e) => cover_error = Some(format!("{e:#}")),
+                    }
+                } else if let Some(program) = knuth.filter(|_| knuth_error.is_none()) {
+                    match run_knuth(program, &file) {
+                        Ok((counts, elapsed)) => {
+                            theirs = Some(counts);
+                            knuth_best = knuth_best.min(elapsed);
+                        }
+                        Err(e) => knuth_error = Some(format!("{e:#}")),
+                    }
+                }
+            }
+        }
+        let name = &row.name;
+        let what = row.program.name();
+        for error in [&cover_error, &knuth_error].into_iter().flatten() {
+            failures.push(format!("{name}: {error}"));
+        }
+        // Knuth's program must count what the table says: that checks
+        // the build the user pointed to.
+        let reference = Counts {
+            solutions: Some(row.solutions),
+            nodes: Some(row.nodes),
+            updates: Some(row.updates),
+            cleansings: Some(row.cleansings),
+        };
+        if let Some(theirs) = theirs {
+            if theirs != reference {
+                failures.push(format!(
+                    "{name}: {what} counts {}; REFERENCE-XCC.md {} (is it built from Knuth's \
+                     {}.w?)",
+                    describe(&theirs),
+                    describe(&reference),
+                    what.to_ascii_lowercase()
+                ));
+            }
+        }
+        // What cover is held to: the program run here, else the table.
+        let knuth_counts = theirs.unwrap_or(reference);
+        // Cover ran: every counter but the cleansings must be there.
+        let ran = ours.is_some();
+        let ours = ours.unwrap_or_default();
+        let must = |value: Option<u64>, mark: &'static str| {
+            if ran && value.is_none() {
+                "DIFF"
+            } else {
+                mark
+            }
+        };
+        if ran && ours.solutions != knuth_counts.solutions {
+            failures.push(format!(
+                "{name}: cover counts {} solutions, {what} {}",
+                show(ours.solutions),
+                show(knuth_counts.solutions)
+            ));
+        }
+        let strict = row.program == Program::Dlx2;
+        let (nodes_mark, updates_mark) = if strict {
+            let marks = (
+                must(ours.nodes, agree(ours.nodes, knuth_counts.nodes)),
+                must(ours.updates, agree(ours.updates, knuth_counts.updates)),
+            );
+            for (counter, mark, a, b) in [
+                ("search nodes", marks.0, ours.nodes, knuth_counts.nodes),
+                ("updates", marks.1, ours.updates, knuth_counts.updates),
+                (
+                    "cleansings",
+                    agree(ours.cleansings, knuth_counts.cleansings),
+                    ours.cleansings,
+                    knuth_counts.cleansings,
+                ),
+            ] {
+                if mark == "DIFF" {
+                    failures.push(format!(
+                        "{name}: cover's {counter} {}, {what}'s {}",
+                        show(a),
+                        show(b)
+                    ));
+                }
+            }
+            marks
+        } else {
+            ("info", "info")
+        };
+        let seconds = |d: Duration| (d != Duration::MAX).then_some(d.as_secs_f64());
+        let (cover_s, knuth_s) = (seconds(cover_best), seconds(knuth_best));
+        // Against the program run here; without it, against the table's
+        // seconds (another machine: a hint only).
+        let ratio = match (cover_s, knuth_s) {
+            (Some(c), Some(k)) => format!("{:.2}", c / k),
+            (Some(c), None) => format!("({:.2})", c / row.seconds),
+            _ => "-".to_owned(),
+        };
+        let secs = |s: Option<f64>| s.map_or("-".to_owned(), |s| format!("{s:.3}"));
+        println!(
+            "{:<15} {:<4} {:>9} {:>9} {:>10} {:>10} {:<4} {:>11} {:>11} {:<4} {:>7} {:>7} {:>6} {:>6}",
+            name,
+            what,
+            show(ours.solutions),
+            show(knuth_counts.solutions),
+            show(ours.nodes),
+            show(knuth_counts.nodes),
+            nodes_mark,
+            show(ours.updates),
+            show(knuth_counts.updates),
+            updates_mark,
+            secs(cover_s),
+            secs(knuth_s),
+            ratio,
+            row.seconds
+        );
+        if BAR_FILES.contains(&name.as_str()) {
+            let bar = match (cover_s, knuth_s) {
+                (Some(c), Some(k)) => format!(
+                    "{name}: cover {c:.3} s, {what} {k:.3} s run by turns: {:.2}× (bar ≤ 1) {}",
+                    c / k,
+                    if c <= k { "ok" } else { "OVER" }
+                ),
+                (Some(c), None) => format!(
+                    "{name}: cover {c:.3} s; {what} not run here (table: {} s, another \
+                     machine): no verdict",
+                    row.seconds
+                ),
+                _ => format!("{name}: cover did not run: no verdict"),
+            };
+            bars.push(bar);
+        }
+    }
+    if !bars.is_empty() {
+        println!("the bar (one thread, at most as slow as DLX2):");
+        for bar in &bars {
+            println!("  {bar}");
+        }
+    }
+    if !missing.is_empty() {
+        let names: Vec<&str> = missing.iter().map(|p| p.name()).collect();
+        println!(
+            "bench xcc: {} not given, so cover was checked against REFERENCE-XCC.md's counts \
+             and its seconds come from another machine; for a side-by-side run build Knuth's \
+             programs by hand (outside the repository) and pass --dlx2 PATH --dlx3 PATH \
+             (or set COVER_DLX2, COVER_DLX3)",
+            names.join(" and ")
+        );
+    }
+    if !failures.is_empty() {
+        for failure in &failures {
+            println!("FAIL {failure}");
+        }
+        bail!("{} checks failed", failures.len());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_table_with_its_cleansings_column() {
+        let text = "# Colour\n\ntext | with bars | but no file\n\
+            | file | program | solutions | nodes | updates | cleansings | seconds |\n\
+            |---|---|---|---|---|---|---|\n\
+            | xcc_small.dlx | DLX2 | 3 | 7 | 24 | 8 | 0.01 |\n\
+            | twoqueens8.dlx | DLX3 | 477136 | 12128277 | 101798656 | 0 | 3.24 |\n\
+            | queens8.dlx | 92 | 975 | 16126 | 0.00 |\n";
+        let rows = parse_xcc_reference(text).unwrap();
+        assert_eq!(
+            rows,
+            [
+                XccRow {
+                    name: "xcc_small".into(),
+                    program: Program::Dlx2,
+                    solutions: 3,
+                    nodes: 7,
+                    updates: 24,
+                    cleansings: 8,
+                    seconds: 0.01,
+                },
+                XccRow {
+                    name: "twoqueens8".into(),
+                    program: Program::Dlx3,
+                    solutions: 477136,
+                    nodes: 12128277,
+                    updates: 101798656,
+                    cleansings: 0,
+                    seconds: 3.24,
+                },
+            ]
+        );
+        let bad = "| x.dlx | DLX9 | 1 | 2 | 3 | 4 | 0.1 |\n";
+        assert!(parse_xcc_reference(bad).is_err());
+        let bad = "| x.dlx | DLX2 | 1 | two | 3 | 4 | 0.1 |\n";
+        assert!(parse_xcc_reference(bad).is_err());
+    }
+
+    #[test]
+    fn reads_the_shared_table_when_it_is_here() {
+        let path = shared_dir().join("xc/REFERENCE-XCC.md");
+        let Ok(text) = std::fs::read_to_string(path) else {
+            return;
+        };
+        let rows = parse_xcc_reference(&text).unwrap();
+        assert!(rows.iter().any(|r| r.name == "xcc_small"));
+        assert!(BAR_FILES
+            .iter()
+            .all(|name| rows.iter().any(|r| r.name == *name)));
+    }
+
+    #[test]
+    fn reads_knuths_statistics() {
+        // DLX2, after the line of the input phase.
+        let dlx2 = "(6 options, 3+2 items, 23 entries successfully read)\n\
+            Altogether 3 solutions, 423+470-44 mems, 24 updates, 8 cleansings, 568 bytes, \
+            7 nodes, ccost 4%.\n";
+        assert_eq!(
+            parse_knuth_stats(dlx2),
+            Some(Counts {
+                solutions: Some(3),
+                nodes: Some(7),
+                updates: Some(24),
+                cleansings: Some(8),
+            })
+        );
+        // DLX3: no lmems.
+        let dlx3 = "(36 options, 34+0 items, 180 entries successfully read)\n\
+            Altogether 1097 solutions, 5940+3717195 mems, 188428 updates, 0 cleansings, \
+            4392 bytes, 24838 nodes, ccost 18%.\n";
+        let counts = parse_knuth_stats(dlx3).unwrap();
+        assert_eq!(
+            (
+                counts.solutions,
+                counts.nodes,
+                counts.updates,
+                counts.cleansings
+            ),
+            (Some(1097), Some(24838), Some(188428), Some(0))
+        );
+        // DLX1: no cleansings; one solution is singular.
+        let dlx1 = "Altogether 1 solution, 10+20 mems, 5 updates, 100 bytes, 3 nodes, ccost 5%.";
+        assert_eq!(
+            parse_knuth_stats(dlx1),
+            Some(Counts {
+                solutions: Some(1),
+                nodes: Some(3),
+                updates: Some(5),
+                cleansings: None,
+            })
+        );
+        assert_eq!(parse_knuth_stats("Usage: dlx2 [v<n>] ...\n"), None);
+        assert_eq!(parse_knuth_stats(""), None);
+    }
+
+    #[test]
+    fn reads_covers_statistics() {
+        let stderr = "instances:     1 (1 answered: 1 solved, 0 without solution; 0 invalid)\n\
+            time:          0.001146 s (872.9 instances/s)\n\
+            search nodes:  975\n\
+            updates:       16126\n\
+            solutions:     92\n";
+        assert_eq!(
+            parse_cover_stats("92\n", stderr),
+            Counts {
+                solutions: Some(92),
+                nodes: Some(975),
+                updates: Some(16126),
+                cleansings: None,
+            }
+        );
+        // A cleansings line, should cover print one, is read too.
+        let with = format!("{stderr}cleansings:    8\n");
+        assert_eq!(parse_cover_stats("92\n", &with).cleansings, Some(8));
+        // Without the stats, the count on standard output.
+        assert_eq!(parse_cover_stats("3\n", "").solutions, Some(3));
+        assert_eq!(parse_cover_stats("", ""), Counts::default());
+    }
+
+    #[test]
+    fn marks_agreement() {
+        assert_eq!(agree(Some(1), Some(1)), "ok");
+        assert_eq!(agree(Some(1), Some(2)), "DIFF");
+        assert_eq!(agree(None, Some(2)), "-");
+    }
+}
