@@ -187,6 +187,9 @@ pub trait Guide: Visitor {
     /// `option`, the last one pushed, left the partial solution.
     fn pop(&mut self, option: usize);
     /// Whether nothing below the current partial solution is wanted.
+    /// (With bounds, an item that takes no more options is closed on a
+    /// level of its own, which this can cut too: a partial solution that
+    /// needs such levels to be complete is then not reported.)
     fn prune(&mut self) -> bool;
 }
 
@@ -1104,6 +1107,16 @@ impl Solver {
                     if let Some(outcome) = self.should_stop() {
                         break Step::End(outcome);
                     }
+                    let choice = self.choose_bounded();
+                    if choice.is_none() {
+                        // Every primary item covered within its bounds (a
+                        // solution is reported before the guide is asked,
+                        // as in the exact loop).
+                        self.nodes += 1;
+                        self.solutions += 1;
+                        phase = Phase::Leave;
+                        break Step::Solution;
+                    }
                     if G::FOLLOWS && guide.prune() {
                         phase = Phase::Leave;
                         continue;
@@ -1115,11 +1128,8 @@ impl Solver {
                         break Step::Prefix;
                     }
                     self.nodes += 1;
-                    let Some((item, ways)) = self.choose_bounded() else {
-                        // Every primary item covered within its bounds.
-                        self.solutions += 1;
-                        phase = Phase::Leave;
-                        break Step::Solution;
+                    let Some((item, ways)) = choice else {
+                        unreachable!("no item means a solution, above");
                     };
                     if ways == 0 {
                         phase = Phase::Leave;

@@ -260,6 +260,67 @@ proptest! {
     }
 }
 
+/// A guide that keeps the stack of options the engine pushes, checks each
+/// solution against it, and cuts every partial solution of `cut_at`
+/// options.
+struct Stack {
+    stack: Vec<usize>,
+    cut_at: usize,
+    solutions: Vec<Vec<usize>>,
+    balanced: bool,
+}
+
+impl dlx_core::Visitor for Stack {
+    fn solution(&mut self, options: &[usize]) -> Control {
+        self.balanced &= options == self.stack.as_slice();
+        self.solutions.push(sorted(options));
+        Control::Continue
+    }
+}
+
+impl dlx_core::Guide for Stack {
+    fn push(&mut self, option: usize) {
+        self.stack.push(option);
+    }
+    fn pop(&mut self, option: usize) {
+        self.balanced &= self.stack.pop() == Some(option);
+    }
+    fn prune(&mut self) -> bool {
+        self.stack.len() >= self.cut_at
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn a_guide_follows_and_cuts(spec in specs(), cut_at in 0usize..5) {
+        let problem = spec.build();
+        let mut solver = Solver::new(&problem);
+        let mut guide = Stack { stack: Vec::new(), cut_at, solutions: Vec::new(), balanced: true };
+        solver.search_guided(&[], &Limits::none(), &mut guide).unwrap();
+        prop_assert!(guide.balanced);
+        prop_assert!(guide.stack.is_empty());
+        // A cut at `cut_at` options leaves the solutions of at most that
+        // many; with bounds, one of exactly that many may need levels that
+        // close items, which the cut takes too.
+        let all = spec.brute_force(&[]);
+        let found: BTreeSet<Vec<usize>> = guide.solutions.into_iter().collect();
+        let at_most = |n: usize| -> BTreeSet<Vec<usize>> {
+            all.iter().filter(|s| s.len() <= n).cloned().collect()
+        };
+        if problem.has_bounds() {
+            prop_assert!(found.is_subset(&at_most(cut_at)));
+            if cut_at > 0 {
+                prop_assert!(at_most(cut_at - 1).is_subset(&found));
+            }
+        } else {
+            prop_assert_eq!(found, at_most(cut_at));
+        }
+        prop_assert!(solver.links_equal(&Solver::new(&problem)));
+    }
+}
+
 #[test]
 fn knuths_small_colour_example() {
     let mut b = Problem::named(["p", "q", "r"], ["x", "y"]).unwrap();
