@@ -257,6 +257,14 @@ proptest! {
             Control::Continue
         })).unwrap();
         prop_assert_eq!(found.into_inner().unwrap(), spec.brute_force(&[]));
+        // With a given option in front of every prefix.
+        if !spec.options.is_empty() {
+            let given = [spec.options.len() / 2];
+            let serial = Solver::new(&problem).count_with(&given, &Limits::none()).unwrap();
+            let parallel = pool.install(|| count_parallel(&problem, &given, &config)).unwrap();
+            prop_assert_eq!(parallel.stats, serial.stats);
+            prop_assert_eq!(serial.stats.solutions, spec.brute_force(&given).len() as u64);
+        }
     }
 }
 
