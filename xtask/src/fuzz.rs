@@ -11,7 +11,7 @@
 //! the searches, output and exit codes, each as a separate process (about
 //! 3.5 ms each here), on several workers at once.
 //!
-//! A run fails (see [`classify`]) on a signal (an abort from
+//! A run fails (see [`mod@classify`]) on a signal (an abort from
 //! `panic = "abort"`, a segfault), a panic message, an exit status other
 //! than 0, 1 or 2, a hang past `--timeout-ms`, a peak resident set past
 //! `--mem-mib`, or a broken promise of the interface: JSON lines that are
