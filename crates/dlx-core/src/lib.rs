@@ -104,6 +104,7 @@ mod names;
 mod problem;
 mod repeat;
 mod search;
+mod shard;
 mod split;
 
 pub use compact::{CompactSolver, TooWide, Undo, MAX_COMPACT_ITEMS, MAX_ITEM_OPTIONS};
@@ -113,6 +114,7 @@ pub use search::{
     Control, Guide, Limits, Outcome, Report, Search, Solutions, Solver, Stats, UnknownOption,
     Visitor, CLOSED,
 };
+pub use shard::{digest, plan, run_shard, run_top, Shard, ShardConfig, ShardPlan};
 pub use split::{
     count_compact_parallel, count_compact_resumed, count_parallel, first_compact_parallel,
     first_compact_resumed, search_parallel, split, ShareConfig, Split, SplitConfig, SplitProgress,

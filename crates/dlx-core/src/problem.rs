@@ -116,6 +116,11 @@ impl Colour {
     }
 }
 
+/// The colour numbered `number` (from 1).
+pub(crate) fn colour_numbered(number: u32) -> Colour {
+    Colour(NonZeroU32::new(number).expect("colours are numbered from 1"))
+}
+
 /// How many times a primary item must be covered: at least `lower`, at
 /// most `upper` times. Without bounds, exactly once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -479,12 +479,31 @@ impl Solver {
         &mut self,
         given: &[usize],
         depth: usize,
+        prefix: impl FnMut(&[usize]),
+        solution: impl FnMut(&[usize]),
+    ) -> Result<Report, UnknownOption> {
+        self.enumerate_below(given, given.len(), depth, prefix, solution)
+    }
+
+    /// [`Solver::enumerate_prefixes`] below `start`, a prefix it reported
+    /// (with `given_count` given options in front): the prefixes `levels`
+    /// levels deeper, each with `start` in front, and the solutions found
+    /// on the way. With `levels` 1: `start`'s children, and the report
+    /// counts `start`'s own node alone, so a tree cut at any prefixes adds
+    /// up (see `shard.rs`).
+    pub fn enumerate_below(
+        &mut self,
+        start: &[usize],
+        given_count: usize,
+        levels: usize,
         mut prefix: impl FnMut(&[usize]),
         mut solution: impl FnMut(&[usize]),
     ) -> Result<Report, UnknownOption> {
-        assert!(depth >= 1, "a split needs at least one level");
-        self.begin(given, Limits::none())?;
-        self.split_depth = Some(depth);
+        assert!(levels >= 1, "a split needs at least one level");
+        self.begin_below(start, given_count, Limits::none())?;
+        // Levels count from the first level below the givens (exact
+        // cover forces the whole start), or from the replayed ones.
+        self.split_depth = Some(self.floor + levels);
         let outcome = loop {
             match self.step(&mut Unguided(&mut |_: &[usize]| Control::Continue)) {
                 Step::Solution => {
@@ -513,11 +532,56 @@ impl Solver {
         limits: &Limits,
         visitor: &mut V,
     ) -> Result<Report, UnknownOption> {
+        self.begin_below(prefix, given_count, limits.clone())?;
+        Ok(self.run(&mut Unguided(visitor)))
+    }
+
+    /// Knuth's random-probe estimate of the search nodes below `prefix` (a
+    /// prefix as [`Solver::search_below`] takes it), its own node
+    /// included: the mean over `probes` random walks down the tree, each
+    /// worth `1 + d1 + d1·d2 + …` for the branching degrees `d1, d2, …` it
+    /// meets (TAOCP 7.2.2, "Estimating the running time"). `random(n)`
+    /// draws a branch below `n`.
+    pub fn estimate_below(
+        &mut self,
+        prefix: &[usize],
+        given_count: usize,
+        probes: usize,
+        random: &mut dyn FnMut(u64) -> u64,
+    ) -> Result<f64, UnknownOption> {
+        let mut total = 0.0;
+        for _ in 0..probes.max(1) {
+            self.begin_below(prefix, given_count, Limits::none())?;
+            let walk = if self.phase == Phase::Done {
+                // An empty subtree: nothing below.
+                0.0
+            } else {
+                match self.kind {
+                    Kind::Exact => self.probe_exact::<false>(random),
+                    Kind::Coloured => self.probe_exact::<true>(random),
+                    Kind::Multiple { colours: false } => self.probe_bounded::<false>(random),
+                    Kind::Multiple { colours: true } => self.probe_bounded::<true>(random),
+                }
+            };
+            total += walk;
+            self.finish(Outcome::Stopped);
+        }
+        Ok(total / probes.max(1) as f64)
+    }
+
+    /// Begins a search below `prefix` (see [`Solver::search_below`]): the
+    /// counters start below it.
+    fn begin_below(
+        &mut self,
+        prefix: &[usize],
+        given_count: usize,
+        limits: Limits,
+    ) -> Result<(), UnknownOption> {
         let Kind::Multiple { colours } = self.kind else {
-            return self.search(prefix, limits, visitor);
+            return self.begin(prefix, limits);
         };
         let (given, path) = prefix.split_at(given_count.min(prefix.len()));
-        self.begin(given, limits.clone())?;
+        self.begin(given, limits)?;
         if !self.conflict {
             let replayed = if colours {
                 self.replay::<true>(path)
@@ -531,7 +595,81 @@ impl Solver {
             self.updates_at_start = self.links.updates;
             self.cleansings_at_start = self.links.cleansings;
         }
-        Ok(self.run(&mut Unguided(visitor)))
+        Ok(())
+    }
+
+    /// One random walk down from the current node of an exact-cover
+    /// search, as [`Solver::estimate_below`] counts it; leaves the levels
+    /// it went down applied (at `Forward`), for `finish` to undo.
+    fn probe_exact<const XCC: bool>(&mut self, random: &mut dyn FnMut(u64) -> u64) -> f64 {
+        let (mut estimate, mut product) = (1.0, 1.0);
+        let mut level = self.level;
+        while !self.links.all_primary_covered() {
+            let best = self
+                .links
+                .choose_fewest()
+                .expect("an active primary item exists");
+            let degree = u64::from(self.links.len(best));
+            if degree == 0 {
+                break;
+            }
+            product *= degree as f64;
+            estimate += product;
+            self.links.cover::<XCC>(best);
+            let mut node = self.links.down(best);
+            for _ in 0..random(degree) {
+                node = self.links.down(node);
+            }
+            self.links.commit::<XCC>(node);
+            self.choice[level] = node;
+            level += 1;
+        }
+        self.level = level;
+        self.phase = Phase::Forward;
+        estimate
+    }
+
+    /// [`Solver::probe_exact`] for a search with bounds: each level's
+    /// branch is one of its item's ways, the options tried before it
+    /// leaving their tweaks, as in [`Solver::replay`].
+    fn probe_bounded<const XCC: bool>(&mut self, random: &mut dyn FnMut(u64) -> u64) -> f64 {
+        let (mut estimate, mut product) = (1.0, 1.0);
+        let mut level = self.level;
+        while let Some((item, ways)) = self.choose_bounded() {
+            if ways == 0 {
+                break;
+            }
+            product *= ways as f64;
+            estimate += product;
+            self.prepare_level::<XCC>(level, item);
+            let mut branch = random(ways);
+            let went_down = loop {
+                let node = self.choice[level];
+                if !self.try_choice::<XCC>(level) {
+                    // The level has fewer branches than its ways (too few
+                    // options left): the walk ends here, as the search
+                    // would backtrack.
+                    self.restore_level::<XCC>(level);
+                    break false;
+                }
+                if branch == 0 || node == item {
+                    if node != item {
+                        self.apply::<XCC>(node);
+                    }
+                    break true;
+                }
+                branch -= 1;
+                self.choice[level] = self.links.down(node);
+            };
+            if !went_down {
+                break;
+            }
+            level += 1;
+            self.level = level;
+        }
+        self.level = level;
+        self.phase = Phase::Forward;
+        estimate
     }
 
     /// Whether this solver's links equal `other`'s, node for node (a check

@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use dlx_core::{
-    count_parallel, search_parallel, Bounds, Colour, Control, Limits, Outcome, Problem, Search,
-    Solver, SplitConfig,
+    count_parallel, run_shard, run_top, search_parallel, Bounds, Colour, Control, Limits, Outcome,
+    Problem, Search, ShardConfig, Solver, SplitConfig,
 };
 use proptest::prelude::*;
 
@@ -265,6 +265,25 @@ proptest! {
             prop_assert_eq!(parallel.stats, serial.stats);
             prop_assert_eq!(serial.stats.solutions, spec.brute_force(&given).len() as u64);
         }
+    }
+
+    #[test]
+    fn shards_partition_the_serial_search(spec in specs(), shards in 1usize..30, seed in any::<u64>()) {
+        let problem = spec.build();
+        let fresh = Solver::new(&problem);
+        let serial = Solver::new(&problem).count_with(&[], &Limits::none()).unwrap();
+        let config = ShardConfig { shards, probes: 3, seed };
+        let plan = dlx_core::plan(&problem, &config).unwrap();
+        let mut solver = Solver::new(&problem);
+        let mut total = run_top(&mut solver, &plan.top).unwrap();
+        prop_assert_eq!(total, plan.top_stats);
+        for shard in &plan.shards {
+            prop_assert!(shard.estimate >= 0.0);
+            total += run_shard(&mut solver, &shard.prefix, &Limits::none()).unwrap().stats;
+        }
+        prop_assert_eq!(total, serial.stats);
+        // The probes of the plan and the shards leave the links as they were.
+        prop_assert!(solver.links_equal(&fresh));
     }
 }
 
