@@ -17,6 +17,7 @@ mod pipeline;
 mod progress;
 mod queens;
 mod radar;
+mod shard;
 mod sudoku;
 mod target;
 
@@ -65,6 +66,7 @@ enum Command {
     Generate(generate::GenerateArgs),
     Queens(queens::QueensArgs),
     Radar(radar::RadarArgs),
+    Shard(shard::ShardArgs),
     Sudoku(sudoku::SudokuArgs),
     Target(target::TargetArgs),
 }
@@ -77,6 +79,7 @@ impl Command {
             Command::Generate(args) => &args.common,
             Command::Queens(args) => &args.common,
             Command::Radar(args) => &args.common,
+            Command::Shard(args) => args.common(),
             Command::Sudoku(args) => &args.common,
             Command::Target(args) => &args.common,
         }
@@ -94,6 +97,7 @@ fn main() -> ExitCode {
         Command::Generate(args) => generate::run(args, &mut session),
         Command::Queens(args) => queens::run(args, &mut session),
         Command::Radar(args) => radar::run(args, &mut session),
+        Command::Shard(args) => shard::run(args, &mut session),
         Command::Sudoku(args) => sudoku::run(args, &mut session),
         Command::Target(args) => target::run(args, &mut session),
     });

@@ -30,8 +30,15 @@ impl Out {
         }
     }
 
+    /// Flushes after every instance, terminal or not: for answers that
+    /// must be on disk as soon as they are made (a killed job keeps them).
+    pub fn flushing_each_instance(mut self) -> Out {
+        self.interactive = true;
+        self
+    }
+
     /// Marks the end of one instance's answer: flushes when a person is
-    /// watching.
+    /// watching (or when [`Out::flushing_each_instance`] asked).
     pub fn end_instance(&mut self) -> io::Result<()> {
         if self.interactive {
             self.inner.flush()?;

@@ -226,7 +226,9 @@ pub fn digest(problem: &Problem) -> String {
     number(&mut hash, problem.secondary_count() as u64);
     for item in 0..problem.item_count() {
         text(&mut hash, problem.item_name(item).unwrap_or(""));
-        let bounds = problem.bounds(item).unwrap_or(crate::Bounds { lower: 0, upper: 1 });
+        let bounds = problem
+            .bounds(item)
+            .unwrap_or(crate::Bounds { lower: 0, upper: 1 });
         number(&mut hash, u64::from(bounds.lower));
         number(&mut hash, u64::from(bounds.upper));
     }
@@ -303,7 +305,14 @@ mod tests {
         let name = digest(&problem);
         assert_eq!(a.id(&name), b.id(&name));
         assert_eq!(a.id(&name).len(), 16);
-        let other = plan(&problem, &ShardConfig { seed: 2, ..config.clone() }).unwrap();
+        let other = plan(
+            &problem,
+            &ShardConfig {
+                seed: 2,
+                ..config.clone()
+            },
+        )
+        .unwrap();
         assert_ne!(other.shards, a.shards, "another seed, another plan");
         assert_ne!(other.id(&name), a.id(&name));
     }
@@ -317,9 +326,7 @@ mod tests {
         }
         let problem = b.build();
         let mut solver = Solver::new(&problem);
-        let estimate = solver
-            .estimate_below(&[], 0, 4, &mut |n| n - 1)
-            .unwrap();
+        let estimate = solver.estimate_below(&[], 0, 4, &mut |n| n - 1).unwrap();
         let nodes = Solver::new(&problem)
             .count_with(&[], &Limits::none())
             .unwrap()

@@ -1,0 +1,1201 @@
+//! `cover shard`: one search cut into shards that any batch engine runs,
+//! on one machine or many, and the results added up.
+//!
+//! - `split` reads one problem (a Knuth or matrix file, or `--queens N`),
+//!   asks [`dlx_core::plan`] for a plan and writes it as shard lines.
+//! - `run` reads the problem again and answers shard lines with result
+//!   lines, through the [`batch`] runner (in input order, flushed one by
+//!   one, so a killed job loses only the shards it had not finished).
+//! - `merge` checks that the results are those of one plan, each shard
+//!   exactly once, and adds them up; `--remaining` prints the shard lines
+//!   still to run instead.
+//! - `forecast` says how long all the shards would take, from the results
+//!   of a random sample of them.
+//!
+//! The lines are JSON, one object each, described in `AFTER_LONG_HELP`
+//! below and in the README. This module knows the formats and the checks;
+//! how a plan is cut and how a shard is searched is dlx-core's.
+
+use std::collections::HashMap;
+use std::io::{self, BufRead, Write};
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::bail;
+use clap::{Args, Subcommand};
+use cover_models::exact::Instances;
+use cover_models::queens::Queens;
+use cover_models::text::{InputError, LineReader};
+use dlx_core::{Limits, Problem, ShardConfig, Solver, Stats, CLOSED};
+use serde::{Deserialize, Serialize};
+
+use crate::batch::{self, At, Batch, Invalid, ReadInstances, Verdict};
+use crate::common::{Common, Input, Inputs, Session, Status};
+use crate::exact::FormatArg;
+use crate::output::{self, push_json, write_json_line, Out};
+use crate::pipeline::ChunkSizes;
+
+const AFTER_LONG_HELP: &str = "\
+A shard is a subtree of the search: the choices that lead to it (its
+prefix). `split` cuts the search tree into at least --shards of them, of
+roughly even size (it keeps cutting the piece whose size, estimated by
+random probes, is largest), and writes one JSON line per shard:
+
+  {\"shard\":0,\"of\":1001,\"digest\":D,\"plan\":P,\"top\":[[],[7],...],...}
+  {\"shard\":1,\"of\":1001,\"digest\":D,\"plan\":P,\"prefix\":[7,52],\"estimate\":8113}
+
+  shard     its number, 0 to of-1; shard 0 is the top of the tree (the nodes
+            that were cut), tiny, and is run like any other
+  digest    SHA-256 of the problem: `run` refuses a shard of another problem
+  plan      names this split: results of two splits are never mixed
+  prefix    option numbers (from 0, in input order; null: an item closed
+            with fewer covers than it may take)
+  estimate  the estimated search nodes below it
+
+`run` answers each shard line with a result line, written out as soon as it
+is found (in input order):
+
+  {\"shard\":1,\"of\":1001,\"digest\":D,\"plan\":P,\"count\":123,\"nodes\":4567,
+   \"updates\":89012,\"seconds\":0.05}
+
+`merge` adds the results and prints the count (with --json: one object with
+count, nodes, updates, shards, seconds); it exits with 2, naming them, when
+a shard is missing, doubled, or from another problem or split. The counts,
+nodes and updates equal those of `cover exact --count --stats` on the same
+problem. With --remaining SHARDS it prints instead the lines of SHARDS that
+have no result yet: feed them back to `run`.
+
+`forecast SHARDS RESULTS` reads the results of a random sample of the shards
+(`shuf -n 50 shards.jsonl | cover shard run ...`) and says what all of them
+would take, on one core and on --workers.
+
+Exit status: 0 done; 1 merge: the problem has no solution, or --remaining:
+shards remain; 2 bad input (each bad line is named, the others still used).
+
+Examples:
+  cover shard split --shards 1000 queens15.dlx > shards.jsonl
+  cover shard run queens15.dlx shards.jsonl > results.jsonl
+  cover shard merge results.jsonl
+  parallel --pipe -N 10 -j 8 cover shard run -j 1 queens15.dlx \\
+      < shards.jsonl > results.jsonl
+  cover shard merge results.jsonl --remaining shards.jsonl > todo.jsonl
+  cover shard split --queens 18 --shards 2000 > q18.jsonl
+  shuf -n 40 q18.jsonl | cover shard run --queens 18 > sample.jsonl
+  cover shard forecast q18.jsonl sample.jsonl --workers 100";
+
+/// Cut one search into shards that a batch engine runs anywhere, and add
+/// up their results.
+#[derive(Args, Debug, Clone)]
+#[command(after_long_help = AFTER_LONG_HELP)]
+pub struct ShardArgs {
+    #[command(subcommand)]
+    pub command: ShardCommand,
+}
+
+/// The steps of a sharded search.
+#[derive(Subcommand, Debug, Clone)]
+pub enum ShardCommand {
+    Split(SplitArgs),
+    Run(RunArgs),
+    Merge(MergeArgs),
+    Forecast(ForecastArgs),
+}
+
+impl ShardArgs {
+    /// The flags every command shares.
+    pub fn common(&self) -> &Common {
+        match &self.command {
+            ShardCommand::Split(args) => &args.common,
+            ShardCommand::Run(args) => &args.common,
+            ShardCommand::Merge(args) => &args.common,
+            ShardCommand::Forecast(args) => &args.common,
+        }
+    }
+}
+
+/// Where the problem comes from: a file, or the N-queens model.
+#[derive(Args, Debug, Clone)]
+pub struct Source {
+    /// The N-queens problem of `cover queens N` instead of a file.
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=cover_models::queens::MAX_N as u64))]
+    pub queens: Option<u64>,
+
+    /// The file's format [default: detected, as by `cover exact`].
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<FormatArg>,
+}
+
+/// Cut a problem into shards: one JSON line each, on standard output.
+#[derive(Args, Debug, Clone)]
+#[command(after_long_help = AFTER_LONG_HELP)]
+pub struct SplitArgs {
+    /// The problem: a Knuth or matrix file holding one problem (`-` for
+    /// standard input). Not with --queens.
+    #[arg(
+        value_name = "FILE",
+        required_unless_present = "queens",
+        conflicts_with = "queens"
+    )]
+    pub file: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub source: Source,
+
+    /// At least this many shards (fewer only when the search tree has
+    /// fewer nodes to cut at).
+    #[arg(long, value_name = "N", default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_SHARDS))]
+    pub shards: u64,
+
+    /// Random probes per size estimate: more cut more evenly, and take
+    /// longer.
+    #[arg(long, value_name = "N", default_value_t = 16,
+          value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub probes: u64,
+
+    /// The seed of the probes: the same seed, the same shards.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+
+    /// Print the number of shards, the spread of their estimates and the
+    /// time the split took to standard error.
+    #[arg(long)]
+    pub stats: bool,
+
+    /// The split runs on one thread and always writes JSON.
+    #[arg(skip)]
+    pub common: Common,
+}
+
+/// The most shards a split makes: a plan is held in memory, a few hundred
+/// bytes a shard.
+const MAX_SHARDS: u64 = 1_000_000;
+
+/// Answer shard lines with result lines, one each, in input order.
+#[derive(Args, Debug, Clone)]
+#[command(
+    after_long_help = AFTER_LONG_HELP,
+    override_usage = "cover shard run [OPTIONS] <FILE | --queens N> [SHARDS]..."
+)]
+pub struct RunArgs {
+    /// The problem file (unless --queens), then files of shard lines
+    /// (standard input when none, or for `-`).
+    #[arg(value_name = "FILE", required_unless_present = "queens")]
+    pub paths: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub source: Source,
+
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// Add up the results of a split, checking every shard is there once.
+#[derive(Args, Debug, Clone)]
+#[command(after_long_help = AFTER_LONG_HELP)]
+pub struct MergeArgs {
+    /// Result files (standard input when none, or for `-`).
+    #[command(flatten)]
+    pub inputs: Inputs,
+
+    /// Print the lines of this shard file that have no result yet (to
+    /// run them again) instead of the total.
+    #[arg(long, value_name = "SHARDS")]
+    pub remaining: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// Forecast the time of a whole split from the results of a sample.
+#[derive(Args, Debug, Clone)]
+#[command(after_long_help = AFTER_LONG_HELP)]
+pub struct ForecastArgs {
+    /// The split's shard lines.
+    #[arg(value_name = "SHARDS")]
+    pub shards: PathBuf,
+
+    /// The results of a random sample of them (standard input when none).
+    #[command(flatten)]
+    pub results: Inputs,
+
+    /// How many shards run at once (machines times the jobs of each).
+    #[arg(long, value_name = "N", default_value = "1")]
+    pub workers: NonZeroUsize,
+
+    /// Write the forecast as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Nothing of the session to summarise: no --stats or --jobs.
+    #[arg(skip)]
+    pub common: Common,
+}
+
+/// Runs `cover shard`.
+pub fn run(args: &ShardArgs, session: &mut Session) -> anyhow::Result<()> {
+    match &args.command {
+        ShardCommand::Split(args) => split(args, session),
+        ShardCommand::Run(args) => run_shards(args, session),
+        ShardCommand::Merge(args) => merge(args, session),
+        ShardCommand::Forecast(args) => forecast(args, session),
+    }
+}
+
+/// One shard line, as written and read.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct ShardLine {
+    shard: u64,
+    of: u64,
+    digest: String,
+    plan: String,
+    /// Shard 0: the prefixes the split cut at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    top: Option<Vec<Vec<Option<u64>>>>,
+    /// The other shards: the choices that lead to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    prefix: Option<Vec<Option<u64>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    estimate: Option<u64>,
+    /// Shard 0: how the split was made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    probes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    seed: Option<u64>,
+}
+
+/// One result line, as written and read.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct ResultLine {
+    shard: u64,
+    of: u64,
+    digest: String,
+    plan: String,
+    count: u64,
+    nodes: u64,
+    updates: u64,
+    /// Colour problems only.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    cleansings: u64,
+    seconds: f64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+impl ResultLine {
+    fn stats(&self) -> Stats {
+        Stats {
+            nodes: self.nodes,
+            updates: self.updates,
+            solutions: self.count,
+            cleansings: self.cleansings,
+        }
+    }
+}
+
+/// A prefix for JSON: [`CLOSED`] as null.
+fn to_json(prefix: &[usize]) -> Vec<Option<u64>> {
+    prefix
+        .iter()
+        .map(|&option| (option != CLOSED).then_some(option as u64))
+        .collect()
+}
+
+/// The problem of `file` or `--queens`, read whole: warnings and errors
+/// are reported as `cover exact` reports them; an error ends the command.
+fn load(file: Option<&PathBuf>, source: &Source, session: &mut Session) -> anyhow::Result<Problem> {
+    if let Some(n) = source.queens {
+        return Ok(Queens::new(n as usize)?.problem().clone());
+    }
+    let path = file.expect("clap requires a file without --queens");
+    let input = Input::new(path);
+    let reader = match input.open() {
+        Ok(reader) => reader,
+        Err(e) => bail!("{}: {e}", input.name()),
+    };
+    let mut instances = Instances::new(reader, source.format.map(Into::into));
+    let instance = match instances.next() {
+        Some(Ok(instance)) => instance,
+        Some(Err(InputError::Parse(e))) => bail!("{}:{}: {}", input.name(), e.line(), e.message()),
+        Some(Err(InputError::Io(e))) => bail!("{}: {e}", input.name()),
+        None => bail!("{}: no problem in the input", input.name()),
+    };
+    for &line in &instance.ignored {
+        session.warning(
+            input.name(),
+            line,
+            "option ignored: it has no primary item, so no solution can hold it",
+        );
+    }
+    match instances.next() {
+        None => Ok(instance.problem),
+        Some(Ok(second)) => bail!(
+            "{}:{}: a second problem: `cover shard` works on one problem at a time",
+            input.name(),
+            second.line
+        ),
+        Some(Err(InputError::Parse(e))) => bail!("{}:{}: {}", input.name(), e.line(), e.message()),
+        Some(Err(InputError::Io(e))) => bail!("{}: {e}", input.name()),
+    }
+}
+
+fn split(args: &SplitArgs, session: &mut Session) -> anyhow::Result<()> {
+    let problem = load(args.file.as_ref(), &args.source, session)?;
+    let start = Instant::now();
+    let digest = dlx_core::digest(&problem);
+    let config = ShardConfig {
+        shards: args.shards as usize,
+        probes: args.probes as usize,
+        seed: args.seed,
+    };
+    let plan = dlx_core::plan(&problem, &config)?;
+    let id = plan.id(&digest);
+    let of = plan.shards.len() as u64 + 1;
+    let mut out = Out::stdout();
+    let top = ShardLine {
+        shard: 0,
+        of,
+        digest: digest.clone(),
+        plan: id.clone(),
+        top: Some(plan.top.iter().map(|prefix| to_json(prefix)).collect()),
+        prefix: None,
+        estimate: None,
+        probes: Some(args.probes),
+        seed: Some(args.seed),
+    };
+    write_json_line(&mut out, &top)?;
+    for (k, shard) in plan.shards.iter().enumerate() {
+        let line = ShardLine {
+            shard: k as u64 + 1,
+            of,
+            digest: digest.clone(),
+            plan: id.clone(),
+            top: None,
+            prefix: Some(to_json(&shard.prefix)),
+            estimate: Some(shard.estimate.round() as u64),
+            probes: None,
+            seed: None,
+        };
+        write_json_line(&mut out, &line)?;
+    }
+    out.flush()?;
+    if args.stats {
+        let mut estimates: Vec<f64> = plan.shards.iter().map(|s| s.estimate).collect();
+        estimates.sort_by(f64::total_cmp);
+        let total: f64 = estimates.iter().sum();
+        let median = estimates[estimates.len() / 2];
+        let largest = estimates.last().copied().unwrap_or(0.0);
+        eprintln!(
+            "shards:        {} and the top ({} nodes cut)",
+            plan.shards.len(),
+            plan.top.len()
+        );
+        eprintln!(
+            "estimate:      {total:.3e} nodes; largest shard {largest:.3e}, {:.1} times the median",
+            if median > 0.0 { largest / median } else { 0.0 }
+        );
+        eprintln!("split time:    {:.6} s", start.elapsed().as_secs_f64());
+    }
+    Ok(())
+}
+
+fn run_shards(args: &RunArgs, session: &mut Session) -> anyhow::Result<()> {
+    let (file, shard_files) = match args.source.queens {
+        Some(_) => (None, &args.paths[..]),
+        None => (args.paths.first(), &args.paths[1.min(args.paths.len())..]),
+    };
+    let problem = load(file, &args.source, session)?;
+    let problem_name = match (file, args.source.queens) {
+        (Some(path), _) => path.display().to_string(),
+        (None, n) => format!("--queens {}", n.unwrap_or(0)),
+    };
+    let runner = Runner {
+        digest: dlx_core::digest(&problem),
+        problem,
+        problem_name,
+    };
+    let inputs = Inputs {
+        files: shard_files.to_vec(),
+    };
+    let mut out = Out::stdout().flushing_each_instance();
+    batch::run(&runner, &inputs, &mut out, session)?;
+    Ok(())
+}
+
+/// What `run` works with.
+struct Runner {
+    problem: Problem,
+    digest: String,
+    /// The problem's file, or `--queens N`, for messages.
+    problem_name: String,
+}
+
+/// A shard line ready to run.
+struct Work {
+    line: ShardLine,
+    /// The top's prefixes, or the shard's one prefix.
+    prefixes: Vec<Vec<usize>>,
+    top: bool,
+}
+
+/// A line that is not a shard of this problem.
+#[derive(Debug)]
+struct BadLine {
+    line: usize,
+    message: String,
+}
+
+impl Invalid for BadLine {
+    fn line(&self) -> usize {
+        self.line
+    }
+
+    fn message(&self) -> String {
+        self.message.clone()
+    }
+}
+
+/// The first characters of a digest, enough to tell two apart in a
+/// message.
+fn short(digest: &str) -> &str {
+    digest.get(..12).unwrap_or(digest)
+}
+
+impl Runner {
+    /// Reads one shard line and checks it belongs to this problem.
+    fn work(&self, text: &str) -> Result<Work, String> {
+        let line: ShardLine =
+            serde_json::from_str(text).map_err(|e| format!("not a shard line: {e}"))?;
+        if let Some(message) = bad_numbers(line.shard, line.of) {
+            return Err(message);
+        }
+        if line.digest != self.digest {
+            return Err(format!(
+                "shard {} is from another problem: its digest is {}…, that of {} is {}…",
+                line.shard,
+                short(&line.digest),
+                self.problem_name,
+                short(&self.digest)
+            ));
+        }
+        let top = line.shard == 0;
+        let prefixes = match (&line.top, &line.prefix, top) {
+            (Some(top), None, true) => top.clone(),
+            (None, Some(prefix), false) => vec![prefix.clone()],
+            (_, _, true) => {
+                return Err("shard 0 (the top) needs a \"top\" list, and no \"prefix\"".into())
+            }
+            (_, _, false) => {
+                return Err(format!(
+                    "shard {} needs a \"prefix\", and no \"top\"",
+                    line.shard
+                ))
+            }
+        };
+        let options = self.problem.option_count() as u64;
+        let prefixes = prefixes
+            .iter()
+            .map(|prefix| {
+                prefix
+                    .iter()
+                    .map(|&option| match option {
+                        None => Ok(CLOSED),
+                        Some(option) if option < options => Ok(option as usize),
+                        Some(option) => Err(format!(
+                            "shard {}: option {option} does not exist (the problem has {options})",
+                            line.shard
+                        )),
+                    })
+                    .collect::<Result<Vec<usize>, String>>()
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(Work {
+            line,
+            prefixes,
+            top,
+        })
+    }
+}
+
+/// The shard lines of one input, each read and checked.
+struct WorkLines<'r> {
+    runner: &'r Runner,
+    lines: LineReader<Box<dyn BufRead + 'r>>,
+}
+
+impl Iterator for WorkLines<'_> {
+    type Item = batch::Item<Runner>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let line = match self.lines.next_line() {
+                Err(e) => return Some(Err(InputError::Io(e))),
+                Ok(None) => return None,
+                Ok(Some(line)) => line,
+            };
+            let text = match line.text {
+                Err(fault) => {
+                    return Some(Err(InputError::Parse(BadLine {
+                        line: line.number,
+                        message: fault.to_string(),
+                    })))
+                }
+                Ok(text) => text,
+            };
+            if text.trim().is_empty() {
+                continue;
+            }
+            return Some(self.runner.work(&text).map_err(|message| {
+                InputError::Parse(BadLine {
+                    line: line.number,
+                    message,
+                })
+            }));
+        }
+    }
+}
+
+impl Batch for Runner {
+    type Instance = Work;
+    type Error = BadLine;
+    type Worker = Solver;
+    type Answer = Stats;
+
+    fn label(&self) -> &'static str {
+        "shards"
+    }
+
+    fn chunk_sizes(&self) -> ChunkSizes {
+        // A chunk is printed when all of it is done: as many shards as
+        // threads, so that none idles and little is held back.
+        ChunkSizes::fixed(rayon::current_num_threads())
+    }
+
+    fn instances<'r>(&'r self, reader: Box<dyn BufRead + 'r>) -> ReadInstances<'r, Self> {
+        Box::new(WorkLines {
+            runner: self,
+            lines: LineReader::new(reader),
+        })
+    }
+
+    fn worker(&self) -> Solver {
+        Solver::new(&self.problem)
+    }
+
+    fn answer(
+        &self,
+        solver: &mut Solver,
+        _: At<'_>,
+        work: &Work,
+        text: &mut String,
+        _: &mut dyn FnMut(&mut String) -> io::Result<()>,
+    ) -> io::Result<Stats> {
+        let start = Instant::now();
+        // The options were checked when the line was read.
+        let stats = if work.top {
+            dlx_core::run_top(solver, &work.prefixes)
+        } else {
+            dlx_core::run_shard(solver, &work.prefixes[0], &Limits::none()).map(|r| r.stats)
+        }
+        .map_err(io::Error::other)?;
+        push_json(
+            text,
+            &ResultLine {
+                shard: work.line.shard,
+                of: work.line.of,
+                digest: work.line.digest.clone(),
+                plan: work.line.plan.clone(),
+                count: stats.solutions,
+                nodes: stats.nodes,
+                updates: stats.updates,
+                cleansings: stats.cleansings,
+                seconds: start.elapsed().as_secs_f64(),
+            },
+        );
+        Ok(stats)
+    }
+
+    fn verdict(&self, stats: &Stats) -> Verdict {
+        // A shard without solutions is an answer like any other: the exit
+        // status says whether every shard ran.
+        Verdict::Solved(*stats)
+    }
+
+    fn invalid(&self, _: At<'_>, _: &BadLine, _: &mut String) {}
+}
+
+/// Where a line was read: its file and number.
+#[derive(Debug, Clone)]
+struct Place {
+    file: String,
+    line: usize,
+}
+
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.file, self.line)
+    }
+}
+
+/// A line numbered `shard` of `of`.
+trait Numbered {
+    fn numbers(&self) -> (u64, u64);
+}
+
+impl Numbered for ShardLine {
+    fn numbers(&self) -> (u64, u64) {
+        (self.shard, self.of)
+    }
+}
+
+impl Numbered for ResultLine {
+    fn numbers(&self) -> (u64, u64) {
+        (self.shard, self.of)
+    }
+}
+
+/// Why shard `shard` of `of` cannot be one, if it cannot.
+fn bad_numbers(shard: u64, of: u64) -> Option<String> {
+    if of > MAX_SHARDS + 1 {
+        Some(format!(
+            "shard {shard} of {of}: a split makes at most {MAX_SHARDS} shards and the top"
+        ))
+    } else if shard >= of {
+        Some(format!(
+            "shard {shard} of {of} does not exist (shards are numbered from 0)"
+        ))
+    } else {
+        None
+    }
+}
+
+/// A line read: where, what it says, and (when asked for) its text.
+#[derive(Debug, Clone)]
+struct ReadLine<T> {
+    place: Place,
+    value: T,
+    text: String,
+}
+
+/// A split file: the split it is of, and its lines by shard number.
+struct SplitFile {
+    id: SplitId,
+    shards: Vec<Option<ReadLine<ShardLine>>>,
+}
+
+/// Reads every non-blank line of `inputs` as a `T`, reporting the lines
+/// that are not one (and the inputs that cannot be read) in `session`.
+/// `keep_text` keeps each line's text too.
+fn read_lines<T: for<'de> Deserialize<'de> + Numbered>(
+    inputs: &Inputs,
+    what: &str,
+    keep_text: bool,
+    session: &mut Session,
+) -> Vec<ReadLine<T>> {
+    let mut read = Vec::new();
+    for input in inputs.iter() {
+        let reader = match input.open() {
+            Ok(reader) => reader,
+            Err(e) => {
+                session.io_error(input.name(), &e);
+                continue;
+            }
+        };
+        let mut lines = LineReader::new(reader);
+        loop {
+            let line = match lines.next_line() {
+                Ok(Some(line)) => line,
+                Ok(None) => break,
+                Err(e) => {
+                    session.io_error(input.name(), &e);
+                    break;
+                }
+            };
+            let text = match line.text {
+                Ok(text) => text,
+                Err(fault) => {
+                    session.invalid(input.name(), line.number, fault);
+                    continue;
+                }
+            };
+            if text.trim().is_empty() {
+                continue;
+            }
+            let value = serde_json::from_str::<T>(&text)
+                .map_err(|e| format!("not a {what} line: {e}"))
+                .and_then(|value| {
+                    let (shard, of) = value.numbers();
+                    bad_numbers(shard, of).map_or(Ok(value), Err)
+                });
+            match value {
+                Ok(value) => {
+                    let place = Place {
+                        file: input.name().to_owned(),
+                        line: line.number,
+                    };
+                    let text = if keep_text { text } else { String::new() };
+                    read.push(ReadLine { place, value, text });
+                }
+                Err(message) => session.invalid(input.name(), line.number, message),
+            }
+        }
+    }
+    read
+}
+
+/// The split the results are checked against.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct SplitId {
+    digest: String,
+    plan: String,
+    of: u64,
+}
+
+/// The shard lines of a split file, by shard number; the split they are
+/// of (the one of most lines, when they disagree: the others are
+/// reported).
+fn read_split(path: &Path, session: &mut Session) -> Option<SplitFile> {
+    let inputs = Inputs {
+        files: vec![path.to_owned()],
+    };
+    let lines = read_lines::<ShardLine>(&inputs, "shard", true, session);
+    let id = most_common(lines.iter().map(|ReadLine { value: l, .. }| SplitId {
+        digest: l.digest.clone(),
+        plan: l.plan.clone(),
+        of: l.of,
+    }))?;
+    let mut shards: Vec<Option<ReadLine<ShardLine>>> = vec![None; id.of as usize];
+    for read in lines {
+        let (place, line) = (&read.place, &read.value);
+        if let Some(problem) = foreign(&id, &line.digest, &line.plan, line.shard, line.of) {
+            session.invalid(&place.file, place.line, problem);
+            continue;
+        }
+        let k = line.shard as usize;
+        match &shards[k] {
+            Some(first) => session.invalid(
+                &place.file,
+                place.line,
+                format_args!("shard {k} doubled: it is also at {}", first.place),
+            ),
+            None => shards[k] = Some(read),
+        }
+    }
+    Some(SplitFile { id, shards })
+}
+
+/// The value seen most often (the first of those, on a tie).
+fn most_common(values: impl Iterator<Item = SplitId>) -> Option<SplitId> {
+    let mut seen: Vec<(SplitId, usize)> = Vec::new();
+    let mut index: HashMap<(String, String, u64), usize> = HashMap::new();
+    for value in values {
+        let key = (value.digest.clone(), value.plan.clone(), value.of);
+        match index.get(&key) {
+            Some(&k) => seen[k].1 += 1,
+            None => {
+                index.insert(key, seen.len());
+                seen.push((value, 1));
+            }
+        }
+    }
+    let most = seen.iter().map(|(_, n)| *n).max()?;
+    seen.into_iter().find(|(_, n)| *n == most).map(|(id, _)| id)
+}
+
+/// Why a line of `shard` of `of` in `digest` and `plan` is not one of
+/// split `id`'s, if it is not.
+fn foreign(id: &SplitId, digest: &str, plan: &str, shard: u64, of: u64) -> Option<String> {
+    if digest != id.digest {
+        Some(format!(
+            "shard {shard} is from another problem: its digest is {}…, the others' {}…",
+            short(digest),
+            short(&id.digest)
+        ))
+    } else if plan != id.plan {
+        Some(format!(
+            "shard {shard} is from another split of the problem: plan {plan}, the others' {}",
+            id.plan
+        ))
+    } else if of != id.of || shard >= of {
+        Some(format!(
+            "shard {shard} of {of} is not one of the {} shards of plan {plan}",
+            id.of
+        ))
+    } else {
+        None
+    }
+}
+
+/// `numbers` (ascending) as `1, 3-7, 9`, the first `most` runs of them.
+fn ranges(numbers: &[u64], most: usize) -> String {
+    let mut runs: Vec<(u64, u64)> = Vec::new();
+    for &n in numbers {
+        match runs.last_mut() {
+            Some((_, end)) if *end + 1 == n => *end = n,
+            _ => runs.push((n, n)),
+        }
+    }
+    let mut text: Vec<String> = runs
+        .iter()
+        .take(most)
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect();
+    if runs.len() > most {
+        text.push("…".to_owned());
+    }
+    text.join(", ")
+}
+
+/// The merged total, as `--json` prints it.
+#[derive(Debug, Serialize)]
+struct Total {
+    digest: String,
+    plan: String,
+    shards: u64,
+    count: u64,
+    nodes: u64,
+    updates: u64,
+    #[serde(skip_serializing_if = "is_zero")]
+    cleansings: u64,
+    /// The shards' times added: CPU time on one core.
+    seconds: f64,
+}
+
+fn merge(args: &MergeArgs, session: &mut Session) -> anyhow::Result<()> {
+    let split = match &args.remaining {
+        Some(path) => match read_split(path, session) {
+            Some(split) => Some(split),
+            None => {
+                session.invalid(&path.display().to_string(), 1, "no shard lines in the file");
+                return Ok(());
+            }
+        },
+        None => None,
+    };
+    let results = read_lines::<ResultLine>(&args.inputs, "result", false, session);
+    let id = match (
+        &split,
+        most_common(results.iter().map(|ReadLine { value: r, .. }| SplitId {
+            digest: r.digest.clone(),
+            plan: r.plan.clone(),
+            of: r.of,
+        })),
+    ) {
+        (Some(split), _) => split.id.clone(),
+        (None, Some(id)) => id,
+        (None, None) => {
+            output::error("no results in the input");
+            session.fail(Status::Failed);
+            return Ok(());
+        }
+    };
+    // For each shard, where its result was read and what it says.
+    let mut found: Vec<Option<(Place, Stats)>> = vec![None; id.of as usize];
+    let mut total = Stats::default();
+    let mut seconds = 0.0;
+    for ReadLine {
+        place,
+        value: result,
+        ..
+    } in &results
+    {
+        if let Some(problem) = foreign(&id, &result.digest, &result.plan, result.shard, result.of) {
+            session.invalid(&place.file, place.line, problem);
+            continue;
+        }
+        let slot = &mut found[result.shard as usize];
+        match slot {
+            Some((first, stats)) => {
+                // Two runs of one shard agree unless something is wrong
+                // (a machine, a build): worth saying.
+                let agree = if *stats == result.stats() {
+                    ""
+                } else {
+                    ", and the two differ"
+                };
+                session.invalid(
+                    &place.file,
+                    place.line,
+                    format_args!(
+                        "shard {} doubled: its result is also at {first}{agree}",
+                        result.shard
+                    ),
+                )
+            }
+            None => {
+                *slot = Some((place.clone(), result.stats()));
+                total += result.stats();
+                seconds += result.seconds;
+            }
+        }
+    }
+    let missing: Vec<u64> = (0..found.len() as u64)
+        .filter(|&k| found[k as usize].is_none())
+        .collect();
+    let mut out = Out::stdout();
+    if let Some(SplitFile { shards, .. }) = &split {
+        // The lines still to run, as they were.
+        for (k, shard) in shards.iter().enumerate() {
+            if found[k].is_none() {
+                if let Some(ReadLine { text, .. }) = shard {
+                    out.write_all(text.as_bytes())?;
+                    out.write_all(b"\n")?;
+                }
+            }
+        }
+        out.flush()?;
+        let absent: Vec<u64> = missing
+            .iter()
+            .copied()
+            .filter(|&k| shards[k as usize].is_none())
+            .collect();
+        if !absent.is_empty() {
+            output::error(format_args!(
+                "{}: shards {} are missing from the split file too",
+                args.remaining
+                    .as_ref()
+                    .map_or(String::new(), |p| p.display().to_string()),
+                ranges(&absent, 20)
+            ));
+            session.fail(Status::Failed);
+        }
+        if !missing.is_empty() {
+            output::error(format_args!(
+                "{} of {} shards still to run",
+                missing.len(),
+                id.of
+            ));
+            session.fail(Status::NoSolution);
+        }
+        return Ok(());
+    }
+    if !missing.is_empty() {
+        output::error(format_args!(
+            "{} of {} shards have no result: {}",
+            missing.len(),
+            id.of,
+            ranges(&missing, 20)
+        ));
+        session.fail(Status::Failed);
+    }
+    if session.status == Status::Failed {
+        // A total of a partial or mixed set of results would be wrong.
+        return Ok(());
+    }
+    if args.common.json {
+        write_json_line(
+            &mut out,
+            &Total {
+                digest: id.digest,
+                plan: id.plan,
+                shards: id.of,
+                count: total.solutions,
+                nodes: total.nodes,
+                updates: total.updates,
+                cleansings: total.cleansings,
+                seconds,
+            },
+        )?;
+    } else {
+        writeln!(out, "{}", total.solutions)?;
+    }
+    out.flush()?;
+    session.answered(total.solutions > 0, total);
+    Ok(())
+}
+
+/// What a forecast says, as `--json` prints it.
+#[derive(Debug, Serialize)]
+struct Forecast {
+    shards: u64,
+    sampled: u64,
+    sample_seconds: f64,
+    mean_seconds: f64,
+    median_seconds: f64,
+    largest_seconds: f64,
+    /// CPU seconds of all the shards, and one standard error.
+    total_seconds: f64,
+    total_seconds_error: f64,
+    solutions: f64,
+    solutions_error: f64,
+    workers: usize,
+    /// Wall time on the workers: the total shared out, but no less than
+    /// the largest shard sampled.
+    wall_seconds: f64,
+}
+
+/// The mean of a sample of `values` of a population of `population`, the
+/// total it forecasts and one standard error of that total.
+fn forecast_total(values: &[f64], population: f64) -> (f64, f64, f64) {
+    let k = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / k;
+    let variance = if values.len() > 1 {
+        values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (k - 1.0)
+    } else {
+        0.0
+    };
+    // Sampled without replacement: the finite-population correction.
+    let correction = (1.0 - k / population).max(0.0);
+    (
+        mean,
+        population * mean,
+        population * (variance / k * correction).sqrt(),
+    )
+}
+
+fn forecast(args: &ForecastArgs, session: &mut Session) -> anyhow::Result<()> {
+    let Some(SplitFile { id, .. }) = read_split(&args.shards, session) else {
+        bail!("{}: no shard lines in the file", args.shards.display());
+    };
+    let results = read_lines::<ResultLine>(&args.results, "result", false, session);
+    let mut seen = vec![false; id.of as usize];
+    let mut seconds = Vec::new();
+    let mut counts = Vec::new();
+    for ReadLine {
+        place,
+        value: result,
+        ..
+    } in &results
+    {
+        if let Some(problem) = foreign(&id, &result.digest, &result.plan, result.shard, result.of) {
+            session.invalid(&place.file, place.line, problem);
+            continue;
+        }
+        // The top is not a shard like the others (and takes no time).
+        if result.shard == 0 || std::mem::replace(&mut seen[result.shard as usize], true) {
+            continue;
+        }
+        seconds.push(result.seconds);
+        counts.push(result.count as f64);
+    }
+    if seconds.len() < 2 {
+        bail!(
+            "a forecast needs the results of at least 2 shards of the split (other than shard 0), found {}",
+            seconds.len()
+        );
+    }
+    let population = (id.of - 1) as f64;
+    let (mean, total, total_error) = forecast_total(&seconds, population);
+    let (_, solutions, solutions_error) = forecast_total(&counts, population);
+    let mut sorted = seconds.clone();
+    sorted.sort_by(f64::total_cmp);
+    let median = sorted[sorted.len() / 2];
+    let largest = sorted[sorted.len() - 1];
+    let workers = args.workers.get();
+    let wall = (total / workers as f64).max(largest);
+    let forecast = Forecast {
+        shards: id.of - 1,
+        sampled: seconds.len() as u64,
+        sample_seconds: seconds.iter().sum(),
+        mean_seconds: mean,
+        median_seconds: median,
+        largest_seconds: largest,
+        total_seconds: total,
+        total_seconds_error: total_error,
+        solutions,
+        solutions_error,
+        workers,
+        wall_seconds: wall,
+    };
+    let mut out = Out::stdout();
+    if args.json {
+        write_json_line(&mut out, &forecast)?;
+    } else {
+        writeln!(
+            out,
+            "sample:        {} of {} shards ({:.1}%), {:.3} s in all",
+            forecast.sampled,
+            forecast.shards,
+            100.0 * forecast.sampled as f64 / population,
+            forecast.sample_seconds
+        )?;
+        writeln!(
+            out,
+            "shard time:    mean {mean:.3} s, median {median:.3} s, largest {largest:.3} s"
+        )?;
+        writeln!(
+            out,
+            "total time:    {total:.0} s ± {total_error:.0} s on one core ({})",
+            human(total)
+        )?;
+        writeln!(
+            out,
+            "solutions:     {solutions:.4e} ± {solutions_error:.1e}"
+        )?;
+        writeln!(
+            out,
+            "on {workers} workers: about {wall:.0} s ({}), each running one shard at a time",
+            human(wall)
+        )?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// `seconds` in the largest unit that keeps it above 1.
+fn human(seconds: f64) -> String {
+    const UNITS: [(f64, &str); 4] = [
+        (86_400.0 * 365.25, "years"),
+        (86_400.0, "days"),
+        (3_600.0, "hours"),
+        (60.0, "minutes"),
+    ];
+    for (size, name) in UNITS {
+        if seconds >= size {
+            return format!("{:.1} {name}", seconds / size);
+        }
+    }
+    format!("{seconds:.1} seconds")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_are_short() {
+        assert_eq!(ranges(&[1, 3, 4, 5, 7], 10), "1, 3-5, 7");
+        assert_eq!(ranges(&[1, 3, 4, 5, 7], 2), "1, 3-5, …");
+        assert_eq!(ranges(&[], 2), "");
+    }
+
+    #[test]
+    fn forecasts_of_a_whole_population_are_exact() {
+        let (mean, total, error) = forecast_total(&[1.0, 2.0, 3.0], 3.0);
+        assert_eq!((mean, total, error), (2.0, 6.0, 0.0));
+        let (_, total, error) = forecast_total(&[1.0, 3.0], 100.0);
+        assert_eq!(total, 200.0);
+        assert!(error > 0.0);
+    }
+
+    #[test]
+    fn the_most_common_split_wins() {
+        let id = |plan: &str| SplitId {
+            digest: "d".into(),
+            plan: plan.into(),
+            of: 3,
+        };
+        let most = most_common([id("a"), id("b"), id("b")].into_iter()).unwrap();
+        assert_eq!(most.plan, "b");
+        let tie = most_common([id("a"), id("b")].into_iter()).unwrap();
+        assert_eq!(tie.plan, "a");
+        assert!(most_common(std::iter::empty()).is_none());
+    }
+
+    #[test]
+    fn human_times() {
+        assert_eq!(human(30.0), "30.0 seconds");
+        assert_eq!(human(7200.0), "2.0 hours");
+        assert_eq!(human(86_400.0 * 3.0), "3.0 days");
+    }
+}

@@ -1,0 +1,524 @@
+//! End-to-end tests of `cover shard`: split, run and merge add up to the
+//! serial search (counts against the fixtures' known counts and OEIS
+//! A000170, nodes and updates against Knuth's and the serial `--stats`);
+//! a merge with a result missing, doubled, or from another problem or
+//! split fails and names the shard; `--remaining` gives back exactly the
+//! shards to rerun; results are flushed one by one; and the whole
+//! pipeline runs through GNU parallel.
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+use support::{cover, file, json_lines};
+
+fn fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/exact")
+        .join(name)
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// The known answers of `fixtures/exact/expected.tsv` for `name`:
+/// solutions, and Knuth's nodes and updates where the file gives them.
+fn expected(name: &str) -> (u64, Option<u64>, Option<u64>) {
+    let text = std::fs::read_to_string(fixture("expected.tsv")).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.split('\t').next() == Some(name))
+        .unwrap_or_else(|| panic!("{name} is in expected.tsv"));
+    let fields: Vec<&str> = line.split('\t').collect();
+    let number = |s: &str| s.parse::<u64>().ok();
+    (
+        number(fields[1]).unwrap(),
+        number(fields[2]),
+        number(fields[3]),
+    )
+}
+
+/// `cover shard split` of `problem` (arguments naming it) into at least
+/// `shards`: its lines.
+fn split(problem: &[&str], shards: usize) -> String {
+    let shards = shards.to_string();
+    let mut args = vec!["shard", "split", "--shards", &shards];
+    args.extend_from_slice(problem);
+    let (out, err, code) = cover(&args, b"");
+    assert_eq!(code, 0, "{err}");
+    out
+}
+
+/// `cover shard run` of `shards` for `problem`: the result lines.
+fn run(problem: &[&str], shards: &str, jobs: &str) -> String {
+    let mut args = vec!["shard", "run", "-j", jobs];
+    args.extend_from_slice(problem);
+    let (out, err, code) = cover(&args, shards.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    out
+}
+
+/// `cover shard merge --json` of `results`: (exit code, the total, stderr).
+fn merge(results: &str) -> (i32, Option<Value>, String) {
+    let (out, err, code) = cover(&["shard", "merge", "--json"], results.as_bytes());
+    let total = json_lines(&out).into_iter().next();
+    (code, total, err)
+}
+
+/// The serial search's count, nodes and updates (`cover exact --count`
+/// on one thread).
+fn serial(problem: &str) -> (u64, u64, u64) {
+    let (out, err, code) = cover(&["exact", "--count", "--json", "-j", "1", problem], b"");
+    assert!(code <= 1, "{err}");
+    let record = &json_lines(&out)[0];
+    (
+        record["count"].as_u64().unwrap(),
+        record["nodes"].as_u64().unwrap(),
+        record["updates"].as_u64().unwrap(),
+    )
+}
+
+fn totals(total: &Value) -> (u64, u64, u64) {
+    (
+        total["count"].as_u64().unwrap(),
+        total["nodes"].as_u64().unwrap(),
+        total["updates"].as_u64().unwrap(),
+    )
+}
+
+#[test]
+fn merged_shards_equal_the_serial_search() {
+    // Exact cover, a matrix, colours, multiplicities.
+    for name in [
+        "queens8.dlx",
+        "langford8.dlx",
+        "wordsquare3_a3_w12.dlx",
+        "matrix_knuth.txt",
+        "xcc_random1.dlx",
+        "mcc_random1.dlx",
+        "twoqueens5.dlx",
+    ] {
+        let path = fixture(name);
+        let (count, knuth_nodes, knuth_updates) = expected(name);
+        let (serial_count, nodes, updates) = serial(&path);
+        assert_eq!(serial_count, count, "{name}");
+        if let (Some(k_nodes), Some(k_updates)) = (knuth_nodes, knuth_updates) {
+            assert_eq!((nodes, updates), (k_nodes, k_updates), "{name}");
+        }
+        for shards in [1, 7, 60] {
+            let lines = split(&[&path], shards);
+            let parsed = json_lines(&lines);
+            // Shard 0 is the top; at least `shards` others unless the tree
+            // is too small to cut that fine.
+            assert_eq!(parsed[0]["shard"], 0);
+            assert!(parsed[0]["top"].is_array());
+            for (k, line) in parsed.iter().enumerate() {
+                assert_eq!(line["shard"].as_u64(), Some(k as u64));
+                assert_eq!(line["of"].as_u64(), Some(parsed.len() as u64));
+            }
+            let cut = parsed.len() - 1;
+            assert!(
+                cut >= shards || (nodes as usize) < 4 * shards,
+                "{name}: {cut} shards"
+            );
+            for jobs in ["1", "2"] {
+                let results = run(&[&path], &lines, jobs);
+                let numbers: Vec<u64> = json_lines(&results)
+                    .iter()
+                    .map(|r| r["shard"].as_u64().unwrap())
+                    .collect();
+                assert_eq!(
+                    numbers,
+                    (0..parsed.len() as u64).collect::<Vec<_>>(),
+                    "in order"
+                );
+                let (code, total, err) = merge(&results);
+                let total = total.unwrap_or_else(|| panic!("{name}: {err}"));
+                assert_eq!(code, i32::from(count == 0), "{err}");
+                assert_eq!(
+                    totals(&total),
+                    (count, nodes, updates),
+                    "{name}, {shards} shards"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn queens_shards_count_a000170() {
+    let lines = split(&["--queens", "10"], 200);
+    let results = run(&["--queens", "10"], &lines, "2");
+    let (code, total, err) = merge(&results);
+    assert_eq!(code, 0, "{err}");
+    let (out, _, _) = cover(&["queens", "--count", "--json", "-j", "1", "10"], b"");
+    let queens = &json_lines(&out)[0];
+    let total = total.unwrap();
+    assert_eq!(total["count"], 724);
+    assert_eq!(total["nodes"], queens["nodes"]);
+    assert_eq!(total["updates"], queens["updates"]);
+    // The text output is the count alone.
+    let (out, _, code) = cover(&["shard", "merge"], results.as_bytes());
+    assert_eq!((out.as_str(), code), ("724\n", 0));
+}
+
+#[test]
+fn the_same_seed_makes_the_same_split() {
+    let a = split(&["--queens", "9"], 50);
+    assert_eq!(a, split(&["--queens", "9"], 50));
+    let (b, _, _) = cover(
+        &[
+            "shard", "split", "--shards", "50", "--seed", "7", "--queens", "9",
+        ],
+        b"",
+    );
+    let plan = |lines: &str| json_lines(lines)[0]["plan"].clone();
+    assert_ne!(plan(&a), plan(&b), "another seed, another plan");
+    // Both are of the same problem.
+    assert_eq!(json_lines(&a)[0]["digest"], json_lines(&b)[0]["digest"]);
+}
+
+/// The result lines of queens 8 cut into 20 shards, and the shard lines.
+fn queens8() -> (Vec<String>, String) {
+    let shards = split(&["--queens", "8"], 20);
+    let results = run(&["--queens", "8"], &shards, "2");
+    (results.lines().map(str::to_owned).collect(), shards)
+}
+
+#[test]
+fn a_missing_result_is_named() {
+    let (results, _) = queens8();
+    let mut kept = results.clone();
+    kept.remove(5);
+    kept.remove(11);
+    let (code, total, err) = merge(&(kept.join("\n") + "\n"));
+    assert_eq!(code, 2);
+    assert!(total.is_none(), "no total of a partial merge");
+    assert!(
+        err.contains("2 of 21 shards have no result: 5, 12"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_doubled_result_is_named() {
+    let (mut results, _) = queens8();
+    results.push(results[3].clone());
+    let (code, total, err) = merge(&(results.join("\n") + "\n"));
+    assert_eq!(code, 2);
+    assert!(total.is_none());
+    assert!(
+        err.contains("<stdin>:22: shard 3 doubled: its result is also at <stdin>:4\n"),
+        "{err}"
+    );
+    // A second run that disagrees is pointed out.
+    let mut changed: Value = serde_json::from_str(&results[5]).unwrap();
+    changed["count"] = serde_json::json!(changed["count"].as_u64().unwrap() + 1);
+    results.push(changed.to_string());
+    let (code, _, err) = merge(&(results.join("\n") + "\n"));
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(
+            "<stdin>:23: shard 5 doubled: its result is also at <stdin>:6, and the two differ"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn results_of_another_problem_or_split_are_named() {
+    let (mut results, _) = queens8();
+    // Shard 2 of another problem.
+    let other = run(&["--queens", "9"], &split(&["--queens", "9"], 20), "1");
+    results[2] = other.lines().nth(2).unwrap().to_owned();
+    // Shard 4 of another split of the same problem.
+    let (reseeded, _, _) = cover(
+        &[
+            "shard", "split", "--shards", "20", "--seed", "9", "--queens", "8",
+        ],
+        b"",
+    );
+    let other_split = run(&["--queens", "8"], &reseeded, "1");
+    results[4] = other_split.lines().nth(4).unwrap().to_owned();
+    let (code, total, err) = merge(&(results.join("\n") + "\n"));
+    assert_eq!(code, 2);
+    assert!(total.is_none());
+    assert!(
+        err.contains("<stdin>:3: shard 2 is from another problem"),
+        "{err}"
+    );
+    assert!(
+        err.contains("<stdin>:5: shard 4 is from another split of the problem"),
+        "{err}"
+    );
+    // ... and so they are missing from this split.
+    assert!(err.contains("have no result: 2, 4"), "{err}");
+}
+
+#[test]
+fn broken_result_lines_are_named_and_the_rest_merged() {
+    let (mut results, _) = queens8();
+    results.insert(7, "{\"shard\":7,\"of\"".to_owned());
+    results.insert(9, "\u{0}\u{1}binary".to_owned());
+    let (code, total, err) = merge(&(results.join("\n") + "\n"));
+    assert_eq!(code, 2);
+    assert!(total.is_none());
+    assert!(err.contains("<stdin>:8: not a result line"), "{err}");
+    assert!(err.contains("<stdin>:10: not a result line"), "{err}");
+    assert!(
+        !err.contains("have no result"),
+        "every shard is there: {err}"
+    );
+    let (_, err, code) = cover(&["shard", "merge"], b"");
+    assert_eq!(code, 2);
+    assert!(err.contains("no results"), "{err}");
+}
+
+#[test]
+fn remaining_gives_back_the_shards_to_rerun() {
+    let (results, shards) = queens8();
+    let shard_file = file("queens8.shards.jsonl", shards.as_bytes());
+    let partial: Vec<String> = results
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| ![0, 6, 20].contains(k))
+        .map(|(_, r)| r.clone())
+        .collect();
+    let partial = partial.join("\n") + "\n";
+    let (todo, err, code) = cover(
+        &["shard", "merge", "--remaining", &shard_file],
+        partial.as_bytes(),
+    );
+    assert_eq!(code, 1, "shards remain: {err}");
+    assert!(err.contains("3 of 21 shards still to run"), "{err}");
+    // Exactly those lines of the shard file, as they were.
+    let lines: Vec<&str> = shards.lines().collect();
+    assert_eq!(todo, format!("{}\n{}\n{}\n", lines[0], lines[6], lines[20]));
+    // Run them, and the merge is whole.
+    let rerun = run(&["--queens", "8"], &todo, "1");
+    let (code, total, err) = merge(&(partial.clone() + &rerun));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(total.unwrap()["count"], 92);
+    let (todo, _, code) = cover(
+        &["shard", "merge", "--remaining", &shard_file],
+        (partial + &rerun).as_bytes(),
+    );
+    assert_eq!((todo.as_str(), code), ("", 0));
+}
+
+#[test]
+fn run_names_bad_shard_lines_and_answers_the_others() {
+    let shards = split(&["--queens", "8"], 10);
+    let mut lines: Vec<String> = shards.lines().map(str::to_owned).collect();
+    let good = lines.len();
+    let mut bad_option: Value = serde_json::from_str(&lines[2]).unwrap();
+    bad_option["prefix"] = serde_json::json!([0, 99999]);
+    lines.insert(3, bad_option.to_string());
+    lines.insert(5, "not json".to_owned());
+    lines.insert(6, String::new());
+    let foreign = split(&["--queens", "9"], 3);
+    lines.insert(8, foreign.lines().nth(1).unwrap().to_owned());
+    let (out, err, code) = cover(
+        &["shard", "run", "--queens", "8"],
+        (lines.join("\n") + "\n").as_bytes(),
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("<stdin>:4: shard 2: option 99999 does not exist"),
+        "{err}"
+    );
+    assert!(err.contains("<stdin>:6: not a shard line"), "{err}");
+    assert!(
+        err.contains("<stdin>:9: shard 1 is from another problem"),
+        "{err}"
+    );
+    // Every good line answered, in order.
+    let numbers: Vec<u64> = json_lines(&out)
+        .iter()
+        .map(|r| r["shard"].as_u64().unwrap())
+        .collect();
+    assert_eq!(numbers, (0..good as u64).collect::<Vec<_>>());
+    // The problem given as a file: its shards do not run on another one.
+    let (_, err, code) = cover(
+        &["shard", "run", &fixture("queens8.dlx")],
+        shards.as_bytes(),
+    );
+    assert_eq!(code, 2);
+    assert!(err.contains("is from another problem"), "{err}");
+}
+
+#[test]
+fn split_refuses_what_is_not_one_problem() {
+    let two = file("two.txt", b"1 1\n1\n1 1\n1\n");
+    let (out, err, code) = cover(&["shard", "split", &two], b"");
+    assert_eq!((out.as_str(), code), ("", 2));
+    assert!(err.contains(":3: a second problem"), "{err}");
+    let (_, err, code) = cover(&["shard", "split", "-"], b"");
+    assert_eq!(code, 2);
+    assert!(err.contains("no problem"), "{err}");
+    let (_, err, code) = cover(&["shard", "split", "/nonexistent/x.dlx"], b"");
+    assert_eq!(code, 2);
+    assert!(err.contains("/nonexistent/x.dlx"), "{err}");
+    let (_, err, code) = cover(&["shard", "split", "-"], b"a b\nc\n");
+    assert_eq!(code, 2);
+    assert!(err.contains("<stdin>:2:"), "{err}");
+    let (_, _, code) = cover(&["shard", "split", "--shards", "0", "--queens", "4"], b"");
+    assert_eq!(code, 2);
+    // A problem without solutions splits and merges to 0 (exit 1).
+    let lines = split(&["--queens", "3"], 5);
+    let (code, total, _) = merge(&run(&["--queens", "3"], &lines, "1"));
+    assert_eq!(code, 1);
+    assert_eq!(total.unwrap()["count"], 0);
+}
+
+#[test]
+fn results_are_written_as_each_shard_finishes() {
+    // One shard line in, its result out, while the input is still open:
+    // a job killed later keeps what it finished.
+    let shards = split(&["--queens", "8"], 10);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cover"))
+        .args(["shard", "run", "-j", "1", "--queens", "8"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut seen = Vec::new();
+    for line in shards.lines().take(3) {
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+        let mut result = String::new();
+        stdout.read_line(&mut result).unwrap();
+        let result: Value = serde_json::from_str(&result).unwrap();
+        seen.push(result["shard"].as_u64().unwrap());
+    }
+    child.kill().unwrap();
+    let _ = child.wait();
+    assert_eq!(seen, [0, 1, 2]);
+}
+
+#[test]
+fn a_forecast_from_every_shard_is_the_sum() {
+    let (results, shards) = queens8();
+    let shard_file = file("queens8.forecast.jsonl", shards.as_bytes());
+    let (out, err, code) = cover(
+        &["shard", "forecast", "--json", "--workers", "4", &shard_file],
+        (results.join("\n") + "\n").as_bytes(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let forecast = &json_lines(&out)[0];
+    // Every shard sampled: the forecast is what they took, with no error.
+    assert_eq!(forecast["sampled"], 20);
+    assert_eq!(forecast["solutions"].as_f64(), Some(92.0));
+    assert_eq!(forecast["solutions_error"].as_f64(), Some(0.0));
+    let seconds: f64 = results
+        .iter()
+        .skip(1)
+        .map(|r| {
+            serde_json::from_str::<Value>(r).unwrap()["seconds"]
+                .as_f64()
+                .unwrap()
+        })
+        .sum();
+    let total = forecast["total_seconds"].as_f64().unwrap();
+    assert!(
+        (total - seconds).abs() <= 1e-9 * seconds.max(1.0),
+        "{total} {seconds}"
+    );
+    // Too small a sample is refused.
+    let (_, err, code) = cover(&["shard", "forecast", &shard_file], results[3].as_bytes());
+    assert_eq!(code, 2);
+    assert!(err.contains("at least 2 shards"), "{err}");
+}
+
+/// Whether GNU parallel is here; CI (`.ci/run`) installs it and sets
+/// `COVER_REQUIRE_PARALLEL`, so there the test cannot be skipped.
+fn gnu_parallel() -> bool {
+    let found = Command::new("parallel")
+        .arg("--version")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .output()
+        .is_ok_and(|o| {
+            o.status.success() && String::from_utf8_lossy(&o.stdout).contains("GNU parallel")
+        });
+    if !found && std::env::var_os("COVER_REQUIRE_PARALLEL").is_some() {
+        panic!("COVER_REQUIRE_PARALLEL is set but GNU parallel is not installed");
+    }
+    found
+}
+
+#[test]
+fn gnu_parallel_runs_the_shards() {
+    if !gnu_parallel() {
+        eprintln!("skipped: GNU parallel is not installed (apt-get install parallel)");
+        return;
+    }
+    let cover_bin = env!("CARGO_BIN_EXE_cover");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("shard-parallel");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let problem = fixture("langford8.dlx");
+    let (count, nodes, updates) = expected("langford8.dlx");
+    let shards = split(&[&problem], 40);
+    let shard_file = dir.join("shards.jsonl");
+    std::fs::write(&shard_file, &shards).unwrap();
+    // As on a cluster: the shard lines piped to jobs of 3 shards each, 2
+    // at a time, every job a process of its own.
+    let results = Command::new("parallel")
+        .args(["--will-cite", "--pipe", "-N", "3", "-j", "2"])
+        .arg(cover_bin)
+        .args(["shard", "run", "-j", "1", &problem])
+        .stdin(std::fs::File::open(&shard_file).unwrap())
+        .output()
+        .unwrap();
+    assert!(
+        results.status.success(),
+        "{}",
+        String::from_utf8_lossy(&results.stderr)
+    );
+    let results = String::from_utf8(results.stdout).unwrap();
+    let seen: BTreeSet<u64> = json_lines(&results)
+        .iter()
+        .map(|r| r["shard"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seen.len(), shards.lines().count(), "every shard once");
+    let (code, total, err) = merge(&results);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        totals(&total.unwrap()),
+        (count, nodes.unwrap(), updates.unwrap())
+    );
+    // As a job array: one shard file per task, one result file per task.
+    for (k, line) in shards.lines().enumerate() {
+        std::fs::write(dir.join(format!("task{k:03}.jsonl")), format!("{line}\n")).unwrap();
+    }
+    let status = Command::new("parallel")
+        .args(["--will-cite", "-j", "2"])
+        .arg(format!(
+            "{cover_bin} shard run -j 1 {problem} {{}} > {{.}}.result"
+        ))
+        .arg(":::")
+        .args((0..shards.lines().count()).map(|k| dir.join(format!("task{k:03}.jsonl"))))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut merged = Command::new(cover_bin);
+    merged.args(["shard", "merge"]);
+    for k in 0..shards.lines().count() {
+        merged.arg(dir.join(format!("task{k:03}.result")));
+    }
+    let merged = merged.output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&merged.stdout),
+        format!("{count}\n"),
+        "{}",
+        String::from_utf8_lossy(&merged.stderr)
+    );
+}
