@@ -27,7 +27,7 @@ use clap::{Args, Subcommand};
 use cover_models::exact::Instances;
 use cover_models::queens::Queens;
 use cover_models::text::{InputError, LineReader};
-use dlx_core::{Limits, Problem, ShardConfig, Solver, Stats, CLOSED};
+use dlx_core::{Problem, ShardConfig, Solver, Stats, CLOSED};
 use serde::{Deserialize, Serialize};
 
 use crate::batch::{self, At, Batch, Invalid, ReadInstances, Verdict};
@@ -37,21 +37,23 @@ use crate::output::{self, push_json, write_json_line, Out};
 use crate::pipeline::ChunkSizes;
 
 const AFTER_LONG_HELP: &str = "\
-A shard is a subtree of the search: the choices that lead to it (its
-prefix). `split` cuts the search tree into at least --shards of them, of
-roughly even size (it keeps cutting the piece whose size, estimated by
-random probes, is largest), and writes one JSON line per shard:
+A shard is a few neighbouring subtrees of the search, each named by the
+choices that lead to it (its prefix). `split` cuts the search tree into
+pieces (it keeps cutting the piece whose size, estimated by random probes,
+is largest, until none is larger than a shard's share), packs neighbours
+into at least --shards shards of about even size, and writes one JSON line
+per shard:
 
   {\"shard\":0,\"of\":1001,\"digest\":D,\"plan\":P,\"top\":[[],[7],...],...}
-  {\"shard\":1,\"of\":1001,\"digest\":D,\"plan\":P,\"prefix\":[7,52],\"estimate\":8113}
+  {\"shard\":1,\"of\":1001,\"digest\":D,\"plan\":P,\"prefixes\":[[7,52],[7,60]],\"estimate\":8113}
 
   shard     its number, 0 to of-1; shard 0 is the top of the tree (the nodes
             that were cut), tiny, and is run like any other
   digest    SHA-256 of the problem: `run` refuses a shard of another problem
   plan      names this split: results of two splits are never mixed
-  prefix    option numbers (from 0, in input order; null: an item closed
-            with fewer covers than it may take)
-  estimate  the estimated search nodes below it
+  prefixes  each a list of option numbers (from 0, in input order; null: an
+            item closed with fewer covers than it may take)
+  estimate  the estimated search nodes of the shard
 
 `run` answers each shard line with a result line, written out as soon as it
 is found (in input order):
@@ -254,9 +256,9 @@ struct ShardLine {
     /// Shard 0: the prefixes the split cut at.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     top: Option<Vec<Vec<Option<u64>>>>,
-    /// The other shards: the choices that lead to it.
+    /// The other shards: the choices that lead to each of its subtrees.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    prefix: Option<Vec<Option<u64>>>,
+    prefixes: Option<Vec<Vec<Option<u64>>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     estimate: Option<u64>,
     /// Shard 0: how the split was made.
@@ -362,7 +364,7 @@ fn split(args: &SplitArgs, session: &mut Session) -> anyhow::Result<()> {
         digest: digest.clone(),
         plan: id.clone(),
         top: Some(plan.top.iter().map(|prefix| to_json(prefix)).collect()),
-        prefix: None,
+        prefixes: None,
         estimate: None,
         probes: Some(args.probes),
         seed: Some(args.seed),
@@ -375,7 +377,7 @@ fn split(args: &SplitArgs, session: &mut Session) -> anyhow::Result<()> {
             digest: digest.clone(),
             plan: id.clone(),
             top: None,
-            prefix: Some(to_json(&shard.prefix)),
+            prefixes: Some(shard.prefixes.iter().map(|p| to_json(p)).collect()),
             estimate: Some(shard.estimate.round() as u64),
             probes: None,
             seed: None,
@@ -437,7 +439,7 @@ struct Runner {
 /// A shard line ready to run.
 struct Work {
     line: ShardLine,
-    /// The top's prefixes, or the shard's one prefix.
+    /// The top's prefixes, or the shard's.
     prefixes: Vec<Vec<usize>>,
     top: bool,
 }
@@ -483,15 +485,15 @@ impl Runner {
             ));
         }
         let top = line.shard == 0;
-        let prefixes = match (&line.top, &line.prefix, top) {
+        let prefixes = match (&line.top, &line.prefixes, top) {
             (Some(top), None, true) => top.clone(),
-            (None, Some(prefix), false) => vec![prefix.clone()],
+            (None, Some(prefixes), false) => prefixes.clone(),
             (_, _, true) => {
-                return Err("shard 0 (the top) needs a \"top\" list, and no \"prefix\"".into())
+                return Err("shard 0 (the top) needs a \"top\" list, and no \"prefixes\"".into())
             }
             (_, _, false) => {
                 return Err(format!(
-                    "shard {} needs a \"prefix\", and no \"top\"",
+                    "shard {} needs \"prefixes\", and no \"top\"",
                     line.shard
                 ))
             }
@@ -599,7 +601,7 @@ impl Batch for Runner {
         let stats = if work.top {
             dlx_core::run_top(solver, &work.prefixes)
         } else {
-            dlx_core::run_shard(solver, &work.prefixes[0], &Limits::none()).map(|r| r.stats)
+            dlx_core::run_shard(solver, &work.prefixes)
         }
         .map_err(io::Error::other)?;
         push_json(

@@ -1,17 +1,20 @@
 //! Shards: one search cut into independent pieces, to be run anywhere (by
 //! a batch engine, on many machines) and added up.
 //!
-//! A [`Shard`] is a prefix of choices (see [`Solver::enumerate_prefixes`]):
-//! its subtree, searched by [`Solver::search_below`]. A [`ShardPlan`] cuts
-//! the search tree into at least the number of shards asked for, of
-//! roughly even size: it starts from the root and keeps expanding the
-//! largest piece into its children, sizes estimated by Knuth's random
-//! probes ([`Solver::estimate_below`]), rather than cutting at one depth
-//! (where a few subtrees hold most of the work). The nodes it expanded
-//! are the plan's top ([`ShardPlan::top`]): each counts its own node and
-//! the solutions found on it ([`run_top`]). The top and the shards
-//! partition the search exactly, so their solutions, nodes and updates add
-//! up to the serial search's.
+//! A piece of the search is a prefix of choices (see
+//! [`Solver::enumerate_prefixes`]): its subtree, searched by
+//! [`Solver::search_below`]. A [`ShardPlan`] cuts the search tree into
+//! at least the number of shards asked for, of roughly even size, rather
+//! than cutting at one depth (where a few subtrees hold most of the
+//! work): it starts from the root and keeps cutting the largest piece into
+//! its children, sizes estimated by Knuth's random probes
+//! ([`Solver::estimate_below`]), until there are enough pieces and none is
+//! larger than a shard's share; then it packs neighbouring pieces into
+//! [`Shard`]s of about that share each. The nodes it cut are the plan's
+//! top ([`ShardPlan::top`]): each counts its own node and the solutions
+//! found on it ([`run_top`]). The top and the shards partition the search
+//! exactly, so their solutions, nodes and updates add up to the serial
+//! search's.
 //!
 //! A plan belongs to one problem: [`digest`] names it (a SHA-256 of
 //! everything that defines the search), so results from another problem
@@ -20,13 +23,15 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::fmt::Write as _;
+use std::sync::{Mutex, PoisonError};
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
+use rayon::prelude::*;
 use sha2::{Digest as _, Sha256};
 
 use crate::problem::Problem;
-use crate::search::{Limits, Report, Solver, Stats, UnknownOption};
+use crate::search::{Limits, Solver, Stats, UnknownOption};
 use crate::Control;
 
 /// How to cut.
@@ -51,13 +56,14 @@ impl Default for ShardConfig {
     }
 }
 
-/// One piece of the search: the subtree below `prefix`.
+/// One piece of the search: the subtrees below its prefixes, neighbours
+/// in the search's order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Shard {
-    /// What each level above took: an option, or
+    /// For each subtree, what each level above it took: an option, or
     /// [`CLOSED`](crate::CLOSED).
-    pub prefix: Vec<usize>,
-    /// Its estimated search nodes.
+    pub prefixes: Vec<Vec<usize>>,
+    /// Their estimated search nodes.
     pub estimate: f64,
 }
 
@@ -95,7 +101,10 @@ impl ShardPlan {
             prefix(&mut hash, b't', top);
         }
         for shard in &self.shards {
-            prefix(&mut hash, b's', &shard.prefix);
+            hash.update([b's']);
+            for piece in &shard.prefixes {
+                prefix(&mut hash, b'p', piece);
+            }
         }
         hex(&hash.finalize()[..8])
     }
@@ -111,6 +120,7 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// A piece waiting to be cut, by estimated size.
+#[derive(Debug, Clone)]
 struct Piece {
     estimate: f64,
     prefix: Vec<usize>,
@@ -140,26 +150,58 @@ impl Ord for Piece {
     }
 }
 
+/// How many pieces per shard asked for the plan may cut the tree into, at
+/// most, while it makes the largest piece no larger than a shard's share:
+/// the cost of the probes bounds it.
+const PIECES_PER_SHARD: usize = 4;
+
 /// Cuts the search of `problem` into at least `config.shards` shards (see
 /// the module documentation).
 pub fn plan(problem: &Problem, config: &ShardConfig) -> Result<ShardPlan, UnknownOption> {
+    let wanted = config.shards.max(1);
     let mut solver = Solver::new(problem);
-    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
-    let mut random = |n: u64| rng.random_range(0..n);
-    let mut estimate = |solver: &mut Solver, prefix: &[usize]| {
-        solver.estimate_below(prefix, 0, config.probes, &mut random)
+    // Solvers for estimating on rayon's threads, made as they are needed.
+    let spare_solvers = Mutex::new(Vec::new());
+    let estimate_all = |prefixes: Vec<Vec<usize>>| -> Result<Vec<Piece>, UnknownOption> {
+        prefixes
+            .into_par_iter()
+            .map(|prefix| {
+                let spare = spare_solvers
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .pop();
+                let mut solver = spare.unwrap_or_else(|| Solver::new(problem));
+                let estimate = estimate_piece(&mut solver, &prefix, config);
+                spare_solvers
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(solver);
+                Ok(Piece {
+                    estimate: estimate?,
+                    prefix,
+                })
+            })
+            .collect()
     };
     let mut pieces = BinaryHeap::new();
+    let root = estimate_piece(&mut solver, &[], config)?;
+    let mut total = root;
     pieces.push(Piece {
-        estimate: estimate(&mut solver, &[])?,
+        estimate: root,
         prefix: Vec::new(),
     });
     let mut top = Vec::new();
     let mut top_stats = Stats::default();
-    while pieces.len() < config.shards {
-        let Some(largest) = pieces.pop() else {
+    // Cut the largest piece until there are enough pieces and none is
+    // larger than a shard's share (or the cuts are too many).
+    while let Some(largest) = pieces.peek() {
+        let share = total / wanted as f64;
+        let enough = pieces.len() >= wanted && largest.estimate <= share;
+        if enough || pieces.len() >= wanted * PIECES_PER_SHARD {
             break;
-        };
+        }
+        let largest = pieces.pop().expect("peeked");
+        total -= largest.estimate;
         let mut children = Vec::new();
         let report = solver.enumerate_below(
             &largest.prefix,
@@ -170,34 +212,90 @@ pub fn plan(problem: &Problem, config: &ShardConfig) -> Result<ShardPlan, Unknow
         )?;
         top_stats += report.stats;
         top.push(largest.prefix);
-        for prefix in children {
-            let estimate = estimate(&mut solver, &prefix)?;
-            pieces.push(Piece { estimate, prefix });
+        for piece in estimate_all(children)? {
+            total += piece.estimate;
+            pieces.push(piece);
         }
     }
-    let mut shards: Vec<Shard> = pieces
-        .into_iter()
-        .map(|piece| Shard {
-            prefix: piece.prefix,
-            estimate: piece.estimate,
-        })
-        .collect();
-    shards.sort_by(|a, b| a.prefix.cmp(&b.prefix));
+    let mut pieces: Vec<Piece> = pieces.into_vec();
+    // Lexicographic order of prefixes is the search's order (options in
+    // input order, a closed item last).
+    pieces.sort_by(|a, b| a.prefix.cmp(&b.prefix));
     Ok(ShardPlan {
-        shards,
+        shards: pack(pieces, wanted),
         top,
         top_stats,
     })
 }
 
-/// Counts the solutions of one shard's subtree: its report's counters are
-/// the serial search's below the prefix.
-pub fn run_shard(
+/// The estimated size of the piece below `prefix`. Its probes are drawn
+/// from a seed of its own (the plan's seed and the prefix), so that the
+/// estimate, and so the plan, is the same whatever thread makes it and in
+/// whatever order.
+fn estimate_piece(
     solver: &mut Solver,
     prefix: &[usize],
-    limits: &Limits,
-) -> Result<Report, UnknownOption> {
-    solver.search_below(prefix, 0, limits, &mut |_: &[usize]| Control::Continue)
+    config: &ShardConfig,
+) -> Result<f64, UnknownOption> {
+    let mut hash = Sha256::new();
+    hash.update(config.seed.to_le_bytes());
+    for &option in prefix {
+        hash.update((option as u64).to_le_bytes());
+    }
+    let seed: [u8; 32] = hash.finalize().into();
+    let mut rng = ChaCha8Rng::from_seed(seed);
+    solver.estimate_below(prefix, 0, config.probes, &mut |n| rng.random_range(0..n))
+}
+
+/// Packs `pieces` (in search order) into at least `wanted` shards (when
+/// there are that many pieces), neighbours together, none larger than an
+/// even share of the estimates unless one piece alone is.
+fn pack(pieces: Vec<Piece>, wanted: usize) -> Vec<Shard> {
+    let total: f64 = pieces.iter().map(|p| p.estimate).sum();
+    let mut share = total / wanted as f64;
+    loop {
+        let mut shards: Vec<Shard> = Vec::new();
+        let mut open = Shard {
+            prefixes: Vec::new(),
+            estimate: 0.0,
+        };
+        for piece in &pieces {
+            if !open.prefixes.is_empty() && open.estimate + piece.estimate > share {
+                shards.push(std::mem::replace(
+                    &mut open,
+                    Shard {
+                        prefixes: Vec::new(),
+                        estimate: 0.0,
+                    },
+                ));
+            }
+            open.prefixes.push(piece.prefix.clone());
+            open.estimate += piece.estimate;
+        }
+        if !open.prefixes.is_empty() {
+            shards.push(open);
+        }
+        // Pieces larger than the share make fewer shards: share less, down
+        // to one piece a shard.
+        if shards.len() >= wanted || shards.len() == pieces.len() {
+            return shards;
+        }
+        share *= 0.9;
+    }
+}
+
+/// Counts the solutions of one shard: its counters are the serial
+/// search's below its prefixes.
+pub fn run_shard(solver: &mut Solver, shard: &[Vec<usize>]) -> Result<Stats, UnknownOption> {
+    let mut stats = Stats::default();
+    for prefix in shard {
+        stats += solver
+            .search_below(prefix, 0, &Limits::none(), &mut |_: &[usize]| {
+                Control::Continue
+            })?
+            .stats;
+    }
+    Ok(stats)
 }
 
 /// Counts what the plan's top holds: each expanded prefix's own node, its
@@ -282,9 +380,7 @@ mod tests {
             let mut total = run_top(&mut solver, &plan.top).unwrap();
             assert_eq!(total, plan.top_stats);
             for shard in &plan.shards {
-                total += run_shard(&mut solver, &shard.prefix, &Limits::none())
-                    .unwrap()
-                    .stats;
+                total += run_shard(&mut solver, &shard.prefixes).unwrap();
             }
             assert_eq!(total, serial, "{shards} shards");
             assert!(solver.links_equal(&Solver::new(&problem)));
@@ -292,14 +388,21 @@ mod tests {
     }
 
     #[test]
-    fn plans_are_the_same_for_the_same_seed() {
+    fn plans_are_the_same_for_the_same_seed_on_any_threads() {
         let problem = queens(7);
         let config = ShardConfig {
             shards: 30,
             ..ShardConfig::default()
         };
-        let a = plan(&problem, &config).unwrap();
-        let b = plan(&problem, &config).unwrap();
+        let on = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| plan(&problem, &config).unwrap())
+        };
+        // Whatever the threads that estimate.
+        let (a, b) = (on(1), on(3));
         assert_eq!(a.shards, b.shards);
         assert_eq!(a.top, b.top);
         let name = digest(&problem);
@@ -333,6 +436,41 @@ mod tests {
             .stats
             .nodes;
         assert_eq!(estimate, nodes as f64);
+    }
+
+    #[test]
+    fn packing_keeps_order_and_shares() {
+        let pieces: Vec<Piece> = [10.0, 1.0, 1.0, 1.0, 1.0, 10.0, 1.0, 3.0]
+            .iter()
+            .enumerate()
+            .map(|(k, &estimate)| Piece {
+                estimate,
+                prefix: vec![k],
+            })
+            .collect();
+        for wanted in 1..=8 {
+            let shards = pack(pieces.clone(), wanted);
+            assert!(shards.len() >= wanted, "{wanted}: {shards:?}");
+            // Every piece once, in order.
+            let order: Vec<usize> = shards
+                .iter()
+                .flat_map(|s| s.prefixes.iter().map(|p| p[0]))
+                .collect();
+            assert_eq!(order, (0..8).collect::<Vec<_>>());
+            // No shard above the share but a piece alone.
+            let share = 28.0 / wanted as f64;
+            for shard in &shards {
+                assert!(
+                    shard.estimate <= share || shard.prefixes.len() == 1,
+                    "{wanted}: {shard:?}"
+                );
+            }
+        }
+        assert_eq!(
+            pack(pieces.clone(), 100).len(),
+            8,
+            "one piece a shard at most"
+        );
     }
 
     #[test]

@@ -279,7 +279,7 @@ proptest! {
         prop_assert_eq!(total, plan.top_stats);
         for shard in &plan.shards {
             prop_assert!(shard.estimate >= 0.0);
-            total += run_shard(&mut solver, &shard.prefix, &Limits::none()).unwrap().stats;
+            total += run_shard(&mut solver, &shard.prefixes).unwrap();
         }
         prop_assert_eq!(total, serial.stats);
         // The probes of the plan and the shards leave the links as they were.
