@@ -54,6 +54,8 @@ per shard:
   prefixes  each a list of option numbers (from 0, in input order; null: an
             item closed with fewer covers than it may take)
   estimate  the estimated search nodes of the shard
+  check     a hash of the line's plan, number and prefixes: `run` refuses a
+            line that was altered
 
 `run` answers each shard line with a result line, written out as soon as it
 is found (in input order):
@@ -261,6 +263,9 @@ struct ShardLine {
     prefixes: Option<Vec<Vec<Option<u64>>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     estimate: Option<u64>,
+    /// [`dlx_core::shard_check`] of the line.
+    #[serde(default)]
+    check: String,
     /// Shard 0: how the split was made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     probes: Option<u64>,
@@ -364,6 +369,7 @@ fn split(args: &SplitArgs, session: &mut Session) -> anyhow::Result<()> {
         digest: digest.clone(),
         plan: id.clone(),
         top: Some(plan.top.iter().map(|prefix| to_json(prefix)).collect()),
+        check: dlx_core::shard_check(&id, 0, &plan.top),
         prefixes: None,
         estimate: None,
         probes: Some(args.probes),
@@ -378,6 +384,7 @@ fn split(args: &SplitArgs, session: &mut Session) -> anyhow::Result<()> {
             plan: id.clone(),
             top: None,
             prefixes: Some(shard.prefixes.iter().map(|p| to_json(p)).collect()),
+            check: dlx_core::shard_check(&id, k as u64 + 1, &shard.prefixes),
             estimate: Some(shard.estimate.round() as u64),
             probes: None,
             seed: None,
@@ -499,13 +506,19 @@ impl Runner {
             }
         };
         let options = self.problem.option_count() as u64;
+        let bounded = self.problem.has_bounds();
         let prefixes = prefixes
             .iter()
             .map(|prefix| {
                 prefix
                     .iter()
                     .map(|&option| match option {
-                        None => Ok(CLOSED),
+                        // Only Algorithm M closes an item.
+                        None if bounded => Ok(CLOSED),
+                        None => Err(format!(
+                            "shard {}: null (an item closed) in a problem without multiplicities",
+                            line.shard
+                        )),
                         Some(option) if option < options => Ok(option as usize),
                         Some(option) => Err(format!(
                             "shard {}: option {option} does not exist (the problem has {options})",
@@ -515,6 +528,12 @@ impl Runner {
                     .collect::<Result<Vec<usize>, String>>()
             })
             .collect::<Result<Vec<_>, String>>()?;
+        if line.check != dlx_core::shard_check(&line.plan, line.shard, &prefixes) {
+            return Err(format!(
+                "shard {}: its check does not match its other fields (the line was altered)",
+                line.shard
+            ));
+        }
         Ok(Work {
             line,
             prefixes,
@@ -603,7 +622,7 @@ impl Batch for Runner {
         } else {
             dlx_core::run_shard(solver, &work.prefixes)
         }
-        .map_err(io::Error::other)?;
+        .expect("the options of a shard line are checked when it is read");
         push_json(
             text,
             &ResultLine {

@@ -331,10 +331,19 @@ fn run_names_bad_shard_lines_and_answers_the_others() {
     let mut bad_option: Value = serde_json::from_str(&lines[2]).unwrap();
     bad_option["prefixes"] = serde_json::json!([[0, 99999]]);
     lines.insert(3, bad_option.to_string());
+    // A line altered on its way: another option in a prefix.
+    let mut altered: Value = serde_json::from_str(&lines[1]).unwrap();
+    let first = altered["prefixes"][0][0].as_u64().unwrap();
+    altered["prefixes"][0][0] = serde_json::json!(first + 1);
+    // A closed item (null) in a problem without multiplicities.
+    let mut closed: Value = serde_json::from_str(&lines[1]).unwrap();
+    closed["prefixes"][0][0] = Value::Null;
     lines.insert(5, "not json".to_owned());
     lines.insert(6, String::new());
     let foreign = split(&["--queens", "9"], 3);
     lines.insert(8, foreign.lines().nth(1).unwrap().to_owned());
+    lines.insert(9, altered.to_string());
+    lines.insert(10, closed.to_string());
     let (out, err, code) = cover(
         &["shard", "run", "--queens", "8"],
         (lines.join("\n") + "\n").as_bytes(),
@@ -347,6 +356,14 @@ fn run_names_bad_shard_lines_and_answers_the_others() {
     assert!(err.contains("<stdin>:6: not a shard line"), "{err}");
     assert!(
         err.contains("<stdin>:9: shard 1 is from another problem"),
+        "{err}"
+    );
+    assert!(
+        err.contains("<stdin>:10: shard 1: its check does not match"),
+        "{err}"
+    );
+    assert!(
+        err.contains("<stdin>:11: shard 1: null (an item closed) in a problem without"),
         "{err}"
     );
     // Every good line answered, in order.
@@ -534,4 +551,241 @@ fn gnu_parallel_runs_the_shards() {
         "{}",
         String::from_utf8_lossy(&merged.stderr)
     );
+}
+
+/// A folder of its own for a test, empty, with the problem in it as
+/// `problem.dlx`, and a PATH on which `cover` is the binary under test.
+fn workdir(name: &str, problem: &str) -> (PathBuf, String) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(fixture(problem), dir.join("problem.dlx")).unwrap();
+    let bin = Path::new(env!("CARGO_BIN_EXE_cover")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    (dir, path)
+}
+
+fn example(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples/shard")
+        .join(name)
+}
+
+#[test]
+fn the_slurm_example_runs_as_its_comments_say() {
+    // Each array task run by hand, as sbatch would, with its task id.
+    let (dir, path) = workdir("shard-slurm", "langford8.dlx");
+    let sh = |script: &str| {
+        let status = Command::new("bash")
+            .arg("-c")
+            .arg(script)
+            .current_dir(&dir)
+            .env("PATH", &path)
+            .status()
+            .unwrap();
+        assert!(status.success(), "{script}");
+    };
+    sh("cover shard split --shards 30 problem.dlx > shards.jsonl \
+        && mkdir -p tasks results logs \
+        && split -n l/4 -d -a 3 shards.jsonl tasks/task.");
+    for task in 0..4 {
+        let status = Command::new("bash")
+            .arg(example("slurm.sbatch"))
+            .current_dir(&dir)
+            .env("PATH", &path)
+            .env("SLURM_ARRAY_TASK_ID", task.to_string())
+            .status()
+            .unwrap();
+        assert!(status.success(), "task {task}");
+    }
+    let merged = Command::new("bash")
+        .arg("-c")
+        .arg("cover shard merge results/*.jsonl")
+        .current_dir(&dir)
+        .env("PATH", &path)
+        .output()
+        .unwrap();
+    let (count, _, _) = expected("langford8.dlx");
+    assert_eq!(
+        String::from_utf8_lossy(&merged.stdout),
+        format!("{count}\n")
+    );
+}
+
+#[test]
+fn the_hosts_example_runs_on_this_host() {
+    if !gnu_parallel() {
+        eprintln!("skipped: GNU parallel is not installed (apt-get install parallel)");
+        return;
+    }
+    // ":" is this machine for `parallel --sshlogin`: the script's loop,
+    // its --remaining rerun check and its merge, without ssh.
+    let (dir, path) = workdir("shard-hosts", "queens8.dlx");
+    let output = Command::new("bash")
+        .arg(example("hosts.sh"))
+        .args(["problem.dlx", "50"])
+        .current_dir(&dir)
+        .env("PATH", &path)
+        .env("HOSTS", "2/:")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "92\n");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("search nodes:  975"), "{stderr}");
+}
+
+/// A small seeded generator, for the mutations below.
+struct Mutator(u64);
+
+impl Mutator {
+    fn below(&mut self, n: usize) -> usize {
+        // xorshift64*
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n.max(1)
+    }
+
+    /// `lines` with a few lines cut, doubled, swapped, or with bytes
+    /// changed, numbers made huge or negative, fields dropped.
+    fn mutate(&mut self, lines: &[String]) -> Vec<u8> {
+        let mut lines: Vec<Vec<u8>> = lines.iter().map(|l| l.clone().into_bytes()).collect();
+        for _ in 0..1 + self.below(4) {
+            let k = self.below(lines.len());
+            let line = &mut lines[k];
+            match self.below(9) {
+                0 => line.truncate(self.below(line.len() + 1)),
+                1 => {
+                    let at = self.below(line.len());
+                    line[at] = self.below(256) as u8;
+                }
+                2 => {
+                    let copy = line.clone();
+                    lines.insert(self.below(lines.len() + 1), copy);
+                }
+                3 => {
+                    let j = self.below(lines.len());
+                    lines.swap(k, j);
+                }
+                4 | 5 => {
+                    // A number replaced by an odd one.
+                    let text = String::from_utf8_lossy(line).into_owned();
+                    let odd = [
+                        "18446744073709551616",
+                        "-1",
+                        "1e308",
+                        "0",
+                        "4294967295",
+                        "null",
+                        "\"7\"",
+                    ];
+                    let digits: Vec<usize> = text
+                        .char_indices()
+                        .filter(|(_, c)| c.is_ascii_digit())
+                        .map(|(i, _)| i)
+                        .collect();
+                    if !digits.is_empty() {
+                        let at = digits[self.below(digits.len())];
+                        let end = text[at..]
+                            .find(|c: char| !c.is_ascii_digit())
+                            .map_or(text.len(), |e| at + e);
+                        *line = format!(
+                            "{}{}{}",
+                            &text[..at],
+                            odd[self.below(odd.len())],
+                            &text[end..]
+                        )
+                        .into_bytes();
+                    }
+                }
+                6 => {
+                    let fields = [
+                        "\"shard\":",
+                        "\"of\":",
+                        "\"digest\":",
+                        "\"plan\":",
+                        "\"prefixes\":",
+                        "\"top\":",
+                        "\"count\":",
+                    ];
+                    let text = String::from_utf8_lossy(line).into_owned();
+                    let field = fields[self.below(fields.len())];
+                    *line = text.replacen(field, "\"x\":", 1).into_bytes();
+                }
+                7 => line.extend_from_slice(b"\r"),
+                _ => lines.remove(k).clear(),
+            }
+            if lines.is_empty() {
+                break;
+            }
+        }
+        let mut out = Vec::new();
+        for line in lines {
+            out.extend_from_slice(&line);
+            out.push(b'\n');
+        }
+        out
+    }
+}
+
+/// Every run ends cleanly: exit 0, 1 or 2, diagnostics as `cover: ...`,
+/// standard output JSON lines (or the count), never a panic (`cover`
+/// asserts that).
+fn clean(args: &[&str], input: &[u8], json_out: bool) {
+    let (out, err, code) = cover(args, input);
+    assert!(code <= 2, "{args:?}: exit {code}");
+    for line in err.lines() {
+        assert!(line.starts_with("cover: "), "{args:?}: {line:?}");
+    }
+    if json_out {
+        for line in out.lines() {
+            serde_json::from_str::<Value>(line)
+                .unwrap_or_else(|e| panic!("{args:?}: {line:?}: {e}"));
+        }
+    }
+}
+
+#[test]
+fn mutated_shard_and_result_lines_end_cleanly() {
+    let shards = split(&["--queens", "6"], 12);
+    let shard_lines: Vec<String> = shards.lines().map(str::to_owned).collect();
+    let results = run(&["--queens", "6"], &shards, "1");
+    let result_lines: Vec<String> = results.lines().map(str::to_owned).collect();
+    let shard_file = file("queens6.mutated.jsonl", shards.as_bytes());
+    let mut mutator = Mutator(0x5eed_cafe);
+    for _ in 0..150 {
+        let input = mutator.mutate(&shard_lines);
+        clean(&["shard", "run", "-j", "2", "--queens", "6"], &input, true);
+        let input = mutator.mutate(&result_lines);
+        clean(&["shard", "merge", "--json"], &input, true);
+        clean(
+            &["shard", "merge", "--remaining", &shard_file],
+            &input,
+            true,
+        );
+        clean(&["shard", "forecast", &shard_file], &input, false);
+        // A mutated split file, with good results.
+        let split_file = file("queens6.mutated-split.jsonl", &mutator.mutate(&shard_lines));
+        clean(
+            &["shard", "merge", "--remaining", &split_file],
+            results.as_bytes(),
+            true,
+        );
+    }
+    // A problem with multiplicities, whose prefixes may close items (null).
+    let mcc = fixture("mcc_random1.dlx");
+    let mcc_lines: Vec<String> = split(&[&mcc], 12).lines().map(str::to_owned).collect();
+    for _ in 0..50 {
+        let input = mutator.mutate(&mcc_lines);
+        clean(&["shard", "run", "-j", "2", &mcc], &input, true);
+    }
 }

@@ -114,7 +114,7 @@ pub use search::{
     Control, Guide, Limits, Outcome, Report, Search, Solutions, Solver, Stats, UnknownOption,
     Visitor, CLOSED,
 };
-pub use shard::{digest, plan, run_shard, run_top, Shard, ShardConfig, ShardPlan};
+pub use shard::{digest, plan, run_shard, run_top, shard_check, Shard, ShardConfig, ShardPlan};
 pub use split::{
     count_compact_parallel, count_compact_resumed, count_parallel, first_compact_parallel,
     first_compact_resumed, search_parallel, split, ShareConfig, Split, SplitConfig, SplitProgress,

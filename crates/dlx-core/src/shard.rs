@@ -110,6 +110,26 @@ impl ShardPlan {
     }
 }
 
+/// A check of one shard line: 16 hexadecimal digits of a SHA-256 of the
+/// plan's name, the shard's number and its prefixes (the top's, for shard
+/// 0), so that a line altered on its way (a digit of a prefix changed) is
+/// refused rather than searched into a wrong count.
+pub fn shard_check(plan: &str, shard: u64, prefixes: &[Vec<usize>]) -> String {
+    let mut hash = Sha256::new();
+    hash.update(b"cover shard 1\0");
+    hash.update((plan.len() as u64).to_le_bytes());
+    hash.update(plan.as_bytes());
+    hash.update(shard.to_le_bytes());
+    hash.update((prefixes.len() as u64).to_le_bytes());
+    for prefix in prefixes {
+        hash.update((prefix.len() as u64).to_le_bytes());
+        for &option in prefix {
+            hash.update((option as u64).to_le_bytes());
+        }
+    }
+    hex(&hash.finalize()[..8])
+}
+
 /// `bytes` in lower-case hexadecimal.
 fn hex(bytes: &[u8]) -> String {
     let mut hex = String::with_capacity(2 * bytes.len());
