@@ -47,6 +47,8 @@ Examples:
   cover exact --count queens8.dlx       count the solutions of a Knuth file
   cover exact --all --limit 10 -        up to 10 solutions, from standard input
   cover exact --json --stats *.txt      JSON lines, and a summary on stderr
+  cover shard split --queens 18 > s.jsonl
+                                        one count cut for many machines
 
 Run `cover help <COMMAND>` or `cover <COMMAND> --help` for a command's
 formats and options.";

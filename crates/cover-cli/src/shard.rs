@@ -81,8 +81,8 @@ Examples:
   cover shard split --shards 1000 queens15.dlx > shards.jsonl
   cover shard run queens15.dlx shards.jsonl > results.jsonl
   cover shard merge results.jsonl
-  parallel --pipe -N 10 -j 8 cover shard run -j 1 queens15.dlx \\
-      < shards.jsonl > results.jsonl
+  parallel --pipe -N 20 --sshlogin 8/alpha,8/beta --basefile queens15.dlx \\
+      cover shard run -j 1 queens15.dlx < shards.jsonl > results.jsonl
   cover shard merge results.jsonl --remaining shards.jsonl > todo.jsonl
   cover shard split --queens 18 --shards 2000 > q18.jsonl
   shuf -n 40 q18.jsonl | cover shard run --queens 18 > sample.jsonl
@@ -181,7 +181,9 @@ const MAX_SHARDS: u64 = 1_000_000;
 #[derive(Args, Debug, Clone)]
 #[command(
     after_long_help = AFTER_LONG_HELP,
-    override_usage = "cover shard run [OPTIONS] <FILE | --queens N> [SHARDS]..."
+    override_usage = "cover shard run [OPTIONS] <FILE | --queens N> [SHARDS]...",
+    // Result lines are JSON whatever the flag says.
+    mut_arg("json", |arg| arg.hide(true))
 )]
 pub struct RunArgs {
     /// The problem file (unless --queens), then files of shard lines

@@ -789,3 +789,18 @@ fn mutated_shard_and_result_lines_end_cleanly() {
         clean(&["shard", "run", "-j", "2", &mcc], &input, true);
     }
 }
+
+#[test]
+fn the_fuzzers_shard_fixtures_are_current() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/shard");
+    let shards = std::fs::read_to_string(dir.join("queens6.shards.jsonl")).unwrap();
+    assert_eq!(
+        shards,
+        split(&["--queens", "6"], 12),
+        "regenerate fixtures/shard/ as its README says"
+    );
+    let results = std::fs::read_to_string(dir.join("queens6.results.jsonl")).unwrap();
+    let (code, total, err) = merge(&results);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(total.unwrap()["count"], 4);
+}

@@ -64,6 +64,11 @@ pub const COMMANDS: &[Spec] = &[
         reads_input: false,
         weight: 4,
     },
+    Spec {
+        name: "shard",
+        reads_input: true,
+        weight: 12,
+    },
 ];
 
 /// What the binary at hand supports.
@@ -168,9 +173,13 @@ pub fn make_case(
     let mut flags = flags(rng, spec.name, caps);
     // Threads are always set: the default is every core, and 2 workers of
     // 2 threads each already fill this machine.
-    flags.push(vec!["--jobs".into(), odd_or(rng, &["1", "2"], 40)]);
+    // (`shard forecast` has no threads to set.)
+    if !is_forecast(&flags) {
+        flags.push(vec!["--jobs".into(), odd_or(rng, &["1", "2"], 40)]);
+    }
     // clap takes flags in any order, and `queens`' N anywhere among them.
-    if rng.random_bool(0.3) {
+    // (`shard`'s subcommand stays first.)
+    if rng.random_bool(0.3) && spec.name != "shard" {
         flags.shuffle(rng);
     }
     if !spec.reads_input {
@@ -237,6 +246,15 @@ fn odd_or(rng: &mut ChaCha8Rng, usual: &[&str], odds: u32) -> String {
 
 fn pair(flag: &str, value: impl Into<String>) -> Vec<String> {
     vec![flag.to_owned(), value.into()]
+}
+
+/// Whether the flags are those of `shard forecast`, which takes neither
+/// `--jobs` nor `--stats`.
+fn is_forecast(flags: &[Vec<String>]) -> bool {
+    flags
+        .first()
+        .and_then(|group| group.first())
+        .is_some_and(|first| first == "forecast")
 }
 
 fn single(flag: &str) -> Vec<String> {
@@ -371,12 +389,35 @@ fn flags(rng: &mut ChaCha8Rng, command: &str, caps: &Caps) -> Vec<Vec<String>> {
                 flags.push(pair("--attempts", odd_or(rng, &[attempts], 20)));
             }
         }
+        "shard" => {
+            // The inputs are shard lines (for `run`) or result lines (for
+            // `merge` and `forecast`) of `fixtures/shard/`, mutated; the
+            // split file of `--remaining` and `forecast` is the fixture.
+            let split = crate::fixtures::fixtures_dir().join("shard/queens6.shards.jsonl");
+            let split = split.to_string_lossy().into_owned();
+            match rng.random_range(0..10) {
+                0..=4 => {
+                    let n = odd_or(rng, &["6", "6", "6", "5", "8"], 20);
+                    flags.push(vec!["run".into(), "--queens".into(), n]);
+                }
+                5..=7 => {
+                    flags.push(single("merge"));
+                    if rng.random_bool(0.3) {
+                        flags.push(pair("--remaining", split));
+                    }
+                }
+                _ => {
+                    flags.push(vec!["forecast".into(), split]);
+                    flags.push(pair("--workers", odd_or(rng, &["1", "100"], 20)));
+                }
+            }
+        }
         other => unreachable!("no flags for {other}"),
     }
     if json {
         flags.push(single("--json"));
     }
-    if rng.random_bool(0.08) {
+    if rng.random_bool(0.08) && !is_forecast(&flags) {
         flags.push(single("--stats"));
     }
     if caps.max_nodes.contains(command) {
@@ -409,7 +450,7 @@ mod tests {
         let all: Vec<&Spec> = COMMANDS.iter().collect();
         for index in 0..500 {
             let case = make_case(&mut case_rng(9, index), &all, &caps(), &[]);
-            assert!(case.has_flag("--jobs"));
+            assert_eq!(case.has_flag("--jobs"), !is_forecast(&case.flags), "{case:?}");
             let bounded = case.has_flag("--max-nodes");
             let expected = caps().max_nodes.contains(case.command);
             assert_eq!(bounded, expected, "{case:?}");
