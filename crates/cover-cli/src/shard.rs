@@ -47,8 +47,9 @@ per shard:
   {\"shard\":0,\"of\":1001,\"digest\":D,\"plan\":P,\"top\":[[],[7],...],...}
   {\"shard\":1,\"of\":1001,\"digest\":D,\"plan\":P,\"prefixes\":[[7,52],[7,60]],\"estimate\":8113}
 
-  shard     its number, 0 to of-1; shard 0 is the top of the tree (the nodes
-            that were cut), tiny, and is run like any other
+  shard     its number, 0 to of-1; the first (shard 0, and more for a very
+            large split) hold the top of the tree: the nodes that were cut,
+            each counted alone; tiny, and run like any other
   digest    SHA-256 of the problem: `run` refuses a shard of another problem
   plan      names this split: results of two splits are never mixed
   prefixes  each a list of option numbers (from 0, in input order; null: an
@@ -257,7 +258,8 @@ struct ShardLine {
     of: u64,
     digest: String,
     plan: String,
-    /// Shard 0: the prefixes the split cut at.
+    /// The top's lines (shard 0, and more for a very large split): the
+    /// prefixes the split cut at.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     top: Option<Vec<Vec<Option<u64>>>>,
     /// The other shards: the choices that lead to each of its subtrees.
@@ -268,7 +270,7 @@ struct ShardLine {
     /// [`dlx_core::shard_check`] of the line.
     #[serde(default)]
     check: String,
-    /// Shard 0: how the split was made.
+    /// The first line: how the split was made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     probes: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -352,6 +354,27 @@ fn load(file: Option<&PathBuf>, source: &Source, session: &mut Session) -> anyho
     }
 }
 
+/// The most option numbers in the prefixes of one line of the top: a
+/// plan of a million shards cuts hundreds of thousands of nodes, more than
+/// one line may hold (4 MiB), so the top takes as many lines as it needs.
+const MAX_OPTIONS_PER_LINE: usize = 100_000;
+
+/// The top cut into lines of at most `most` option numbers (and at least
+/// one prefix each).
+fn top_lines(top: &[Vec<usize>], most: usize) -> Vec<&[Vec<usize>]> {
+    let mut lines = Vec::new();
+    let (mut start, mut options) = (0, 0);
+    for (k, prefix) in top.iter().enumerate() {
+        if k > start && options + prefix.len() > most {
+            lines.push(&top[start..k]);
+            (start, options) = (k, 0);
+        }
+        options += prefix.len();
+    }
+    lines.push(&top[start..]);
+    lines
+}
+
 fn split(args: &SplitArgs, session: &mut Session) -> anyhow::Result<()> {
     let problem = load(args.file.as_ref(), &args.source, session)?;
     let start = Instant::now();
@@ -363,30 +386,34 @@ fn split(args: &SplitArgs, session: &mut Session) -> anyhow::Result<()> {
     };
     let plan = dlx_core::plan(&problem, &config)?;
     let id = plan.id(&digest);
-    let of = plan.shards.len() as u64 + 1;
+    let tops = top_lines(&plan.top, MAX_OPTIONS_PER_LINE);
+    let of = (tops.len() + plan.shards.len()) as u64;
     let mut out = Out::stdout();
-    let top = ShardLine {
-        shard: 0,
-        of,
-        digest: digest.clone(),
-        plan: id.clone(),
-        top: Some(plan.top.iter().map(|prefix| to_json(prefix)).collect()),
-        check: dlx_core::shard_check(&id, 0, &plan.top),
-        prefixes: None,
-        estimate: None,
-        probes: Some(args.probes),
-        seed: Some(args.seed),
-    };
-    write_json_line(&mut out, &top)?;
-    for (k, shard) in plan.shards.iter().enumerate() {
+    for (k, top) in tops.iter().enumerate() {
         let line = ShardLine {
-            shard: k as u64 + 1,
+            shard: k as u64,
+            of,
+            digest: digest.clone(),
+            plan: id.clone(),
+            top: Some(top.iter().map(|prefix| to_json(prefix)).collect()),
+            check: dlx_core::shard_check(&id, k as u64, true, top),
+            prefixes: None,
+            estimate: None,
+            probes: (k == 0).then_some(args.probes),
+            seed: (k == 0).then_some(args.seed),
+        };
+        write_json_line(&mut out, &line)?;
+    }
+    for (k, shard) in plan.shards.iter().enumerate() {
+        let number = (tops.len() + k) as u64;
+        let line = ShardLine {
+            shard: number,
             of,
             digest: digest.clone(),
             plan: id.clone(),
             top: None,
             prefixes: Some(shard.prefixes.iter().map(|p| to_json(p)).collect()),
-            check: dlx_core::shard_check(&id, k as u64 + 1, &shard.prefixes),
+            check: dlx_core::shard_check(&id, number, false, &shard.prefixes),
             estimate: Some(shard.estimate.round() as u64),
             probes: None,
             seed: None,
@@ -493,16 +520,12 @@ impl Runner {
                 short(&self.digest)
             ));
         }
-        let top = line.shard == 0;
-        let prefixes = match (&line.top, &line.prefixes, top) {
-            (Some(top), None, true) => top.clone(),
-            (None, Some(prefixes), false) => prefixes.clone(),
-            (_, _, true) => {
-                return Err("shard 0 (the top) needs a \"top\" list, and no \"prefixes\"".into())
-            }
-            (_, _, false) => {
+        let (top, prefixes) = match (&line.top, &line.prefixes) {
+            (Some(top), None) => (true, top.clone()),
+            (None, Some(prefixes)) => (false, prefixes.clone()),
+            _ => {
                 return Err(format!(
-                    "shard {} needs \"prefixes\", and no \"top\"",
+                    "shard {} needs either \"prefixes\" or \"top\"",
                     line.shard
                 ))
             }
@@ -530,7 +553,7 @@ impl Runner {
                     .collect::<Result<Vec<usize>, String>>()
             })
             .collect::<Result<Vec<_>, String>>()?;
-        if line.check != dlx_core::shard_check(&line.plan, line.shard, &prefixes) {
+        if line.check != dlx_core::shard_check(&line.plan, line.shard, top, &prefixes) {
             return Err(format!(
                 "shard {}: its check does not match its other fields (the line was altered)",
                 line.shard
@@ -1077,9 +1100,17 @@ fn forecast_total(values: &[f64], population: f64) -> (f64, f64, f64) {
 }
 
 fn forecast(args: &ForecastArgs, session: &mut Session) -> anyhow::Result<()> {
-    let Some(SplitFile { id, .. }) = read_split(&args.shards, session) else {
+    let Some(SplitFile { id, shards }) = read_split(&args.shards, session) else {
         bail!("{}: no shard lines in the file", args.shards.display());
     };
+    // The top is not searched like the shards (and takes no time): only
+    // the shards proper are sampled and forecast.
+    let is_top = |k: u64| {
+        shards[k as usize]
+            .as_ref()
+            .is_some_and(|read| read.value.top.is_some())
+    };
+    let population = (0..id.of).filter(|&k| !is_top(k)).count() as f64;
     let results = read_lines::<ResultLine>(&args.results, "result", false, session);
     let mut seen = vec![false; id.of as usize];
     let mut seconds = Vec::new();
@@ -1094,8 +1125,7 @@ fn forecast(args: &ForecastArgs, session: &mut Session) -> anyhow::Result<()> {
             session.invalid(&place.file, place.line, problem);
             continue;
         }
-        // The top is not a shard like the others (and takes no time).
-        if result.shard == 0 || std::mem::replace(&mut seen[result.shard as usize], true) {
+        if is_top(result.shard) || std::mem::replace(&mut seen[result.shard as usize], true) {
             continue;
         }
         seconds.push(result.seconds);
@@ -1103,11 +1133,10 @@ fn forecast(args: &ForecastArgs, session: &mut Session) -> anyhow::Result<()> {
     }
     if seconds.len() < 2 {
         bail!(
-            "a forecast needs the results of at least 2 shards of the split (other than shard 0), found {}",
+            "a forecast needs the results of at least 2 shards of the split (other than the top), found {}",
             seconds.len()
         );
     }
-    let population = (id.of - 1) as f64;
     let (mean, total, total_error) = forecast_total(&seconds, population);
     let (_, solutions, solutions_error) = forecast_total(&counts, population);
     let mut sorted = seconds.clone();
@@ -1117,7 +1146,7 @@ fn forecast(args: &ForecastArgs, session: &mut Session) -> anyhow::Result<()> {
     let workers = args.workers.get();
     let wall = (total / workers as f64).max(largest);
     let forecast = Forecast {
-        shards: id.of - 1,
+        shards: population as u64,
         sampled: seconds.len() as u64,
         sample_seconds: seconds.iter().sum(),
         mean_seconds: mean,
@@ -1213,6 +1242,20 @@ mod tests {
         let tie = most_common([id("a"), id("b")].into_iter()).unwrap();
         assert_eq!(tie.plan, "a");
         assert!(most_common(std::iter::empty()).is_none());
+    }
+
+    #[test]
+    fn the_top_takes_as_many_lines_as_it_needs() {
+        let top = vec![vec![], vec![1], vec![1, 2], vec![1, 3], vec![4, 5, 6]];
+        let lines = top_lines(&top, 3);
+        assert_eq!(lines.concat(), top, "every prefix once, in order");
+        assert!(lines.iter().all(|l| !l.is_empty()));
+        assert!(lines
+            .iter()
+            .all(|l| l.len() == 1 || l.iter().map(Vec::len).sum::<usize>() <= 3));
+        assert_eq!(lines.len(), 3);
+        assert_eq!(top_lines(&top, 100).len(), 1);
+        assert_eq!(top_lines(&[vec![]], 0).len(), 1);
     }
 
     #[test]

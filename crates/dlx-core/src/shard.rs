@@ -111,15 +111,16 @@ impl ShardPlan {
 }
 
 /// A check of one shard line: 16 hexadecimal digits of a SHA-256 of the
-/// plan's name, the shard's number and its prefixes (the top's, for shard
-/// 0), so that a line altered on its way (a digit of a prefix changed) is
-/// refused rather than searched into a wrong count.
-pub fn shard_check(plan: &str, shard: u64, prefixes: &[Vec<usize>]) -> String {
+/// plan's name, the shard's number, whether it holds part of the top, and
+/// its prefixes, so that a line altered on its way (a digit of a prefix
+/// changed) is refused rather than searched into a wrong count.
+pub fn shard_check(plan: &str, shard: u64, top: bool, prefixes: &[Vec<usize>]) -> String {
     let mut hash = Sha256::new();
     hash.update(b"cover shard 1\0");
     hash.update((plan.len() as u64).to_le_bytes());
     hash.update(plan.as_bytes());
     hash.update(shard.to_le_bytes());
+    hash.update([u8::from(top)]);
     hash.update((prefixes.len() as u64).to_le_bytes());
     for prefix in prefixes {
         hash.update((prefix.len() as u64).to_le_bytes());
@@ -267,6 +268,12 @@ fn estimate_piece(
     solver.estimate_below(prefix, 0, config.probes, &mut |n| rng.random_range(0..n))
 }
 
+/// The most subtrees one shard holds, and the most options in all their
+/// prefixes: however tiny the pieces, a shard stays a line of a few
+/// hundred kilobytes at most.
+const MAX_PREFIXES_PER_SHARD: usize = 1000;
+const MAX_OPTIONS_PER_SHARD: usize = 100_000;
+
 /// Packs `pieces` (in search order) into at least `wanted` shards (when
 /// there are that many pieces), neighbours together, none larger than an
 /// even share of the estimates unless one piece alone is.
@@ -279,8 +286,12 @@ fn pack(pieces: Vec<Piece>, wanted: usize) -> Vec<Shard> {
             prefixes: Vec::new(),
             estimate: 0.0,
         };
+        let mut options = 0;
         for piece in &pieces {
-            if !open.prefixes.is_empty() && open.estimate + piece.estimate > share {
+            let full = open.prefixes.len() >= MAX_PREFIXES_PER_SHARD
+                || options + piece.prefix.len() > MAX_OPTIONS_PER_SHARD;
+            if !open.prefixes.is_empty() && (open.estimate + piece.estimate > share || full) {
+                options = 0;
                 shards.push(std::mem::replace(
                     &mut open,
                     Shard {
@@ -289,6 +300,7 @@ fn pack(pieces: Vec<Piece>, wanted: usize) -> Vec<Shard> {
                     },
                 ));
             }
+            options += piece.prefix.len();
             open.prefixes.push(piece.prefix.clone());
             open.estimate += piece.estimate;
         }

@@ -450,7 +450,11 @@ mod tests {
         let all: Vec<&Spec> = COMMANDS.iter().collect();
         for index in 0..500 {
             let case = make_case(&mut case_rng(9, index), &all, &caps(), &[]);
-            assert_eq!(case.has_flag("--jobs"), !is_forecast(&case.flags), "{case:?}");
+            assert_eq!(
+                case.has_flag("--jobs"),
+                !is_forecast(&case.flags),
+                "{case:?}"
+            );
             let bounded = case.has_flag("--max-nodes");
             let expected = caps().max_nodes.contains(case.command);
             assert_eq!(bounded, expected, "{case:?}");
