@@ -425,7 +425,7 @@ fn split(args: &SplitArgs, session: &mut Session) -> anyhow::Result<()> {
         let mut estimates: Vec<f64> = plan.shards.iter().map(|s| s.estimate).collect();
         estimates.sort_by(f64::total_cmp);
         let total: f64 = estimates.iter().sum();
-        let median = estimates[estimates.len() / 2];
+        let median = estimates.get(estimates.len() / 2).copied().unwrap_or(0.0);
         let largest = estimates.last().copied().unwrap_or(0.0);
         eprintln!(
             "shards:        {} and the top ({} nodes cut)",

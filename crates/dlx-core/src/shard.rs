@@ -218,7 +218,10 @@ pub fn plan(problem: &Problem, config: &ShardConfig) -> Result<ShardPlan, Unknow
     while let Some(largest) = pieces.peek() {
         let share = total / wanted as f64;
         let enough = pieces.len() >= wanted && largest.estimate <= share;
-        if enough || pieces.len() >= wanted * PIECES_PER_SHARD {
+        // A piece estimated at one node has no children (its probes stop
+        // at once): when the largest is one, the tree is cut to its leaves.
+        let leaves = largest.estimate <= 1.0;
+        if enough || leaves || pieces.len() >= wanted * PIECES_PER_SHARD {
             break;
         }
         let largest = pieces.pop().expect("peeked");
@@ -417,6 +420,32 @@ mod tests {
             assert_eq!(total, serial, "{shards} shards");
             assert!(solver.links_equal(&Solver::new(&problem)));
         }
+    }
+
+    #[test]
+    fn a_tree_smaller_than_the_shards_asked_for_is_cut_to_its_leaves() {
+        let problem = queens(6);
+        let serial = Solver::new(&problem)
+            .count_with(&[], &Limits::none())
+            .unwrap()
+            .stats;
+        let config = ShardConfig {
+            shards: 100_000,
+            ..ShardConfig::default()
+        };
+        let plan = plan(&problem, &config).unwrap();
+        // Every leaf a shard: never fewer shards than the tree has leaves.
+        assert!(!plan.shards.is_empty());
+        assert!(plan.shards.iter().all(|s| s.prefixes.len() == 1));
+        let mut solver = Solver::new(&problem);
+        let mut total = run_top(&mut solver, &plan.top).unwrap();
+        for shard in &plan.shards {
+            total += run_shard(&mut solver, &shard.prefixes).unwrap();
+        }
+        assert_eq!(total, serial);
+        // The search counts a node per level entered and one per solution.
+        let tree = plan.top.len() + plan.shards.len();
+        assert_eq!(tree as u64 + serial.solutions, serial.nodes);
     }
 
     #[test]
