@@ -172,6 +172,14 @@ pub trait Batch: Sync {
     /// What `answer` means for the exit status and `--stats`.
     fn verdict(&self, answer: &Self::Answer) -> Verdict;
 
+    /// When the instance turned out to be bad only once it was answered
+    /// (read fine, but its search refused it): the line and what is
+    /// wrong. It is then reported and recorded as an instance that could
+    /// not be read, in place of its verdict.
+    fn failure(&self, _answer: &Self::Answer) -> Option<(usize, String)> {
+        None
+    }
+
     /// Appends what stands on standard output in place of an instance
     /// that could not be read (nothing, a marker, a JSON record).
     fn invalid(&self, at: At<'_>, error: &Self::Error, text: &mut String);
@@ -431,7 +439,13 @@ fn print_one<B: Batch>(
                 }
             }
             out.write_all(text.as_bytes())?;
-            batch.verdict(&answer).record(session);
+            match batch.failure(&answer) {
+                Some((line, message)) => {
+                    out.end_instance()?;
+                    session.invalid(at.file, line, message);
+                }
+                None => batch.verdict(&answer).record(session),
+            }
             // The answer first, so that what `printed` reports comes after
             // it on a terminal.
             out.end_instance()?;

@@ -4,8 +4,9 @@
 //! - `split` reads one problem (a Knuth or matrix file, or `--queens N`),
 //!   asks [`dlx_core::plan`] for a plan and writes it as shard lines.
 //! - `run` reads the problem again and answers shard lines with result
-//!   lines, through the [`batch`] runner (in input order, flushed one by
-//!   one, so a killed job loses only the shards it had not finished).
+//!   lines, through the [`batch`] runner (in input order, flushed as they
+//!   are printed: with one thread each as its shard finishes, so a killed
+//!   job loses only the shard it was on).
 //! - `merge` checks that the results are those of one plan, each shard
 //!   exactly once, and adds them up; `--remaining` prints the shard lines
 //!   still to run instead.
@@ -16,7 +17,7 @@
 //! below and in the README. This module knows the formats and the checks;
 //! how a plan is cut and how a shard is searched is dlx-core's.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{self, BufRead, Write};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
@@ -58,8 +59,10 @@ per shard:
   check     a hash of the line's plan, number and prefixes: `run` refuses a
             line that was altered
 
-`run` answers each shard line with a result line, written out as soon as it
-is found (in input order):
+`run` answers each shard line with a result line, in input order, flushed as
+it is written: with -j 1 as soon as its shard is done, so a killed job loses
+only the shard it was on (with N threads, shards are run N at a time and
+written when all N are done, so it may lose up to 2N):
 
   {\"shard\":1,\"of\":1001,\"digest\":D,\"plan\":P,\"count\":123,\"nodes\":4567,
    \"updates\":89012,\"seconds\":0.05}
@@ -169,14 +172,23 @@ pub struct SplitArgs {
     #[arg(long)]
     pub stats: bool,
 
-    /// The split runs on one thread and always writes JSON.
+    /// Estimate on N threads [default: one per core].
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<NonZeroUsize>,
+
+    /// The split always writes JSON, and sets up its own threads.
     #[arg(skip)]
     pub common: Common,
 }
 
-/// The most shards a split makes: a plan is held in memory, a few hundred
-/// bytes a shard.
+/// The most shards a split may be asked for: a plan is held in memory, a
+/// few hundred bytes a shard.
 const MAX_SHARDS: u64 = 1_000_000;
+
+/// The most lines a split may have: shards are packed under an even share
+/// of the estimates, so a split makes more than it was asked for (up to
+/// about twice as many, and a few lines of top), never this many.
+const MAX_LINES: u64 = 8 * MAX_SHARDS;
 
 /// Answer shard lines with result lines, one each, in input order.
 #[derive(Args, Debug, Clone)]
@@ -384,10 +396,16 @@ fn split(args: &SplitArgs, session: &mut Session) -> anyhow::Result<()> {
         probes: args.probes as usize,
         seed: args.seed,
     };
-    let plan = dlx_core::plan(&problem, &config)?;
+    let threads = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.map_or(0, NonZeroUsize::get))
+        .build()?;
+    let plan = threads.install(|| dlx_core::plan(&problem, &config))?;
     let id = plan.id(&digest);
     let tops = top_lines(&plan.top, MAX_OPTIONS_PER_LINE);
     let of = (tops.len() + plan.shards.len()) as u64;
+    if of > MAX_LINES {
+        bail!("the split would have {of} lines, more than the {MAX_LINES} a split may have");
+    }
     let mut out = Out::stdout();
     for (k, top) in tops.iter().enumerate() {
         let line = ShardLine {
@@ -474,6 +492,8 @@ struct Runner {
 
 /// A shard line ready to run.
 struct Work {
+    /// Where it was read.
+    number: usize,
     line: ShardLine,
     /// The top's prefixes, or the shard's.
     prefixes: Vec<Vec<usize>>,
@@ -560,6 +580,7 @@ impl Runner {
             ));
         }
         Ok(Work {
+            number: 0,
             line,
             prefixes,
             top,
@@ -595,12 +616,20 @@ impl Iterator for WorkLines<'_> {
             if text.trim().is_empty() {
                 continue;
             }
-            return Some(self.runner.work(&text).map_err(|message| {
-                InputError::Parse(BadLine {
-                    line: line.number,
-                    message,
-                })
-            }));
+            return Some(
+                self.runner
+                    .work(&text)
+                    .map(|work| Work {
+                        number: line.number,
+                        ..work
+                    })
+                    .map_err(|message| {
+                        InputError::Parse(BadLine {
+                            line: line.number,
+                            message,
+                        })
+                    }),
+            );
         }
     }
 }
@@ -609,7 +638,8 @@ impl Batch for Runner {
     type Instance = Work;
     type Error = BadLine;
     type Worker = Solver;
-    type Answer = Stats;
+    /// What the shard counted, or (the line and) why it cannot be run.
+    type Answer = Result<Stats, (usize, String)>;
 
     fn label(&self) -> &'static str {
         "shards"
@@ -639,15 +669,23 @@ impl Batch for Runner {
         work: &Work,
         text: &mut String,
         _: &mut dyn FnMut(&mut String) -> io::Result<()>,
-    ) -> io::Result<Stats> {
+    ) -> io::Result<Self::Answer> {
         let start = Instant::now();
-        // The options were checked when the line was read.
-        let stats = if work.top {
+        let counted = if work.top {
             dlx_core::run_top(solver, &work.prefixes)
         } else {
             dlx_core::run_shard(solver, &work.prefixes)
-        }
-        .expect("the options of a shard line are checked when it is read");
+        };
+        let stats = match counted {
+            Ok(stats) => stats,
+            // The options were checked when the line was read; a prefix
+            // that leads nowhere is of another plan (a line made by another
+            // version, say): no result, and the line named.
+            Err(error) => {
+                let message = format!("shard {}: {error}", work.line.shard);
+                return Ok(Err((work.number, message)));
+            }
+        };
         push_json(
             text,
             &ResultLine {
@@ -662,13 +700,17 @@ impl Batch for Runner {
                 seconds: start.elapsed().as_secs_f64(),
             },
         );
-        Ok(stats)
+        Ok(Ok(stats))
     }
 
-    fn verdict(&self, stats: &Stats) -> Verdict {
+    fn verdict(&self, answer: &Self::Answer) -> Verdict {
         // A shard without solutions is an answer like any other: the exit
         // status says whether every shard ran.
-        Verdict::Solved(*stats)
+        Verdict::Solved(answer.clone().unwrap_or_default())
+    }
+
+    fn failure(&self, answer: &Self::Answer) -> Option<(usize, String)> {
+        answer.clone().err()
     }
 
     fn invalid(&self, _: At<'_>, _: &BadLine, _: &mut String) {}
@@ -706,9 +748,9 @@ impl Numbered for ResultLine {
 
 /// Why shard `shard` of `of` cannot be one, if it cannot.
 fn bad_numbers(shard: u64, of: u64) -> Option<String> {
-    if of > MAX_SHARDS + 1 {
+    if of > MAX_LINES {
         Some(format!(
-            "shard {shard} of {of}: a split makes at most {MAX_SHARDS} shards and the top"
+            "shard {shard} of {of}: a split has at most {MAX_LINES} lines"
         ))
     } else if shard >= of {
         Some(format!(
@@ -730,7 +772,7 @@ struct ReadLine<T> {
 /// A split file: the split it is of, and its lines by shard number.
 struct SplitFile {
     id: SplitId,
-    shards: Vec<Option<ReadLine<ShardLine>>>,
+    shards: BTreeMap<u64, ReadLine<ShardLine>>,
 }
 
 /// Reads every non-blank line of `inputs` as a `T`, reporting the lines
@@ -814,21 +856,24 @@ fn read_split(path: &Path, session: &mut Session) -> Option<SplitFile> {
         plan: l.plan.clone(),
         of: l.of,
     }))?;
-    let mut shards: Vec<Option<ReadLine<ShardLine>>> = vec![None; id.of as usize];
+    // By shard number: as big as the lines read, whatever `of` claims.
+    let mut shards: BTreeMap<u64, ReadLine<ShardLine>> = BTreeMap::new();
     for read in lines {
         let (place, line) = (&read.place, &read.value);
         if let Some(problem) = foreign(&id, &line.digest, &line.plan, line.shard, line.of) {
             session.invalid(&place.file, place.line, problem);
             continue;
         }
-        let k = line.shard as usize;
-        match &shards[k] {
+        let k = line.shard;
+        match shards.get(&k) {
             Some(first) => session.invalid(
                 &place.file,
                 place.line,
                 format_args!("shard {k} doubled: it is also at {}", first.place),
             ),
-            None => shards[k] = Some(read),
+            None => {
+                shards.insert(k, read);
+            }
         }
     }
     Some(SplitFile { id, shards })
@@ -876,12 +921,19 @@ fn foreign(id: &SplitId, digest: &str, plan: &str, shard: u64, of: u64) -> Optio
     }
 }
 
-/// `numbers` (ascending) as `1, 3-7, 9`, the first `most` runs of them.
-fn ranges(numbers: &[u64], most: usize) -> String {
+/// `numbers` (ascending) as `1, 3-7, 9`, the first `most` runs of them;
+/// and how many numbers there were.
+fn ranges(numbers: impl Iterator<Item = u64>, most: usize) -> (String, u64) {
     let mut runs: Vec<(u64, u64)> = Vec::new();
-    for &n in numbers {
+    let mut count = 0;
+    let mut more = false;
+    for n in numbers {
+        count += 1;
+        let full = runs.len() == most;
         match runs.last_mut() {
             Some((_, end)) if *end + 1 == n => *end = n,
+            // Only the runs shown are kept, however many numbers follow.
+            _ if full => more = true,
             _ => runs.push((n, n)),
         }
     }
@@ -896,10 +948,20 @@ fn ranges(numbers: &[u64], most: usize) -> String {
             }
         })
         .collect();
-    if runs.len() > most {
+    if more {
         text.push("…".to_owned());
     }
-    text.join(", ")
+    (text.join(", "), count)
+}
+
+/// `a + b`, counter by counter, unless one overflows.
+fn checked_sum(a: Stats, b: Stats) -> Option<Stats> {
+    Some(Stats {
+        nodes: a.nodes.checked_add(b.nodes)?,
+        updates: a.updates.checked_add(b.updates)?,
+        solutions: a.solutions.checked_add(b.solutions)?,
+        cleansings: a.cleansings.checked_add(b.cleansings)?,
+    })
 }
 
 /// The merged total, as `--json` prints it.
@@ -946,7 +1008,7 @@ fn merge(args: &MergeArgs, session: &mut Session) -> anyhow::Result<()> {
         }
     };
     // For each shard, where its result was read and what it says.
-    let mut found: Vec<Option<(Place, Stats)>> = vec![None; id.of as usize];
+    let mut found: HashMap<u64, (Place, Stats)> = HashMap::new();
     let mut total = Stats::default();
     let mut seconds = 0.0;
     for ReadLine {
@@ -959,78 +1021,69 @@ fn merge(args: &MergeArgs, session: &mut Session) -> anyhow::Result<()> {
             session.invalid(&place.file, place.line, problem);
             continue;
         }
-        let slot = &mut found[result.shard as usize];
-        match slot {
-            Some((first, stats)) => {
-                // Two runs of one shard agree unless something is wrong
-                // (a machine, a build): worth saying.
-                let agree = if *stats == result.stats() {
-                    ""
-                } else {
-                    ", and the two differ"
-                };
-                session.invalid(
-                    &place.file,
-                    place.line,
-                    format_args!(
-                        "shard {} doubled: its result is also at {first}{agree}",
-                        result.shard
-                    ),
-                )
-            }
-            None => {
-                *slot = Some((place.clone(), result.stats()));
-                total += result.stats();
-                seconds += result.seconds;
-            }
+        if let Some((first, stats)) = found.get(&result.shard) {
+            // Two runs of one shard agree unless something is wrong (a
+            // machine, a build): worth saying.
+            let agree = if *stats == result.stats() {
+                ""
+            } else {
+                ", and the two differ"
+            };
+            session.invalid(
+                &place.file,
+                place.line,
+                format_args!(
+                    "shard {} doubled: its result is also at {first}{agree}",
+                    result.shard
+                ),
+            );
+            continue;
         }
+        let Some(sum) = checked_sum(total, result.stats()) else {
+            session.invalid(
+                &place.file,
+                place.line,
+                format_args!("shard {}: the counts overflow the total", result.shard),
+            );
+            continue;
+        };
+        total = sum;
+        seconds += result.seconds;
+        found.insert(result.shard, (place.clone(), result.stats()));
     }
-    let missing: Vec<u64> = (0..found.len() as u64)
-        .filter(|&k| found[k as usize].is_none())
-        .collect();
+    let missing = || (0..id.of).filter(|k| !found.contains_key(k));
     let mut out = Out::stdout();
     if let Some(SplitFile { shards, .. }) = &split {
         // The lines still to run, as they were.
-        for (k, shard) in shards.iter().enumerate() {
-            if found[k].is_none() {
-                if let Some(ReadLine { text, .. }) = shard {
-                    out.write_all(text.as_bytes())?;
-                    out.write_all(b"\n")?;
-                }
+        for (k, shard) in shards {
+            if !found.contains_key(k) {
+                out.write_all(shard.text.as_bytes())?;
+                out.write_all(b"\n")?;
             }
         }
         out.flush()?;
-        let absent: Vec<u64> = missing
-            .iter()
-            .copied()
-            .filter(|&k| shards[k as usize].is_none())
-            .collect();
-        if !absent.is_empty() {
+        let (absent, count) = ranges(missing().filter(|k| !shards.contains_key(k)), 20);
+        if count > 0 {
             output::error(format_args!(
-                "{}: shards {} are missing from the split file too",
+                "{}: shards {absent} are missing from the split file too",
                 args.remaining
                     .as_ref()
                     .map_or(String::new(), |p| p.display().to_string()),
-                ranges(&absent, 20)
             ));
             session.fail(Status::Failed);
         }
-        if !missing.is_empty() {
-            output::error(format_args!(
-                "{} of {} shards still to run",
-                missing.len(),
-                id.of
-            ));
+        let (_, count) = ranges(missing(), 0);
+        if count > 0 {
+            output::error(format_args!("{count} of {} shards still to run", id.of));
             session.fail(Status::NoSolution);
         }
         return Ok(());
     }
-    if !missing.is_empty() {
+    let (list, count) = ranges(missing(), 20);
+    if count > 0 {
         output::error(format_args!(
-            "{} of {} shards have no result: {}",
-            missing.len(),
-            id.of,
-            ranges(&missing, 20)
+            "{count} of {} shards have no result: {list}",
+            id.of
         ));
         session.fail(Status::Failed);
     }
@@ -1103,18 +1156,16 @@ fn forecast(args: &ForecastArgs, session: &mut Session) -> anyhow::Result<()> {
     let Some(SplitFile { id, shards }) = read_split(&args.shards, session) else {
         bail!("{}: no shard lines in the file", args.shards.display());
     };
-    // The top is not searched like the shards (and takes no time): only
-    // the shards proper are sampled and forecast.
-    let is_top = |k: u64| {
-        shards[k as usize]
-            .as_ref()
-            .is_some_and(|read| read.value.top.is_some())
-    };
+    // The top is not searched like the shards (and takes next to no
+    // time): only the shards proper are sampled and forecast, and the
+    // solutions the top found, when its results are there, are added.
+    let is_top = |k: u64| shards.get(&k).is_some_and(|read| read.value.top.is_some());
     let population = (0..id.of).filter(|&k| !is_top(k)).count() as f64;
     let results = read_lines::<ResultLine>(&args.results, "result", false, session);
-    let mut seen = vec![false; id.of as usize];
+    let mut seen = HashSet::new();
     let mut seconds = Vec::new();
     let mut counts = Vec::new();
+    let mut top_solutions = 0.0;
     for ReadLine {
         place,
         value: result,
@@ -1125,7 +1176,11 @@ fn forecast(args: &ForecastArgs, session: &mut Session) -> anyhow::Result<()> {
             session.invalid(&place.file, place.line, problem);
             continue;
         }
-        if is_top(result.shard) || std::mem::replace(&mut seen[result.shard as usize], true) {
+        if !seen.insert(result.shard) {
+            continue;
+        }
+        if is_top(result.shard) {
+            top_solutions += result.count as f64;
             continue;
         }
         seconds.push(result.seconds);
@@ -1139,6 +1194,7 @@ fn forecast(args: &ForecastArgs, session: &mut Session) -> anyhow::Result<()> {
     }
     let (mean, total, total_error) = forecast_total(&seconds, population);
     let (_, solutions, solutions_error) = forecast_total(&counts, population);
+    let solutions = solutions + top_solutions;
     let mut sorted = seconds.clone();
     sorted.sort_by(f64::total_cmp);
     let median = sorted[sorted.len() / 2];
@@ -1216,9 +1272,13 @@ mod tests {
 
     #[test]
     fn ranges_are_short() {
-        assert_eq!(ranges(&[1, 3, 4, 5, 7], 10), "1, 3-5, 7");
-        assert_eq!(ranges(&[1, 3, 4, 5, 7], 2), "1, 3-5, …");
-        assert_eq!(ranges(&[], 2), "");
+        let numbers = [1, 3, 4, 5, 7];
+        assert_eq!(ranges(numbers.into_iter(), 10), ("1, 3-5, 7".into(), 5));
+        assert_eq!(ranges(numbers.into_iter(), 2), ("1, 3-5, …".into(), 5));
+        assert_eq!(ranges(std::iter::empty(), 2), (String::new(), 0));
+        // A million numbers in runs, held as two runs.
+        let (text, count) = ranges((0..2_000_000).filter(|n| n % 2 == 0), 2);
+        assert_eq!((text.as_str(), count), ("0, 2, …", 1_000_000));
     }
 
     #[test]

@@ -804,3 +804,71 @@ fn the_fuzzers_shard_fixtures_are_current() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(total.unwrap()["count"], 4);
 }
+
+#[test]
+fn a_prefix_that_leads_nowhere_is_named_not_counted() {
+    // A line with a good check whose prefix is no node of the search (two
+    // queens on one rank), as a plan of another version might hold: named,
+    // no result, exit 2; the other lines still answered.
+    let shards = split(&["--queens", "6"], 5);
+    let mut line: Value = serde_json::from_str(shards.lines().nth(1).unwrap()).unwrap();
+    let plan = line["plan"].as_str().unwrap().to_owned();
+    line["prefixes"] = serde_json::json!([[0, 1]]);
+    line["check"] = Value::String(dlx_core::shard_check(&plan, 1, false, &[vec![0, 1]]));
+    let mut lines: Vec<String> = shards.lines().map(str::to_owned).collect();
+    lines[1] = line.to_string();
+    let (out, err, code) = cover(
+        &["shard", "run", "--queens", "6", "--stats"],
+        (lines.join("\n") + "\n").as_bytes(),
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(
+            "<stdin>:2: shard 1: prefix 0 (from 0) is not a node of this problem's search"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("1 invalid"), "{err}");
+    let numbers: Vec<u64> = json_lines(&out)
+        .iter()
+        .map(|r| r["shard"].as_u64().unwrap())
+        .collect();
+    let expected: Vec<u64> = (0..lines.len() as u64).filter(|&k| k != 1).collect();
+    assert_eq!(numbers, expected);
+}
+
+#[test]
+fn merge_is_bounded_by_what_it_reads() {
+    let (results, _) = queens8();
+    let mut big: Value = serde_json::from_str(&results[1]).unwrap();
+    // Counts that overflow the total are named, not wrapped.
+    big["count"] = serde_json::json!(u64::MAX);
+    let mut lines = results.clone();
+    lines[1] = big.to_string();
+    lines[2] = {
+        let mut other: Value = serde_json::from_str(&results[2]).unwrap();
+        other["count"] = serde_json::json!(u64::MAX);
+        other.to_string()
+    };
+    let (code, total, err) = merge(&(lines.join("\n") + "\n"));
+    assert_eq!(code, 2);
+    assert!(total.is_none());
+    assert!(
+        err.contains("<stdin>:3: shard 2: the counts overflow the total"),
+        "{err}"
+    );
+    // One line claiming millions of shards: named as missing in a short
+    // list, in a moment.
+    let mut one: Value = serde_json::from_str(&results[0]).unwrap();
+    one["of"] = serde_json::json!(8_000_000);
+    let (code, _, err) = merge(&format!("{one}\n"));
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("7999999 of 8000000 shards have no result: 1-7999999"),
+        "{err}"
+    );
+    one["of"] = serde_json::json!(8_000_001);
+    let (code, _, err) = merge(&format!("{one}\n"));
+    assert_eq!(code, 2);
+    assert!(err.contains("a split has at most 8000000 lines"), "{err}");
+}

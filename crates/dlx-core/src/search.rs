@@ -489,8 +489,9 @@ impl Solver {
     /// (with `given_count` given options in front): the prefixes `levels`
     /// levels deeper, each with `start` in front, and the solutions found
     /// on the way. With `levels` 1: `start`'s children, and the report
-    /// counts `start`'s own node alone, so a tree cut at any prefixes adds
-    /// up (see `shard.rs`).
+    /// counts `start`'s own node and covers and the children that are
+    /// solutions (not the other children's nodes), so a tree cut at any
+    /// prefixes adds up (see `shard.rs`).
     pub fn enumerate_below(
         &mut self,
         start: &[usize],

@@ -94,7 +94,7 @@ impl ShardPlan {
             hash.update([tag]);
             hash.update((prefix.len() as u64).to_le_bytes());
             for &option in prefix {
-                hash.update((option as u64).to_le_bytes());
+                hash.update(option_word(option).to_le_bytes());
             }
         };
         for top in &self.top {
@@ -125,7 +125,7 @@ pub fn shard_check(plan: &str, shard: u64, top: bool, prefixes: &[Vec<usize>]) -
     for prefix in prefixes {
         hash.update((prefix.len() as u64).to_le_bytes());
         for &option in prefix {
-            hash.update((option as u64).to_le_bytes());
+            hash.update(option_word(option).to_le_bytes());
         }
     }
     hex(&hash.finalize()[..8])
@@ -264,7 +264,7 @@ fn estimate_piece(
     let mut hash = Sha256::new();
     hash.update(config.seed.to_le_bytes());
     for &option in prefix {
-        hash.update((option as u64).to_le_bytes());
+        hash.update(option_word(option).to_le_bytes());
     }
     let seed: [u8; 32] = hash.finalize().into();
     let mut rng = ChaCha8Rng::from_seed(seed);
@@ -316,32 +316,84 @@ fn pack(pieces: Vec<Piece>, wanted: usize) -> Vec<Shard> {
             return shards;
         }
         share *= 0.9;
+        if share < f64::MIN_POSITIVE {
+            // Pieces estimated at nothing (not from `plan`): one a shard.
+            return pieces
+                .iter()
+                .map(|piece| Shard {
+                    prefixes: vec![piece.prefix.clone()],
+                    estimate: piece.estimate,
+                })
+                .collect();
+        }
+    }
+}
+
+/// Why a shard cannot be run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ShardError {
+    /// A prefix names an option the problem does not have.
+    #[error(transparent)]
+    UnknownOption(#[from] UnknownOption),
+    /// A prefix that leads to no node of the search: its options conflict,
+    /// or (with bounds) the levels do not replay. Every prefix of a plan
+    /// leads to a node, so the shard is not of this problem's plan.
+    #[error("prefix {index} (from 0) is not a node of this problem's search")]
+    NotANode {
+        /// Which prefix of the shard.
+        index: usize,
+    },
+}
+
+/// What one prefix counted, or why it leads nowhere: a prefix of a plan
+/// always counts its own node.
+fn counted(stats: Stats, index: usize) -> Result<Stats, ShardError> {
+    if stats.nodes == 0 {
+        Err(ShardError::NotANode { index })
+    } else {
+        Ok(stats)
     }
 }
 
 /// Counts the solutions of one shard: its counters are the serial
 /// search's below its prefixes.
-pub fn run_shard(solver: &mut Solver, shard: &[Vec<usize>]) -> Result<Stats, UnknownOption> {
+pub fn run_shard(solver: &mut Solver, shard: &[Vec<usize>]) -> Result<Stats, ShardError> {
     let mut stats = Stats::default();
-    for prefix in shard {
-        stats += solver
-            .search_below(prefix, 0, &Limits::none(), &mut |_: &[usize]| {
-                Control::Continue
-            })?
-            .stats;
+    for (index, prefix) in shard.iter().enumerate() {
+        let report = solver.search_below(prefix, 0, &Limits::none(), &mut |_: &[usize]| {
+            Control::Continue
+        })?;
+        stats += counted(report.stats, index)?;
     }
     Ok(stats)
 }
 
 /// Counts what the plan's top holds: each expanded prefix's own node, its
 /// covers, and the solutions found on it.
-pub fn run_top(solver: &mut Solver, top: &[Vec<usize>]) -> Result<Stats, UnknownOption> {
+pub fn run_top(solver: &mut Solver, top: &[Vec<usize>]) -> Result<Stats, ShardError> {
     let mut stats = Stats::default();
-    for prefix in top {
-        stats += solver.enumerate_below(prefix, 0, 1, |_| {}, |_| {})?.stats;
+    for (index, prefix) in top.iter().enumerate() {
+        let report = solver.enumerate_below(prefix, 0, 1, |_| {}, |_| {})?;
+        stats += counted(report.stats, index)?;
     }
     Ok(stats)
 }
+
+/// An option of a prefix as hashed: [`CLOSED`](crate::CLOSED) as
+/// `u64::MAX` on every machine, whatever the width of `usize`.
+fn option_word(option: usize) -> u64 {
+    if option == crate::CLOSED {
+        u64::MAX
+    } else {
+        option as u64
+    }
+}
+
+/// What the digest names besides the problem: the search a plan cuts.
+/// Change it when the branching rule or the order of options changes, so
+/// that shards of one version are refused by another.
+const SEARCH_VERSION: &[u8] =
+    b"branch on the first primary item with fewest ways, options in input order; v1";
 
 /// A name for `problem`: the SHA-256, in hexadecimal, of everything that
 /// defines its search and its answers (items, names, bounds, options and
@@ -355,6 +407,8 @@ pub fn digest(problem: &Problem) -> String {
         hash.update(t.as_bytes());
     };
     hash.update(b"cover problem 1\0");
+    hash.update((SEARCH_VERSION.len() as u64).to_le_bytes());
+    hash.update(SEARCH_VERSION);
     number(&mut hash, problem.primary_count() as u64);
     number(&mut hash, problem.secondary_count() as u64);
     for item in 0..problem.item_count() {
@@ -497,6 +551,23 @@ mod tests {
             .stats
             .nodes;
         assert_eq!(estimate, nodes as f64);
+    }
+
+    #[test]
+    fn a_prefix_that_is_no_node_is_refused() {
+        let problem = queens(6);
+        let mut solver = Solver::new(&problem);
+        // Two queens on one rank: they conflict.
+        let conflict = vec![vec![0, 1]];
+        assert_eq!(
+            run_shard(&mut solver, &conflict),
+            Err(ShardError::NotANode { index: 0 })
+        );
+        assert_eq!(
+            run_top(&mut solver, &[vec![], vec![0, 1]]),
+            Err(ShardError::NotANode { index: 1 })
+        );
+        assert!(solver.links_equal(&Solver::new(&problem)));
     }
 
     #[test]

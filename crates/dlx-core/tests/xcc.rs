@@ -278,12 +278,28 @@ proptest! {
         let mut total = run_top(&mut solver, &plan.top).unwrap();
         prop_assert_eq!(total, plan.top_stats);
         for shard in &plan.shards {
-            prop_assert!(shard.estimate >= 0.0);
+            // Each subtree is at least its own node.
+            prop_assert!(shard.estimate >= shard.prefixes.len() as f64, "{:?}", shard);
             total += run_shard(&mut solver, &shard.prefixes).unwrap();
         }
         prop_assert_eq!(total, serial.stats);
-        // The probes of the plan and the shards leave the links as they were.
+        // The shards leave the links as they were; and so do the probes,
+        // from the root and from every prefix of the plan.
         prop_assert!(solver.links_equal(&fresh));
+        let mut prober = Solver::new(&problem);
+        let mut state = seed | 1;
+        let mut random = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        let prefixes = plan.top.iter().chain(plan.shards.iter().flat_map(|s| s.prefixes.iter()));
+        for prefix in prefixes {
+            let estimate = prober.estimate_below(prefix, 0, 3, &mut random).unwrap();
+            prop_assert!(estimate >= 1.0, "{:?}: {}", prefix, estimate);
+            prop_assert!(prober.links_equal(&fresh), "{:?}", prefix);
+        }
     }
 }
 
