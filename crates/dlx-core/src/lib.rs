@@ -22,6 +22,11 @@
 //! - [`count_parallel`] and [`search_parallel`]: one search split into
 //!   independent subproblems by the choices of its first levels, run on all
 //!   of rayon's threads; counters add up to the serial search's.
+//! - [`plan`], [`run_shard`], [`run_top`]: one search cut into shards as
+//!   data (prefixes of choices, sized by Knuth's random-probe estimates),
+//!   to be run on other machines; the shards and the plan's top add up to
+//!   the serial search's counters. [`digest`] names the problem a plan
+//!   belongs to. (The shard file formats are the binary's.)
 //! - [`CompactSolver`]: a second engine over bit masks, several times
 //!   faster for problems whose items have at most 64 options (sudoku);
 //!   [`first_compact_parallel`] and [`count_compact_parallel`] split one of
