@@ -27,6 +27,7 @@ mod baseline;
 mod bench;
 mod bench_generate;
 mod bench_radar;
+mod bench_shard;
 mod bench_sudoku;
 mod bench_target;
 mod bench_xcc;
@@ -53,6 +54,9 @@ fn main() -> Result<()> {
         }
         Some("bench") if args.get(1).map(String::as_str) == Some("radar") => {
             bench_radar::run(&args[2..])
+        }
+        Some("bench") if args.get(1).map(String::as_str) == Some("shard") => {
+            bench_shard::run(&args[2..])
         }
         Some("bench") if args.get(1).map(String::as_str) == Some("sudoku") => {
             bench_sudoku::run(&args[2..])

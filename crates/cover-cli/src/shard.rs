@@ -1233,8 +1233,9 @@ fn forecast(args: &ForecastArgs, session: &mut Session) -> anyhow::Result<()> {
         )?;
         writeln!(
             out,
-            "total time:    {total:.0} s ± {total_error:.0} s on one core ({})",
-            human(total)
+            "total time:    {} ± {} on one core",
+            human(total),
+            human(total_error)
         )?;
         writeln!(
             out,
@@ -1242,7 +1243,7 @@ fn forecast(args: &ForecastArgs, session: &mut Session) -> anyhow::Result<()> {
         )?;
         writeln!(
             out,
-            "on {workers} workers: about {wall:.0} s ({}), each running one shard at a time",
+            "on {workers} workers: about {}, each running one shard at a time",
             human(wall)
         )?;
     }
@@ -1263,7 +1264,11 @@ fn human(seconds: f64) -> String {
             return format!("{:.1} {name}", seconds / size);
         }
     }
-    format!("{seconds:.1} seconds")
+    if seconds < 1.0 {
+        format!("{seconds:.3} seconds")
+    } else {
+        format!("{seconds:.1} seconds")
+    }
 }
 
 #[cfg(test)]
@@ -1321,6 +1326,7 @@ mod tests {
     #[test]
     fn human_times() {
         assert_eq!(human(30.0), "30.0 seconds");
+        assert_eq!(human(0.25), "0.250 seconds");
         assert_eq!(human(7200.0), "2.0 hours");
         assert_eq!(human(86_400.0 * 3.0), "3.0 days");
     }
