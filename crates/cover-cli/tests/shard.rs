@@ -643,6 +643,74 @@ fn the_hosts_example_runs_on_this_host() {
     assert!(stderr.contains("search nodes:  975"), "{stderr}");
 }
 
+/// A `cover` in front of the real one on PATH whose `shard run` fails,
+/// its input lost, the first `failures` times it is started (all of them
+/// for `failures` = 1000), as a job killed on a host would.
+fn failing_cover(dir: &Path, failures: u32) -> String {
+    let bin = dir.join("flaky-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let real = env!("CARGO_BIN_EXE_cover");
+    let script = format!(
+        "#!/usr/bin/env bash\n\
+         count=$(cat '{dir}/failed' 2>/dev/null || echo 0)\n\
+         if [ \"$1 $2\" = 'shard run' ] && [ \"$count\" -lt {failures} ]; then\n\
+           echo $((count + 1)) > '{dir}/failed'\n\
+           cat > /dev/null\n\
+           exit 1\n\
+         fi\n\
+         exec '{real}' \"$@\"\n",
+        dir = dir.display()
+    );
+    let path = bin.join("cover");
+    std::fs::write(&path, script).unwrap();
+    let status = Command::new("chmod").arg("+x").arg(&path).status().unwrap();
+    assert!(status.success());
+    format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+#[test]
+fn the_hosts_example_reruns_what_failed_and_stops_when_nothing_moves() {
+    if !gnu_parallel() {
+        eprintln!("skipped: GNU parallel is not installed (apt-get install parallel)");
+        return;
+    }
+    // One job of the first round fails: its shards are rerun, and the
+    // count is whole.
+    let (dir, _) = workdir("shard-hosts-rerun", "queens8.dlx");
+    let path = failing_cover(&dir, 1);
+    let output = Command::new("bash")
+        .arg(example("hosts.sh"))
+        .args(["problem.dlx", "50"])
+        .current_dir(&dir)
+        .env("PATH", &path)
+        .env("HOSTS", "1/:")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("rerunning"), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "92\n");
+    // Every job fails: the loop ends, with exit 1, rather than spin.
+    let (dir, _) = workdir("shard-hosts-stuck", "queens8.dlx");
+    let path = failing_cover(&dir, 1000);
+    let output = Command::new("bash")
+        .arg(example("hosts.sh"))
+        .args(["problem.dlx", "50"])
+        .current_dir(&dir)
+        .env("PATH", &path)
+        .env("HOSTS", "1/:")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("fail every time"), "{stderr}");
+    assert!(output.stdout.is_empty());
+}
+
 /// A small seeded generator, for the mutations below.
 struct Mutator(u64);
 
