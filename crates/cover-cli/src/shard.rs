@@ -706,11 +706,11 @@ impl Batch for Runner {
     fn verdict(&self, answer: &Self::Answer) -> Verdict {
         // A shard without solutions is an answer like any other: the exit
         // status says whether every shard ran.
-        Verdict::Solved(answer.clone().unwrap_or_default())
+        Verdict::Solved(answer.as_ref().copied().unwrap_or_default())
     }
 
     fn failure(&self, answer: &Self::Answer) -> Option<(usize, String)> {
-        answer.clone().err()
+        answer.as_ref().err().cloned()
     }
 
     fn invalid(&self, _: At<'_>, _: &BadLine, _: &mut String) {}
@@ -729,21 +729,54 @@ impl std::fmt::Display for Place {
     }
 }
 
-/// A line numbered `shard` of `of`.
-trait Numbered {
-    fn numbers(&self) -> (u64, u64);
-}
+/// A line of a split: a shard line or a result line.
+trait SplitLine {
+    /// Its shard's number, and the split's lines, digest and plan.
+    fn key(&self) -> (u64, u64, &str, &str);
 
-impl Numbered for ShardLine {
-    fn numbers(&self) -> (u64, u64) {
-        (self.shard, self.of)
+    /// The split it says it is of.
+    fn split_id(&self) -> SplitId {
+        let (_, of, digest, plan) = self.key();
+        SplitId {
+            digest: digest.to_owned(),
+            plan: plan.to_owned(),
+            of,
+        }
     }
 }
 
-impl Numbered for ResultLine {
-    fn numbers(&self) -> (u64, u64) {
-        (self.shard, self.of)
+impl SplitLine for ShardLine {
+    fn key(&self) -> (u64, u64, &str, &str) {
+        (self.shard, self.of, &self.digest, &self.plan)
     }
+}
+
+impl SplitLine for ResultLine {
+    fn key(&self) -> (u64, u64, &str, &str) {
+        (self.shard, self.of, &self.digest, &self.plan)
+    }
+}
+
+/// The lines of `lines` that are of split `id`; each other one is
+/// reported in `session` (see [`foreign`]).
+fn of_split<T: SplitLine>(
+    id: &SplitId,
+    lines: Vec<ReadLine<T>>,
+    session: &mut Session,
+) -> Vec<ReadLine<T>> {
+    lines
+        .into_iter()
+        .filter(|read| {
+            let (shard, of, digest, plan) = read.value.key();
+            match foreign(id, digest, plan, shard, of) {
+                Some(problem) => {
+                    session.invalid(&read.place.file, read.place.line, problem);
+                    false
+                }
+                None => true,
+            }
+        })
+        .collect()
 }
 
 /// Why shard `shard` of `of` cannot be one, if it cannot.
@@ -778,7 +811,7 @@ struct SplitFile {
 /// Reads every non-blank line of `inputs` as a `T`, reporting the lines
 /// that are not one (and the inputs that cannot be read) in `session`.
 /// `keep_text` keeps each line's text too.
-fn read_lines<T: for<'de> Deserialize<'de> + Numbered>(
+fn read_lines<T: for<'de> Deserialize<'de> + SplitLine>(
     inputs: &Inputs,
     what: &str,
     keep_text: bool,
@@ -816,7 +849,7 @@ fn read_lines<T: for<'de> Deserialize<'de> + Numbered>(
             let value = serde_json::from_str::<T>(&text)
                 .map_err(|e| format!("not a {what} line: {e}"))
                 .and_then(|value| {
-                    let (shard, of) = value.numbers();
+                    let (shard, of, _, _) = value.key();
                     bad_numbers(shard, of).map_or(Ok(value), Err)
                 });
             match value {
@@ -851,20 +884,11 @@ fn read_split(path: &Path, session: &mut Session) -> Option<SplitFile> {
         files: vec![path.to_owned()],
     };
     let lines = read_lines::<ShardLine>(&inputs, "shard", true, session);
-    let id = most_common(lines.iter().map(|ReadLine { value: l, .. }| SplitId {
-        digest: l.digest.clone(),
-        plan: l.plan.clone(),
-        of: l.of,
-    }))?;
+    let id = most_common(lines.iter().map(|read| read.value.split_id()))?;
     // By shard number: as big as the lines read, whatever `of` claims.
     let mut shards: BTreeMap<u64, ReadLine<ShardLine>> = BTreeMap::new();
-    for read in lines {
-        let (place, line) = (&read.place, &read.value);
-        if let Some(problem) = foreign(&id, &line.digest, &line.plan, line.shard, line.of) {
-            session.invalid(&place.file, place.line, problem);
-            continue;
-        }
-        let k = line.shard;
+    for read in of_split(&id, lines, session) {
+        let (place, k) = (&read.place, read.value.shard);
         match shards.get(&k) {
             Some(first) => session.invalid(
                 &place.file,
@@ -993,11 +1017,7 @@ fn merge(args: &MergeArgs, session: &mut Session) -> anyhow::Result<()> {
     let results = read_lines::<ResultLine>(&args.inputs, "result", false, session);
     let id = match (
         &split,
-        most_common(results.iter().map(|ReadLine { value: r, .. }| SplitId {
-            digest: r.digest.clone(),
-            plan: r.plan.clone(),
-            of: r.of,
-        })),
+        most_common(results.iter().map(|read| read.value.split_id())),
     ) {
         (Some(split), _) => split.id.clone(),
         (None, Some(id)) => id,
@@ -1015,12 +1035,8 @@ fn merge(args: &MergeArgs, session: &mut Session) -> anyhow::Result<()> {
         place,
         value: result,
         ..
-    } in &results
+    } in &of_split(&id, results, session)
     {
-        if let Some(problem) = foreign(&id, &result.digest, &result.plan, result.shard, result.of) {
-            session.invalid(&place.file, place.line, problem);
-            continue;
-        }
         if let Some((first, stats)) = found.get(&result.shard) {
             // Two runs of one shard agree unless something is wrong (a
             // machine, a build): worth saying.
@@ -1166,16 +1182,7 @@ fn forecast(args: &ForecastArgs, session: &mut Session) -> anyhow::Result<()> {
     let mut seconds = Vec::new();
     let mut counts = Vec::new();
     let mut top_solutions = 0.0;
-    for ReadLine {
-        place,
-        value: result,
-        ..
-    } in &results
-    {
-        if let Some(problem) = foreign(&id, &result.digest, &result.plan, result.shard, result.of) {
-            session.invalid(&place.file, place.line, problem);
-            continue;
-        }
+    for ReadLine { value: result, .. } in &of_split(&id, results, session) {
         if !seen.insert(result.shard) {
             continue;
         }

@@ -616,6 +616,19 @@ fn the_slurm_example_runs_as_its_comments_say() {
     );
 }
 
+/// `examples/shard/hosts.sh problem.dlx 50` in `dir`, with `path` as PATH
+/// and `hosts` as HOSTS.
+fn run_hosts_example(dir: &Path, path: &str, hosts: &str) -> std::process::Output {
+    Command::new("bash")
+        .arg(example("hosts.sh"))
+        .args(["problem.dlx", "50"])
+        .current_dir(dir)
+        .env("PATH", path)
+        .env("HOSTS", hosts)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn the_hosts_example_runs_on_this_host() {
     if !gnu_parallel() {
@@ -625,14 +638,7 @@ fn the_hosts_example_runs_on_this_host() {
     // ":" is this machine for `parallel --sshlogin`: the script's loop,
     // its --remaining rerun check and its merge, without ssh.
     let (dir, path) = workdir("shard-hosts", "queens8.dlx");
-    let output = Command::new("bash")
-        .arg(example("hosts.sh"))
-        .args(["problem.dlx", "50"])
-        .current_dir(&dir)
-        .env("PATH", &path)
-        .env("HOSTS", "2/:")
-        .output()
-        .unwrap();
+    let output = run_hosts_example(&dir, &path, "2/:");
     assert!(
         output.status.success(),
         "{}",
@@ -682,14 +688,7 @@ fn the_hosts_example_reruns_what_failed_and_stops_when_nothing_moves() {
     // count is whole.
     let (dir, _) = workdir("shard-hosts-rerun", "queens8.dlx");
     let path = failing_cover(&dir, 1);
-    let output = Command::new("bash")
-        .arg(example("hosts.sh"))
-        .args(["problem.dlx", "50"])
-        .current_dir(&dir)
-        .env("PATH", &path)
-        .env("HOSTS", "1/:")
-        .output()
-        .unwrap();
+    let output = run_hosts_example(&dir, &path, "1/:");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     assert!(stderr.contains("rerunning"), "{stderr}");
@@ -697,14 +696,7 @@ fn the_hosts_example_reruns_what_failed_and_stops_when_nothing_moves() {
     // Every job fails: the loop ends, with exit 1, rather than spin.
     let (dir, _) = workdir("shard-hosts-stuck", "queens8.dlx");
     let path = failing_cover(&dir, 1000);
-    let output = Command::new("bash")
-        .arg(example("hosts.sh"))
-        .args(["problem.dlx", "50"])
-        .current_dir(&dir)
-        .env("PATH", &path)
-        .env("HOSTS", "1/:")
-        .output()
-        .unwrap();
+    let output = run_hosts_example(&dir, &path, "1/:");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("fail every time"), "{stderr}");

@@ -92,10 +92,7 @@ impl ShardPlan {
         hash.update(digest.as_bytes());
         let prefix = |hash: &mut Sha256, tag: u8, prefix: &[usize]| {
             hash.update([tag]);
-            hash.update((prefix.len() as u64).to_le_bytes());
-            for &option in prefix {
-                hash.update(option_word(option).to_le_bytes());
-            }
+            hash_prefix(hash, prefix);
         };
         for top in &self.top {
             prefix(&mut hash, b't', top);
@@ -123,12 +120,17 @@ pub fn shard_check(plan: &str, shard: u64, top: bool, prefixes: &[Vec<usize>]) -
     hash.update([u8::from(top)]);
     hash.update((prefixes.len() as u64).to_le_bytes());
     for prefix in prefixes {
-        hash.update((prefix.len() as u64).to_le_bytes());
-        for &option in prefix {
-            hash.update(option_word(option).to_le_bytes());
-        }
+        hash_prefix(&mut hash, prefix);
     }
     hex(&hash.finalize()[..8])
+}
+
+/// Hashes `prefix`: its length, then its options.
+fn hash_prefix(hash: &mut Sha256, prefix: &[usize]) {
+    hash.update((prefix.len() as u64).to_le_bytes());
+    for &option in prefix {
+        hash.update(option_word(option).to_le_bytes());
+    }
 }
 
 /// `bytes` in lower-case hexadecimal.
