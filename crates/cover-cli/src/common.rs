@@ -245,6 +245,11 @@ impl Session {
         if self.stats.cleansings > 0 {
             writeln!(w, "cleansings:    {}", self.stats.cleansings)?;
         }
+        // Only searches with a propagator (`--propagate`) remove options
+        // by reasoning; said when they did.
+        if self.stats.propagated > 0 {
+            writeln!(w, "propagated:    {}", self.stats.propagated)?;
+        }
         Ok(())
     }
 
@@ -279,6 +284,7 @@ mod tests {
             updates: 49,
             solutions: 2,
             cleansings: 0,
+            propagated: 0,
         };
         session.answered(true, stats);
         session.answered(false, stats);

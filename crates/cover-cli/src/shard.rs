@@ -316,6 +316,8 @@ impl ResultLine {
             updates: self.updates,
             solutions: self.count,
             cleansings: self.cleansings,
+            // Shards search without propagators.
+            propagated: 0,
         }
     }
 }
@@ -985,6 +987,7 @@ fn checked_sum(a: Stats, b: Stats) -> Option<Stats> {
         updates: a.updates.checked_add(b.updates)?,
         solutions: a.solutions.checked_add(b.solutions)?,
         cleansings: a.cleansings.checked_add(b.cleansings)?,
+        propagated: a.propagated.checked_add(b.propagated)?,
     })
 }
 

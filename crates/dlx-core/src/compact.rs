@@ -75,6 +75,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use thiserror::Error;
 
 use crate::problem::Problem;
+use crate::propagate::{Domain, Propagator, Slot, Verdict};
 use crate::search::{Control, Limits, Outcome, Report, Search, Stats, UnknownOption, Visitor};
 
 /// The most options an item may have for the compact engine.
@@ -410,6 +411,21 @@ impl CompactSolver {
         with_engine!(&self.engine, c => c.option_primary.len())
     }
 
+    /// Attaches `propagator`, run at every search node (see
+    /// [`Propagator`]), or detaches it (`None`). Clones of the solver get
+    /// copies, so a shared search ([`crate::first_compact_parallel`])
+    /// propagates on every thread, and a donated part searched from its
+    /// prefix reaches the state the serial search had there (for a
+    /// propagator whose removals depend only on the live options).
+    pub fn set_propagator(&mut self, propagator: Option<Box<dyn Propagator>>) {
+        with_engine!(&mut self.engine, c => c.propagator = Slot(propagator));
+    }
+
+    /// Whether a propagator is attached.
+    pub fn has_propagator(&self) -> bool {
+        with_engine!(&self.engine, c => c.propagator.0.is_some())
+    }
+
     /// How branch points are undone.
     pub fn undo(&self) -> Undo {
         let trailing = with_engine!(&self.engine, c => c.trailing);
@@ -561,6 +577,45 @@ struct Compact<M: Mask, K> {
     resumable: bool,
     /// The `low` of the search loop where it stopped.
     low: K,
+    /// The model's reasoning at each node, if any
+    /// ([`CompactSolver::set_propagator`]).
+    propagator: Slot,
+    /// Options the propagator removed in this search.
+    propagated: u64,
+}
+
+impl<M: Mask, K: Key> Domain for Compact<M, K> {
+    fn option_count(&self) -> usize {
+        self.option_primary.len()
+    }
+
+    fn is_live(&self, option: usize) -> bool {
+        option < self.option_primary.len() && Compact::is_live(self, option)
+    }
+
+    /// Takes the option out of its items' masks, counts lowered, as the
+    /// removals in `cover` do (and logged on the trail the same way).
+    fn remove(&mut self, option: usize) {
+        if !Domain::is_live(self, option) {
+            return;
+        }
+        let log = self.trailing && !self.frames.is_empty();
+        let (from, to) = (
+            self.option_base[option] as usize,
+            self.option_base[option + 1] as usize,
+        );
+        for n in from..to {
+            let node = self.option_nodes[n];
+            let item = M::item_of(node);
+            if log {
+                self.trail
+                    .push((item as u32, self.masks[item], self.keys[item]));
+            }
+            self.masks[item] = self.masks[item].and(M::clear_of(node));
+            self.keys[item] = self.keys[item].minus(self.one);
+        }
+        self.propagated += 1;
+    }
 }
 
 impl<M: Mask, K: Key> Compact<M, K> {
@@ -672,6 +727,8 @@ impl<M: Mask, K: Key> Compact<M, K> {
             removals: 0,
             resumable: false,
             low: K::MAX,
+            propagator: Slot::default(),
+            propagated: 0,
         };
         compact.masks = compact.initial_masks.clone();
         compact.keys = compact.initial_keys.clone();
@@ -703,6 +760,28 @@ impl<M: Mask, K: Key> Compact<M, K> {
         let node = self.option_nodes[self.option_base[o] as usize];
         let item = M::item_of(node);
         self.masks[item].and(M::clear_of(node)) != self.masks[item]
+    }
+
+    /// Runs the propagator on the current state.
+    fn propagate(&mut self) -> Verdict {
+        let Some(mut propagator) = self.propagator.0.take() else {
+            return Verdict::Live;
+        };
+        let verdict = propagator.propagate(self);
+        self.propagator.0 = Some(propagator);
+        verdict
+    }
+
+    /// The propagator's item to branch on, if it names a primary item with
+    /// live options.
+    fn propagator_choice(&mut self) -> Option<usize> {
+        let mut propagator = self.propagator.0.take()?;
+        let item = propagator.choose(self);
+        self.propagator.0 = Some(propagator);
+        let item = item?;
+        // Covered items have no live options; primary items are the first
+        // positions.
+        (item < self.primary && self.masks[item] != M::ZERO).then_some(item)
     }
 
     /// Chooses option `o`: covers each of its items, removing every other
@@ -899,11 +978,13 @@ impl<M: Mask, K: Key> Compact<M, K> {
             // A limit the search has already reached (0 among them).
             return Some(self.report(Outcome::SolutionLimit));
         }
-        let outcome = match (self.stride, self.trailing) {
-            (3, false) => self.run_from::<3, false, V>(limits, visitor, low),
-            (3, true) => self.run_from::<3, true, V>(limits, visitor, low),
-            (_, false) => self.run_from::<0, false, V>(limits, visitor, low),
-            (_, true) => self.run_from::<0, true, V>(limits, visitor, low),
+        let outcome = match (self.stride, self.trailing, self.propagator.0.is_some()) {
+            (_, false, true) => self.run_from::<0, false, true, V>(limits, visitor, low),
+            (_, true, true) => self.run_from::<0, true, true, V>(limits, visitor, low),
+            (3, false, false) => self.run_from::<3, false, false, V>(limits, visitor, low),
+            (3, true, false) => self.run_from::<3, true, false, V>(limits, visitor, low),
+            (_, false, false) => self.run_from::<0, false, false, V>(limits, visitor, low),
+            (_, true, false) => self.run_from::<0, true, false, V>(limits, visitor, low),
         };
         Some(self.report(outcome))
     }
@@ -918,6 +999,7 @@ impl<M: Mask, K: Key> Compact<M, K> {
                 updates: self.removals,
                 solutions: self.solutions,
                 cleansings: 0,
+                propagated: self.propagated,
             },
         }
     }
@@ -936,17 +1018,26 @@ impl<M: Mask, K: Key> Compact<M, K> {
         }
         // Options of four items (sudoku, Latin squares) get a search of
         // their own, with the node loop unrolled.
-        let outcome = match (self.stride, self.trailing) {
-            (3, false) => self.search_from::<3, false, V>(given, limits, visitor),
-            (3, true) => self.search_from::<3, true, V>(given, limits, visitor),
-            (_, false) => self.search_from::<0, false, V>(given, limits, visitor),
-            (_, true) => self.search_from::<0, true, V>(given, limits, visitor),
+        // With a propagator the node loop is not the cost: one generic
+        // version of it is enough.
+        let outcome = match (self.stride, self.trailing, self.propagator.0.is_some()) {
+            (_, false, true) => self.search_from::<0, false, true, V>(given, limits, visitor),
+            (_, true, true) => self.search_from::<0, true, true, V>(given, limits, visitor),
+            (3, false, false) => self.search_from::<3, false, false, V>(given, limits, visitor),
+            (3, true, false) => self.search_from::<3, true, false, V>(given, limits, visitor),
+            (_, false, false) => self.search_from::<0, false, false, V>(given, limits, visitor),
+            (_, true, false) => self.search_from::<0, true, false, V>(given, limits, visitor),
         };
         Ok(self.report(outcome))
     }
 
     /// Resets the state, forces the `given` options and runs the search.
-    fn search_from<const STRIDE: usize, const TRAIL: bool, V: Visitor + ?Sized>(
+    fn search_from<
+        const STRIDE: usize,
+        const TRAIL: bool,
+        const PROP: bool,
+        V: Visitor + ?Sized,
+    >(
         &mut self,
         given: &[usize],
         limits: &Limits,
@@ -962,6 +1053,7 @@ impl<M: Mask, K: Key> Compact<M, K> {
         self.nodes_visited = 0;
         self.solutions = 0;
         self.removals = 0;
+        self.propagated = 0;
         for &o in given {
             if !self.is_live(o) {
                 // The givens conflict: no solution.
@@ -970,7 +1062,7 @@ impl<M: Mask, K: Key> Compact<M, K> {
             self.cover::<STRIDE, TRAIL>(o);
             self.given.push(o as u32);
         }
-        self.run::<STRIDE, TRAIL, V>(limits, visitor)
+        self.run::<STRIDE, TRAIL, PROP, V>(limits, visitor)
     }
 
     /// Reports the current solution; `Some(outcome)` when the search must
@@ -991,7 +1083,7 @@ impl<M: Mask, K: Key> Compact<M, K> {
     }
 
     /// The search loop, from the state the givens left.
-    fn run<const STRIDE: usize, const TRAIL: bool, V: Visitor + ?Sized>(
+    fn run<const STRIDE: usize, const TRAIL: bool, const PROP: bool, V: Visitor + ?Sized>(
         &mut self,
         limits: &Limits,
         visitor: &mut V,
@@ -1003,12 +1095,12 @@ impl<M: Mask, K: Key> Compact<M, K> {
             // The givens (or an empty problem) cover every primary item.
             return self.found(limits, visitor).unwrap_or(Outcome::Exhausted);
         }
-        self.run_from::<STRIDE, TRAIL, V>(limits, visitor, K::MAX)
+        self.run_from::<STRIDE, TRAIL, PROP, V>(limits, visitor, K::MAX)
     }
 
     /// The search loop, from the current state; `low` is the smallest key
     /// the last step wrote (`K::MAX` asks for a scan).
-    fn run_from<const STRIDE: usize, const TRAIL: bool, V: Visitor + ?Sized>(
+    fn run_from<const STRIDE: usize, const TRAIL: bool, const PROP: bool, V: Visitor + ?Sized>(
         &mut self,
         limits: &Limits,
         visitor: &mut V,
@@ -1028,12 +1120,24 @@ impl<M: Mask, K: Key> Compact<M, K> {
                 return Outcome::Cancelled;
             }
             self.nodes_visited += 1;
-            let key = if low < self.two { low } else { self.scan() };
+            let mut key = if low < self.two { low } else { self.scan() };
+            if PROP && key >= self.one {
+                // Reasoning may remove options of any item: look again.
+                key = match self.propagate() {
+                    Verdict::Live => self.scan(),
+                    Verdict::Dead => K::from_u32(0),
+                };
+            }
             // After a step, every primary item still to cover has a count
             // of at least 1 unless that step wrote a 0, which `low` shows.
             let mut dead = key < self.one;
             if !dead {
-                let item = (key.to_u32() & item_mask) as usize;
+                let mut item = (key.to_u32() & item_mask) as usize;
+                if PROP && key >= self.two {
+                    if let Some(chosen) = self.propagator_choice() {
+                        item = chosen;
+                    }
+                }
                 let live = self.masks[item];
                 let b = live.lowest() as usize;
                 let rest = live.without_lowest();

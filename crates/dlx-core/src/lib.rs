@@ -107,6 +107,7 @@ mod compact;
 mod links;
 mod names;
 mod problem;
+mod propagate;
 mod repeat;
 mod search;
 mod shard;
@@ -114,13 +115,15 @@ mod split;
 
 pub use compact::{CompactSolver, TooWide, Undo, MAX_COMPACT_ITEMS, MAX_ITEM_OPTIONS};
 pub use problem::{Bounds, Colour, Problem, ProblemBuilder, ProblemError, MAX_NODES};
+pub use propagate::{Domain, Propagator, Verdict};
 pub use repeat::{RepeatReport, RepeatSolver};
 pub use search::{
-    Control, Guide, Limits, Outcome, Report, Search, Solutions, Solver, Stats, UnknownOption,
-    Visitor, CLOSED,
+    Control, Guide, Limits, Outcome, PropagationUnsupported, Report, Search, Solutions, Solver,
+    Stats, UnknownOption, Visitor, CLOSED,
 };
 pub use shard::{digest, plan, run_shard, run_top, shard_check, Shard, ShardConfig, ShardPlan};
 pub use split::{
-    count_compact_parallel, count_compact_resumed, count_parallel, first_compact_parallel,
-    first_compact_resumed, search_parallel, split, ShareConfig, Split, SplitConfig, SplitProgress,
+    count_compact_parallel, count_compact_resumed, count_parallel, count_parallel_with,
+    first_compact_parallel, first_compact_resumed, search_parallel, search_parallel_with, split,
+    split_with, ShareConfig, Split, SplitConfig, SplitProgress,
 };

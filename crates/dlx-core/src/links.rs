@@ -336,6 +336,54 @@ impl Links {
         self.nodes[index(item)].item += 1;
     }
 
+    /// Whether the option whose first node is `first` may still be chosen,
+    /// in constant time: its first node's item is active and the node is
+    /// in that item's list. (An option hidden by a cover stays only in the
+    /// covered item's list, which is inactive; a chosen option's items are
+    /// all covered; a removed option is in no list. Since links are undone
+    /// in reverse, no linked node points to an unlinked one, so
+    /// `down(up(first)) == first` exactly when `first` is linked.)
+    pub(crate) fn is_live(&self, first: NodeRef) -> bool {
+        let node = self.node(first);
+        self.is_active(node.item) && self.node(node.up).down == first
+    }
+
+    /// Unlinks every node of the live option starting at `first` from its
+    /// item's list (a propagator's removal: not counted as updates, so the
+    /// classic counts stay comparable).
+    pub(crate) fn remove_option(&mut self, first: NodeRef) {
+        let mut q = first;
+        loop {
+            let Node { item, up, down, .. } = *self.node(q);
+            if item == 0 {
+                return;
+            }
+            self.nodes[index(up)].down = down;
+            self.nodes[index(down)].up = up;
+            self.nodes[index(item)].item -= 1;
+            q += NODE_BYTES;
+        }
+    }
+
+    /// Undoes [`Links::remove_option`], last node first.
+    pub(crate) fn restore_option(&mut self, first: NodeRef) {
+        let mut last = first;
+        while self.node(last + NODE_BYTES).item != 0 {
+            last += NODE_BYTES;
+        }
+        let mut q = last;
+        loop {
+            let Node { item, up, down, .. } = *self.node(q);
+            self.nodes[index(up)].down = q;
+            self.nodes[index(down)].up = q;
+            self.nodes[index(item)].item += 1;
+            if q == first {
+                return;
+            }
+            q -= NODE_BYTES;
+        }
+    }
+
     /// Takes `item` out of its active list without touching its options
     /// (an item that may take no more options, though it still has some).
     pub(crate) fn deactivate(&mut self, item: NodeRef) {

@@ -16,8 +16,9 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use crate::links::{index, Links, NodeRef};
+use crate::links::{index, node_ref, Links, NodeRef};
 use crate::problem::Problem;
+use crate::propagate::{Domain, Propagator, Slot, Verdict};
 
 /// What the search has done so far.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -32,6 +33,9 @@ pub struct Stats {
     /// counted as DLX2 counts them: the purified item and each node of its
     /// colour but the chosen one).
     pub cleansings: u64,
+    /// Options a [`Propagator`] removed (0 without one). Not part of
+    /// `updates`, so that those stay Knuth's.
+    pub propagated: u64,
 }
 
 impl std::ops::AddAssign for Stats {
@@ -40,6 +44,7 @@ impl std::ops::AddAssign for Stats {
         self.updates += other.updates;
         self.solutions += other.solutions;
         self.cleansings += other.cleansings;
+        self.propagated += other.propagated;
     }
 }
 
@@ -363,6 +368,50 @@ pub struct Solver {
     /// of its list when the level began (where its tweaks are undone from).
     level_item: Vec<NodeRef>,
     first_tweaked: Vec<NodeRef>,
+    /// The model's reasoning at each node, if it attached one
+    /// ([`Solver::set_propagator`]; exact cover only).
+    propagator: Slot,
+    /// The first nodes of the options the propagator removed, in order,
+    /// and where each level's removals begin: undone in reverse when the
+    /// search leaves the level.
+    removed: Vec<NodeRef>,
+    removed_at: Vec<u32>,
+    /// Options the propagator removed in this search.
+    propagated: u64,
+}
+
+/// [`Solver::set_propagator`] on a problem with colours or bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("propagators run on exact cover without colours or bounds")]
+pub struct PropagationUnsupported;
+
+/// The linked engine's live options, lent to a propagator.
+struct LinkedDomain<'s> {
+    links: &'s mut Links,
+    removed: &'s mut Vec<NodeRef>,
+}
+
+impl Domain for LinkedDomain<'_> {
+    fn option_count(&self) -> usize {
+        self.links.first_node.len()
+    }
+
+    fn is_live(&self, option: usize) -> bool {
+        self.links
+            .first_node
+            .get(option)
+            .is_some_and(|&first| self.links.is_live(first))
+    }
+
+    fn remove(&mut self, option: usize) {
+        let Some(&first) = self.links.first_node.get(option) else {
+            return;
+        };
+        if self.links.is_live(first) {
+            self.links.remove_option(first);
+            self.removed.push(first);
+        }
+    }
 }
 
 impl Solver {
@@ -415,6 +464,74 @@ impl Solver {
             slack,
             level_item: per_level(multiple),
             first_tweaked: per_level(multiple),
+            propagator: Slot::default(),
+            removed: Vec::new(),
+            removed_at: vec![0; depth],
+            propagated: 0,
+        }
+    }
+
+    /// Attaches `propagator`, which the search then runs at every node (see
+    /// [`Propagator`]), or detaches it (`None`). Exact cover only: a
+    /// problem with colours or bounds is refused. Clones of the solver get
+    /// copies of it ([`Propagator::box_clone`]), so a split search
+    /// ([`crate::count_parallel_with`]) propagates on every thread.
+    pub fn set_propagator(
+        &mut self,
+        propagator: Option<Box<dyn Propagator>>,
+    ) -> Result<(), PropagationUnsupported> {
+        if propagator.is_some() && self.kind != Kind::Exact {
+            return Err(PropagationUnsupported);
+        }
+        // Every option a propagator can remove is linked once: room for all
+        // of them, so the search never grows the trail.
+        if propagator.is_some() {
+            self.removed.reserve(self.option_count());
+        }
+        self.propagator = Slot(propagator);
+        Ok(())
+    }
+
+    /// Whether a propagator is attached.
+    pub fn has_propagator(&self) -> bool {
+        self.propagator.0.is_some()
+    }
+
+    /// Runs the propagator at `level`, recording where its removals begin.
+    fn propagate(&mut self, level: usize) -> Verdict {
+        self.removed_at[level] = self.removed.len() as u32;
+        let Some(propagator) = self.propagator.0.as_mut() else {
+            return Verdict::Live;
+        };
+        let mut domain = LinkedDomain {
+            links: &mut self.links,
+            removed: &mut self.removed,
+        };
+        let verdict = propagator.propagate(&mut domain);
+        self.propagated += (self.removed.len() - self.removed_at[level] as usize) as u64;
+        verdict
+    }
+
+    /// The propagator's item to branch on, if it names an active primary
+    /// item.
+    fn propagator_choice(&mut self) -> Option<NodeRef> {
+        let propagator = self.propagator.0.as_mut()?;
+        let domain = LinkedDomain {
+            links: &mut self.links,
+            removed: &mut self.removed,
+        };
+        let item = propagator.choose(&domain)?;
+        let header = node_ref(item.checked_add(1)?);
+        (self.links.is_primary(header) && header != 0 && self.links.is_active(header))
+            .then_some(header)
+    }
+
+    /// Puts back what the propagator removed at `level` (and below it).
+    fn unpropagate(&mut self, level: usize) {
+        let mark = self.removed_at[level] as usize;
+        while self.removed.len() > mark {
+            let first = self.removed.pop().expect("longer than the mark");
+            self.links.restore_option(first);
         }
     }
 
@@ -696,6 +813,7 @@ impl Solver {
         self.limits = limits;
         self.nodes = 0;
         self.solutions = 0;
+        self.propagated = 0;
         self.level = 0;
         self.floor = 0;
         self.conflict = false;
@@ -823,6 +941,7 @@ impl Solver {
                 updates: self.links.updates - self.updates_at_start,
                 solutions: self.solutions,
                 cleansings: self.links.cleansings - self.cleansings_at_start,
+                propagated: self.propagated,
             },
         }
     }
@@ -838,6 +957,7 @@ impl Solver {
             // At `Advance`, `level`'s item is covered but no option is.
             Phase::Advance => {
                 self.links.uncover::<XCC>(self.best);
+                self.unpropagate(self.level);
                 self.level
             }
             Phase::Start | Phase::Done | Phase::Restore | Phase::Leave => 0,
@@ -846,7 +966,9 @@ impl Solver {
             let node = self.choice[level];
             self.links.uncommit::<XCC>(node);
             self.links.uncover::<XCC>(self.links.item_of(node));
+            self.unpropagate(level);
         }
+        debug_assert!(self.removed.is_empty(), "every removal is undone");
         self.level = 0;
         self.phase = Phase::Done;
     }
@@ -949,16 +1071,21 @@ impl Solver {
             }
         }
         match self.kind {
-            Kind::Exact => self.step_exact::<G, false>(guide),
-            Kind::Coloured => self.step_exact::<G, true>(guide),
+            Kind::Exact if self.propagator.0.is_some() => self.step_exact::<G, false, true>(guide),
+            Kind::Exact => self.step_exact::<G, false, false>(guide),
+            Kind::Coloured => self.step_exact::<G, true, false>(guide),
             Kind::Multiple { colours: false } => self.step_bounded::<G, false>(guide),
             Kind::Multiple { colours: true } => self.step_bounded::<G, true>(guide),
         }
     }
 
-    /// The loop of DLX1, and with `XCC` of DLX2.
+    /// The loop of DLX1, and with `XCC` of DLX2; with `PROP`, the
+    /// propagator runs on entering each level.
     #[inline(always)]
-    fn step_exact<G: Guide + Follows, const XCC: bool>(&mut self, guide: &mut G) -> Step {
+    fn step_exact<G: Guide + Follows, const XCC: bool, const PROP: bool>(
+        &mut self,
+        guide: &mut G,
+    ) -> Step {
         let mut level = self.level;
         let mut best = self.best;
         let mut phase = self.phase;
@@ -1007,10 +1134,26 @@ impl Solver {
                         break Step::Prefix;
                     }
                     self.nodes += 1;
+                    if PROP && self.propagate(level) == Verdict::Dead {
+                        self.unpropagate(level);
+                        if level == 0 {
+                            phase = Phase::Done;
+                            continue;
+                        }
+                        level -= 1;
+                        best = self.links.item_of(self.choice[level]);
+                        phase = Phase::Recover;
+                        continue;
+                    }
                     best = self
                         .links
                         .choose_fewest()
                         .expect("an active primary item exists on entering a level");
+                    if PROP && self.links.len(best) >= 2 {
+                        if let Some(item) = self.propagator_choice() {
+                            best = item;
+                        }
+                    }
                     self.links.cover::<XCC>(best);
                     self.choice[level] = self.links.down(best);
                     phase = Phase::Advance;
@@ -1020,6 +1163,9 @@ impl Solver {
                     if node == best {
                         // Every option of `best` was tried: back up.
                         self.links.uncover::<XCC>(best);
+                        if PROP {
+                            self.unpropagate(level);
+                        }
                         if level == 0 {
                             phase = Phase::Done;
                             continue;

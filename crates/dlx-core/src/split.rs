@@ -98,7 +98,16 @@ pub fn split(
     given: &[usize],
     config: &SplitConfig,
 ) -> Result<Split, UnknownOption> {
-    let mut solver = Solver::new(problem);
+    split_with(&mut Solver::new(problem), given, config)
+}
+
+/// [`split`] with `solver` (and its propagator, if it has one: the levels
+/// above the split depth are then propagated as the serial search's).
+pub fn split_with(
+    solver: &mut Solver,
+    given: &[usize],
+    config: &SplitConfig,
+) -> Result<Split, UnknownOption> {
     let mut depth = 1;
     let mut shallower: Option<Split> = None;
     loop {
@@ -161,7 +170,33 @@ pub fn search_parallel<V>(
 where
     V: Fn(&[usize]) -> Control + Sync,
 {
-    let split = split(problem, given, config)?;
+    search_parallel_with(&Solver::new(problem), given, config, visitor)
+}
+
+/// Counts as [`count_parallel`] does, with clones of `solver` (so with its
+/// propagator, [`Solver::set_propagator`], on every thread). With a
+/// propagator the count is the serial search's; the nodes are not, since
+/// each part propagates its prefix afresh.
+pub fn count_parallel_with(
+    solver: &Solver,
+    given: &[usize],
+    config: &SplitConfig,
+) -> Result<Report, UnknownOption> {
+    search_parallel_with(solver, given, config, |_: &[usize]| Control::Continue)
+}
+
+/// [`search_parallel`] with clones of `solver` (see
+/// [`count_parallel_with`]).
+pub fn search_parallel_with<V>(
+    solver: &Solver,
+    given: &[usize],
+    config: &SplitConfig,
+    visitor: V,
+) -> Result<Report, UnknownOption>
+where
+    V: Fn(&[usize]) -> Control + Sync,
+{
+    let split = split_with(&mut solver.clone(), given, config)?;
     let stop = Arc::new(AtomicBool::new(false));
     let mut stats = split.stats;
     for solution in &split.shallow_solutions {
@@ -186,7 +221,7 @@ where
         .prefixes
         .par_iter()
         .map_init(
-            || Solver::new(problem),
+            || solver.clone(),
             |solver, prefix| {
                 if external_cancel
                     .as_ref()

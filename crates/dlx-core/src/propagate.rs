@@ -1,0 +1,97 @@
+//! The propagation hook: a model's reasoning between choices.
+//!
+//! Plain Algorithm X only learns that a branch is dead when some item runs
+//! out of options. A [`Propagator`] can know more: a sudoku's all-different
+//! rule, say, sees that two cells of a row can only hold 3 and 8 between
+//! them, so no other cell of the row may take 3 or 8. The engine calls it
+//! on entering each search node, after the choice that led there (and after
+//! the givens, at the root), with a [`Domain`]: the options still live.
+//! The propagator may remove live options that no solution below can use,
+//! or say the node is [`Verdict::Dead`]. Everything it removes is put back
+//! when the search leaves the node, whatever ended the search.
+//!
+//! What the engine promises and what it asks:
+//! - It never tells the propagator which options were chosen; a model reads
+//!   everything it needs from which options are live (a chosen option is
+//!   not live, nor is any option that conflicts with a chosen one).
+//! - A propagator must be sound: it removes only options that no solution
+//!   containing the current partial solution uses, and says `Dead` only
+//!   when there is no such solution. Then the set of solutions is the
+//!   plain search's; only the nodes differ.
+//! - For searches shared between threads (the compact engine's
+//!   [`first_compact_parallel`](crate::first_compact_parallel)) to give the
+//!   serial search's first solution, what it removes must depend only on
+//!   the live options (a rule run to its fixpoint does: the same live
+//!   options give the same removals, whichever path led to them).
+//! - Removals are counted in [`Stats::propagated`](crate::Stats), never in
+//!   `updates`, so that Knuth's counts keep their meaning.
+//!
+//! A propagator may also choose the item to branch on
+//! ([`Propagator::choose`]); by default the engine's own rule (an item
+//! with the fewest options) decides. Items the engine must take anyway (one
+//! option left, or none) are taken without asking.
+//!
+//! The hook is dynamic (`dyn Propagator`, `dyn Domain`) because it is
+//! called once per node, where a model's reasoning costs far more than a
+//! virtual call; a search without a propagator compiles the calls away.
+
+use std::fmt;
+
+/// The live options of a search node, as a propagator sees them.
+pub trait Domain {
+    /// The number of options of the problem (live or not).
+    fn option_count(&self) -> usize;
+    /// Whether `option` can still be chosen below this node.
+    fn is_live(&self, option: usize) -> bool;
+    /// Removes `option` from the search below this node (until the search
+    /// leaves it). Does nothing when it is not live.
+    fn remove(&mut self, option: usize);
+}
+
+/// What a propagator concluded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// The node may have solutions: search on.
+    Live,
+    /// The node has no solution: back up.
+    Dead,
+}
+
+/// A model's reasoning, run by the engine at every search node (see the
+/// module documentation of `propagate.rs` for the contract).
+pub trait Propagator: Send + Sync {
+    /// Removes options no solution below can use, or declares the node
+    /// dead.
+    fn propagate(&mut self, domain: &mut dyn Domain) -> Verdict;
+
+    /// The primary item to branch on, or `None` for the engine's rule (the
+    /// first item with the fewest options). Asked only where every active
+    /// primary item has at least two options; an item that is not active
+    /// (or not primary) is ignored, and the engine's rule decides.
+    fn choose(&mut self, domain: &dyn Domain) -> Option<usize> {
+        let _ = domain;
+        None
+    }
+
+    /// A fresh copy, for another thread's solver.
+    fn box_clone(&self) -> Box<dyn Propagator>;
+}
+
+/// A solver's propagator, if it has one: cloned with the solver.
+#[derive(Default)]
+pub(crate) struct Slot(pub(crate) Option<Box<dyn Propagator>>);
+
+impl Clone for Slot {
+    fn clone(&self) -> Slot {
+        Slot(self.0.as_ref().map(|p| p.box_clone()))
+    }
+}
+
+impl fmt::Debug for Slot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(_) => f.write_str("Slot(Some(..))"),
+            None => f.write_str("Slot(None)"),
+        }
+    }
+}

@@ -1,0 +1,421 @@
+//! Property tests of the propagation hook, in both engines and under both
+//! ways of sharing a search between threads.
+//!
+//! Two propagators that know nothing of any puzzle are attached to random
+//! problems:
+//! - `LookAhead`, a sound rule of any exact cover: an option that conflicts
+//!   with every live option of some item that still has live options can be
+//!   in no solution (that item could not be covered), so it is removed, to
+//!   a fixpoint; when a removal leaves such an item with no option, the
+//!   node is dead.
+//! - `Oracle`, which knows the problem's solutions (by brute force) and
+//!   removes a pseudo-random half of the live options that are in none,
+//!   the half chosen by a hash of the live options (a function of the
+//!   state, as the contract asks); and which chooses the branching item by
+//!   that hash too. It tests that removals are undone at every kind of
+//!   backtrack and that a chosen item is honoured.
+//!
+//! Every search must find exactly the solutions of the plain search (each
+//! checked as an exact cover by `is_cover`), restore the linked engine's
+//! links, count its removals, and, shared between threads, give the same
+//! count and (compact engine) the same first solution as alone.
+
+use std::collections::BTreeSet;
+
+use dlx_core::{
+    count_compact_parallel, count_parallel_with, first_compact_parallel, CompactSolver, Control,
+    Domain, Limits, Outcome, Problem, Propagator, Search, ShareConfig, Solver, SplitConfig, Undo,
+    Verdict,
+};
+use proptest::prelude::*;
+use proptest::sample::subsequence;
+
+#[derive(Debug, Clone)]
+struct Spec {
+    primary: usize,
+    secondary: usize,
+    options: Vec<Vec<usize>>,
+}
+
+impl Spec {
+    fn build(&self) -> Problem {
+        let mut builder = Problem::builder(self.primary, self.secondary);
+        for option in &self.options {
+            builder.add_option(option.iter().copied()).unwrap();
+        }
+        builder.build()
+    }
+
+    /// Every solution, by brute force over subsets (small problems only).
+    fn brute_force(&self) -> BTreeSet<Vec<usize>> {
+        let mut found = BTreeSet::new();
+        let n = self.options.len();
+        assert!(n <= 16, "brute force over {n} options");
+        for subset in 0u32..1 << n {
+            let chosen: Vec<usize> = (0..n).filter(|&o| subset >> o & 1 == 1).collect();
+            if is_cover(self, &chosen) {
+                found.insert(chosen);
+            }
+        }
+        found
+    }
+}
+
+/// Random problems of up to 9 items and 16 options.
+fn small() -> impl Strategy<Value = Spec> {
+    (1usize..=9, 0usize..=2).prop_flat_map(|(items, secondary)| {
+        let secondary = secondary.min(items - 1);
+        let primary = items - secondary;
+        let option = subsequence((0..items).collect::<Vec<_>>(), 1..=items.min(4));
+        prop::collection::vec(option, 0..=16).prop_map(move |mut options| {
+            options.retain(|o| o.iter().any(|&i| i < primary));
+            Spec {
+                primary,
+                secondary,
+                options,
+            }
+        })
+    })
+}
+
+fn is_cover(spec: &Spec, solution: &[usize]) -> bool {
+    let mut covered = vec![0; spec.primary + spec.secondary];
+    for &option in solution {
+        for &item in &spec.options[option] {
+            covered[item] += 1;
+        }
+    }
+    covered[..spec.primary].iter().all(|&c| c == 1)
+        && covered[spec.primary..].iter().all(|&c| c <= 1)
+}
+
+fn conflict(a: &[usize], b: &[usize]) -> bool {
+    a.iter().any(|i| b.contains(i))
+}
+
+/// The look-ahead rule (see the module docs).
+#[derive(Clone)]
+struct LookAhead {
+    spec: Spec,
+    /// The options of each primary item.
+    by_item: Vec<Vec<usize>>,
+}
+
+impl LookAhead {
+    fn new(spec: &Spec) -> LookAhead {
+        let by_item = (0..spec.primary)
+            .map(|i| {
+                (0..spec.options.len())
+                    .filter(|&o| spec.options[o].contains(&i))
+                    .collect()
+            })
+            .collect();
+        LookAhead {
+            spec: spec.clone(),
+            by_item,
+        }
+    }
+}
+
+impl Propagator for LookAhead {
+    fn propagate(&mut self, domain: &mut dyn Domain) -> Verdict {
+        loop {
+            let mut changed = false;
+            for o in 0..self.spec.options.len() {
+                if !domain.is_live(o) {
+                    continue;
+                }
+                let option = &self.spec.options[o];
+                let blocks = self.by_item.iter().enumerate().any(|(item, options)| {
+                    if option.contains(&item) {
+                        // The option covers it itself.
+                        return false;
+                    }
+                    let live: Vec<usize> = options
+                        .iter()
+                        .copied()
+                        .filter(|&p| domain.is_live(p))
+                        .collect();
+                    !live.is_empty()
+                        && live
+                            .iter()
+                            .all(|&p| conflict(&self.spec.options[o], &self.spec.options[p]))
+                });
+                if blocks {
+                    let orphans_before: Vec<bool> = self
+                        .by_item
+                        .iter()
+                        .map(|os| os.iter().any(|&p| domain.is_live(p)))
+                        .collect();
+                    domain.remove(o);
+                    assert!(!domain.is_live(o), "a removed option is not live");
+                    changed = true;
+                    let orphaned = self
+                        .by_item
+                        .iter()
+                        .zip(&orphans_before)
+                        .any(|(os, &had)| had && !os.iter().any(|&p| domain.is_live(p)));
+                    if orphaned {
+                        return Verdict::Dead;
+                    }
+                }
+            }
+            if !changed {
+                return Verdict::Live;
+            }
+        }
+    }
+
+    fn box_clone(&self) -> Box<dyn Propagator> {
+        Box::new(self.clone())
+    }
+}
+
+/// The oracle (see the module docs).
+#[derive(Clone)]
+struct Oracle {
+    primary: usize,
+    useless: Vec<bool>,
+    by_item: Vec<Vec<usize>>,
+}
+
+impl Oracle {
+    fn new(spec: &Spec) -> Oracle {
+        let solutions = spec.brute_force();
+        let useless = (0..spec.options.len())
+            .map(|o| !solutions.iter().any(|s| s.contains(&o)))
+            .collect();
+        Oracle {
+            primary: spec.primary,
+            useless,
+            by_item: LookAhead::new(spec).by_item,
+        }
+    }
+
+    fn hash(domain: &dyn Domain) -> u64 {
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        for o in 0..domain.option_count() {
+            h = (h ^ u64::from(domain.is_live(o))).wrapping_mul(0x100_0000_01b3);
+        }
+        h
+    }
+}
+
+impl Propagator for Oracle {
+    fn propagate(&mut self, domain: &mut dyn Domain) -> Verdict {
+        let h = Oracle::hash(domain);
+        for o in 0..domain.option_count() {
+            if self.useless[o] && domain.is_live(o) && (h >> (o % 64)) & 1 == 1 {
+                domain.remove(o);
+            }
+        }
+        // Removing options can reveal more useless live ones: run again
+        // until nothing changes, so that the removals depend only on the
+        // live options (the fixpoint).
+        if Oracle::hash(domain) != h {
+            return self.propagate(domain);
+        }
+        Verdict::Live
+    }
+
+    fn choose(&mut self, domain: &dyn Domain) -> Option<usize> {
+        // An item with live options, picked by the hash; sometimes a
+        // covered one or one out of range, which the engines must ignore.
+        let h = Oracle::hash(domain);
+        let pick = (h % (self.primary as u64 + 2)) as usize;
+        if pick >= self.primary || h & 4 == 0 {
+            return Some(pick);
+        }
+        let with_options = |i: usize| self.by_item[i].iter().any(|&o| domain.is_live(o));
+        (0..self.primary)
+            .map(|k| (pick + k) % self.primary)
+            .find(|&i| with_options(i))
+    }
+
+    fn box_clone(&self) -> Box<dyn Propagator> {
+        Box::new(self.clone())
+    }
+}
+
+fn all_linked(solver: &mut Solver, given: &[usize]) -> (BTreeSet<Vec<usize>>, dlx_core::Report) {
+    let mut found = BTreeSet::new();
+    let report = solver
+        .search(given, &Limits::none(), &mut |s: &[usize]| {
+            let mut s = s.to_vec();
+            s.sort_unstable();
+            assert!(found.insert(s), "a solution found twice");
+            Control::Continue
+        })
+        .unwrap();
+    (found, report)
+}
+
+fn all_compact(
+    solver: &mut CompactSolver,
+    given: &[usize],
+) -> (BTreeSet<Vec<usize>>, dlx_core::Report) {
+    let mut found = BTreeSet::new();
+    let report = solver
+        .search(given, &Limits::none(), &mut |s: &[usize]| {
+            let mut s = s.to_vec();
+            s.sort_unstable();
+            assert!(found.insert(s), "a solution found twice");
+            Control::Continue
+        })
+        .unwrap();
+    (found, report)
+}
+
+fn propagators(spec: &Spec) -> Vec<Box<dyn Propagator>> {
+    vec![Box::new(LookAhead::new(spec)), Box::new(Oracle::new(spec))]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn propagated_searches_find_exactly_the_solutions(spec in small()) {
+        let problem = spec.build();
+        let expected = spec.brute_force();
+        let mut plain = Solver::new(&problem);
+        let (plain_found, plain_report) = all_linked(&mut plain, &[]);
+        prop_assert_eq!(&plain_found, &expected);
+        prop_assert_eq!(plain_report.stats.propagated, 0);
+        for propagator in propagators(&spec) {
+            let mut linked = Solver::new(&problem);
+            linked.set_propagator(Some(propagator.box_clone())).unwrap();
+            let (found, report) = all_linked(&mut linked, &[]);
+            prop_assert_eq!(&found, &expected);
+            prop_assert!(report.stats.nodes <= plain_report.stats.nodes.max(1) * 4);
+            prop_assert!(linked.links_equal(&Solver::new(&problem)), "links restored");
+            for undo in [Undo::Copy, Undo::Trail] {
+                let mut compact = CompactSolver::with_undo(&problem, undo).unwrap();
+                compact.set_propagator(Some(propagator.box_clone()));
+                let (found, _) = all_compact(&mut compact, &[]);
+                prop_assert_eq!(&found, &expected);
+                // Again: the state is restored between searches.
+                let (again, _) = all_compact(&mut compact, &[]);
+                prop_assert_eq!(&again, &expected);
+            }
+        }
+    }
+
+    #[test]
+    fn stopped_searches_leave_the_links_restored(spec in small(), stop_at in 1u64..4) {
+        let problem = spec.build();
+        for propagator in propagators(&spec) {
+            let mut linked = Solver::new(&problem);
+            linked.set_propagator(Some(propagator)).unwrap();
+            for limits in [
+                Limits::solutions(stop_at),
+                Limits { node_budget: Some(stop_at * 2), ..Limits::none() },
+            ] {
+                let mut seen = 0;
+                let _ = linked.search(&[], &limits, &mut |s: &[usize]| {
+                    assert!(is_cover(&spec, s));
+                    seen += 1;
+                    Control::Continue
+                }).unwrap();
+                prop_assert!(linked.links_equal(&Solver::new(&problem)));
+                // The iterator, dropped early.
+                let mut solutions = linked.solutions(&[], Limits::none()).unwrap();
+                let _ = solutions.next();
+                drop(solutions);
+                prop_assert!(linked.links_equal(&Solver::new(&problem)));
+            }
+        }
+    }
+
+    #[test]
+    fn givens_restrict_propagated_searches(spec in small(), pick in 0usize..16) {
+        let problem = spec.build();
+        if spec.options.is_empty() {
+            return Ok(());
+        }
+        let given = [pick % spec.options.len()];
+        let mut plain = Solver::new(&problem);
+        let (expected, _) = all_linked(&mut plain, &given);
+        for propagator in propagators(&spec) {
+            let mut linked = Solver::new(&problem);
+            linked.set_propagator(Some(propagator.box_clone())).unwrap();
+            prop_assert_eq!(&all_linked(&mut linked, &given).0, &expected);
+            let mut compact = CompactSolver::new(&problem).unwrap();
+            compact.set_propagator(Some(propagator));
+            prop_assert_eq!(&all_compact(&mut compact, &given).0, &expected);
+        }
+    }
+
+    #[test]
+    fn shared_propagated_searches_give_the_serial_answers(spec in small()) {
+        let problem = spec.build();
+        let expected = spec.brute_force().len() as u64;
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+        for propagator in propagators(&spec) {
+            let mut linked = Solver::new(&problem);
+            linked.set_propagator(Some(propagator.box_clone())).unwrap();
+            let config = SplitConfig { min_prefixes: 4, ..SplitConfig::default() };
+            let report = pool.install(|| count_parallel_with(&linked, &[], &config)).unwrap();
+            prop_assert_eq!(report.stats.solutions, expected);
+
+            let mut compact = CompactSolver::new(&problem).unwrap();
+            compact.set_propagator(Some(propagator));
+            let serial_first = compact.first_with(&[]).unwrap();
+            let share = ShareConfig { solo_nodes: 1, slice_nodes: 1, cancel: None };
+            let (first, _) = pool.install(|| first_compact_parallel(&mut compact, &[], &share)).unwrap();
+            prop_assert_eq!(first, serial_first);
+            let report = pool.install(|| count_compact_parallel(&mut compact, &[], None, &share)).unwrap();
+            prop_assert_eq!(report.stats.solutions, expected);
+        }
+    }
+}
+
+/// Items a, b, c; options {a b}, {a c}, {b c}, {a}, {b}: every option of
+/// c meets {a b}, so looking ahead removes {a b} at the root.
+#[test]
+fn removals_are_counted_apart_from_updates() {
+    let spec = Spec {
+        primary: 3,
+        secondary: 0,
+        options: vec![vec![0, 1], vec![0, 2], vec![1, 2], vec![0], vec![1]],
+    };
+    let problem = spec.build();
+    let mut plain = Solver::new(&problem);
+    let (expected, plain_report) = all_linked(&mut plain, &[]);
+    let mut linked = Solver::new(&problem);
+    linked
+        .set_propagator(Some(Box::new(LookAhead::new(&spec))))
+        .unwrap();
+    assert!(linked.has_propagator());
+    let (found, report) = all_linked(&mut linked, &[]);
+    assert_eq!(found, expected);
+    assert_eq!(plain_report.stats.propagated, 0);
+    assert_eq!(found.len(), 2);
+    assert!(report.stats.propagated >= 1, "{report:?}");
+    assert!(report.stats.nodes <= plain_report.stats.nodes, "{report:?}");
+    assert_eq!(report.outcome, Outcome::Exhausted);
+    linked.set_propagator(None).unwrap();
+    let (_, again) = all_linked(&mut linked, &[]);
+    assert_eq!(
+        again.stats, plain_report.stats,
+        "detached: the plain search"
+    );
+}
+
+#[test]
+fn colours_and_bounds_refuse_a_propagator() {
+    let mut builder = Problem::named(["a"], ["x"]).unwrap();
+    builder
+        .add_named_coloured_option([("a", None), ("x", Some("red"))])
+        .unwrap();
+    let problem = builder.build();
+    let spec = Spec {
+        primary: 1,
+        secondary: 1,
+        options: vec![vec![0, 1]],
+    };
+    let mut solver = Solver::new(&problem);
+    assert!(solver
+        .set_propagator(Some(Box::new(LookAhead::new(&spec))))
+        .is_err());
+    assert!(!solver.has_propagator());
+}
