@@ -2,6 +2,9 @@
 //! - `bench [problem ...]`: times the engine on `../shared/xc/` problems;
 //!   `bench generate [--runs N] [--quick]` times `cover generate`'s
 //!   generator (see `bench_generate`);
+//!   `bench propagate [--runs N] [--quick] [sudoku|target]` times each
+//!   propagation level and rule on the hard sudoku sets and target sudoku
+//!   (see `bench_propagate`);
 //!   `bench radar [--quick]` times `cover radar`'s solver (see `bench_radar`);
 //!   `bench sudoku [--runs N] [SET ...]` times `cover sudoku` on the puzzle
 //!   sets of `../shared/datasets/` (see `bench_sudoku`);
@@ -26,6 +29,7 @@ use anyhow::{bail, Result};
 mod baseline;
 mod bench;
 mod bench_generate;
+mod bench_propagate;
 mod bench_radar;
 mod bench_shard;
 mod bench_sudoku;
@@ -51,6 +55,9 @@ fn main() -> Result<()> {
     match args.first().map(String::as_str) {
         Some("bench") if args.get(1).map(String::as_str) == Some("generate") => {
             bench_generate::run(&args[2..])
+        }
+        Some("bench") if args.get(1).map(String::as_str) == Some("propagate") => {
+            bench_propagate::run(&args[2..])
         }
         Some("bench") if args.get(1).map(String::as_str) == Some("radar") => {
             bench_radar::run(&args[2..])

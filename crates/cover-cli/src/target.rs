@@ -10,10 +10,14 @@
 use std::io::{self, BufRead};
 
 use clap::Args;
+use cover_models::sudoku::logic::Rules;
 use cover_models::target::{
-    format_grid, Bound, ParseError, Puzzles, TargetAnswer, TargetModel, TargetPuzzle, SIDE,
+    format_grid, Bound, ParseError, Puzzles, TargetAnswer, TargetModel, TargetPuzzle,
+    DEFAULT_RULES, SIDE,
 };
 use dlx_core::{Limits, Solver};
+
+use crate::sudoku::PropagateArg;
 use serde::Serialize;
 
 use crate::batch::{self, At, Batch, ReadInstances, Verdict, GAVE_UP};
@@ -95,6 +99,14 @@ pub struct TargetArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_nodes: Option<u64>,
 
+    /// How much sudoku reasoning between the branch and bound's choices
+    /// (as `cover sudoku --propagate`; `auto`, the default, is `full`).
+    /// With reasoning the search branches on the empty cell with the
+    /// fewest candidates, the heaviest of those; without, on the engine's
+    /// item with the fewest options. The score is the same either way.
+    #[arg(long, value_enum, value_name = "LEVEL", default_value_t = PropagateArg::Auto)]
+    pub propagate: PropagateArg,
+
     #[command(flatten)]
     pub common: Common,
 }
@@ -149,7 +161,12 @@ impl Batch for TargetBatch<'_> {
     }
 
     fn worker(&self) -> Solver {
-        Solver::new(self.model.problem())
+        let rules = match self.args.propagate {
+            PropagateArg::Auto | PropagateArg::Full => Some(DEFAULT_RULES),
+            PropagateArg::Basic => Some(Rules::BASIC),
+            PropagateArg::None => None,
+        };
+        self.model.solver(rules)
     }
 
     fn answer(

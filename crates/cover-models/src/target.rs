@@ -70,7 +70,14 @@ use dlx_core::Search;
 use std::fmt;
 use std::io::BufRead;
 
-use dlx_core::{Control, Guide, Limits, Problem, Solver, Stats, Visitor};
+use std::sync::Arc;
+
+use dlx_core::{
+    Control, Domain, Guide, Limits, Problem, Propagator, Solver, Stats, Verdict, Visitor,
+};
+
+use crate::sudoku::logic::{Geometry, Rules};
+use crate::sudoku::{Size, SudokuPropagator};
 use thiserror::Error;
 
 use crate::text::{self, excerpt, LineError, LineFault, LineReader};
@@ -531,7 +538,10 @@ pub struct TargetModel {
     choices: Vec<(u8, u8)>,
     /// `option_of[cell][digit]`.
     option_of: [[u16; SIDE + 1]; CELLS],
+    /// `cell_item[cell]`: the item of the cell (heaviest first).
+    cell_item: [u8; CELLS],
     layout: Layout,
+    geometry: Arc<Geometry>,
 }
 
 impl Default for TargetModel {
@@ -583,8 +593,24 @@ impl TargetModel {
             problem: builder.build(),
             choices,
             option_of,
+            cell_item: cell_item.map(|item| item as u8),
             layout: Layout::new(),
+            geometry: Arc::new(Geometry::new(Size::new(3).expect("9×9 is a size"))),
         }
+    }
+
+    /// A solver for [`TargetModel::best_with`] that reasons with `rules`
+    /// between choices (see [`TargetPropagator`]), or the plain one
+    /// (`None`).
+    pub fn solver(&self, rules: Option<Rules>) -> Solver {
+        let mut solver = Solver::new(&self.problem);
+        if let Some(rules) = rules {
+            let propagator = TargetPropagator::new(self, rules);
+            solver
+                .set_propagator(Some(Box::new(propagator)))
+                .expect("the model is plain exact cover");
+        }
+        solver
     }
 
     /// The exact-cover problem.
@@ -622,7 +648,7 @@ impl TargetModel {
     /// The best grid of `puzzle`, by branch and bound with the default
     /// bound.
     pub fn best(&self, puzzle: &TargetPuzzle) -> TargetAnswer {
-        let mut solver = Solver::new(&self.problem);
+        let mut solver = self.solver(Some(DEFAULT_RULES));
         self.best_with(&mut solver, puzzle, Bound::default(), &Limits::none())
     }
 
@@ -642,7 +668,8 @@ impl TargetModel {
                 complete: true,
             };
         }
-        let mut guide = BranchAndBound::new(&self.layout, &self.choices, puzzle, bound);
+        let mut guide =
+            BranchAndBound::new(&self.layout, &self.choices, &self.option_of, puzzle, bound);
         let report = solver
             .search_guided(&self.givens(puzzle), limits, &mut guide)
             .expect("the givens are options of the model");
@@ -692,6 +719,7 @@ impl TargetModel {
 struct BranchAndBound<'m> {
     layout: &'m Layout,
     choices: &'m [(u8, u8)],
+    option_of: &'m [[u16; SIDE + 1]; CELLS],
     bound: Bound,
     grid: Grid,
     score: u32,
@@ -716,12 +744,14 @@ impl<'m> BranchAndBound<'m> {
     fn new(
         layout: &'m Layout,
         choices: &'m [(u8, u8)],
+        option_of: &'m [[u16; SIDE + 1]; CELLS],
         puzzle: &TargetPuzzle,
         bound: Bound,
     ) -> Self {
         let mut guide = BranchAndBound {
             layout,
             choices,
+            option_of,
             bound,
             grid: [0; CELLS],
             score: 0,
@@ -872,6 +902,32 @@ impl<'m> BranchAndBound<'m> {
                 caps[cell] = cap;
             }
         }
+        self.rings_cannot_beat_under(best, &caps)
+    }
+
+    /// [`BranchAndBound::rings_cannot_beat`] with each empty key cell's
+    /// largest live digit (what propagation left it) as its cap: tighter
+    /// than what its lines allow.
+    fn rings_cannot_beat_live(&mut self, best: u32, domain: &dyn Domain) -> bool {
+        let mut caps = [0u8; CELLS];
+        for &cell in &self.layout.key_cells {
+            let cell = usize::from(cell);
+            if self.grid[cell] == 0 {
+                let options = &self.option_of[cell];
+                let cap = (1..=SIDE as u8)
+                    .rev()
+                    .find(|&d| domain.is_live(usize::from(options[usize::from(d)])));
+                match cap {
+                    Some(cap) => caps[cell] = cap,
+                    None => return true,
+                }
+            }
+        }
+        self.rings_cannot_beat_under(best, &caps)
+    }
+
+    /// The ring bound with the empty key cells capped by `caps`.
+    fn rings_cannot_beat_under(&mut self, best: u32, caps: &[u8; CELLS]) -> bool {
         let centre = match self.grid[CENTRE] {
             0 => caps[CENTRE],
             digit => digit,
@@ -954,6 +1010,93 @@ impl Guide for BranchAndBound<'_> {
                 self.cannot_beat(best)
             }
         }
+    }
+
+    fn prune_live(&mut self, domain: &dyn Domain) -> bool {
+        match &self.best {
+            Some(best) if self.bound == Bound::Rings => {
+                let best = best.score;
+                self.rings_cannot_beat_live(best, domain)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The 21 cells whose digits make the score of a full grid beyond 2745:
+/// the centre, the four corners and the 16 cells of ring 2 (weight 8).
+const SCORING_CELLS: [usize; 21] = scoring_cells();
+
+const fn scoring_cells() -> [usize; 21] {
+    let mut cells = [0; 21];
+    let mut k = 0;
+    let mut cell = 0;
+    while cell < CELLS {
+        if cell == CENTRE || is_corner(cell) || weight(cell) == 8 {
+            cells[k] = cell;
+            k += 1;
+        }
+        cell += 1;
+    }
+    cells
+}
+
+/// The rules [`TargetModel::best`] reasons with.
+pub const DEFAULT_RULES: Rules = Rules::FULL;
+
+/// The sudoku rules on the target model's options, and the branching that
+/// goes for the score: at each node the propagator of `cover sudoku`
+/// ([`SudokuPropagator`]) removes what the rules eliminate, then the
+/// search branches on a cell that sets the score ([`SCORING_CELLS`]), the
+/// one with the fewest candidates (its options come largest digit first),
+/// rather than on whatever item has the fewest options. High scores come
+/// first, and once those cells are filled the bound is exact, so the rest
+/// of the grid is only checked to have a completion.
+#[derive(Clone)]
+pub struct TargetPropagator {
+    sudoku: SudokuPropagator,
+    /// The item of each cell.
+    cell_item: [u8; CELLS],
+}
+
+impl TargetPropagator {
+    /// The propagator of `model`, running `rules`.
+    pub fn new(model: &TargetModel, rules: Rules) -> TargetPropagator {
+        let option_of: Arc<[u32]> = (0..CELLS)
+            .flat_map(|cell| (1..=SIDE).map(move |digit| u32::from(model.option_of[cell][digit])))
+            .collect();
+        TargetPropagator {
+            sudoku: SudokuPropagator::new(Arc::clone(&model.geometry), rules, option_of),
+            cell_item: model.cell_item,
+        }
+    }
+}
+
+impl Propagator for TargetPropagator {
+    fn propagate(&mut self, domain: &mut dyn Domain) -> Verdict {
+        self.sudoku.propagate(domain)
+    }
+
+    fn choose(&mut self, _domain: &dyn Domain) -> Option<usize> {
+        // The candidates as the propagation just left them. The cells that
+        // set the score (centre, corners, ring 2: see the module docs)
+        // first, the one with the fewest candidates; once they are all
+        // filled the bound is the score itself, and any completion will
+        // do. Then the cell with the fewest candidates.
+        let candidates = self.sudoku.candidates();
+        let open = |cell: &usize| candidates[*cell].count_ones() >= 2;
+        let fewest = |cell: &usize| (candidates[*cell].count_ones(), *cell);
+        SCORING_CELLS
+            .iter()
+            .copied()
+            .filter(open)
+            .min_by_key(fewest)
+            .or_else(|| (0..CELLS).filter(open).min_by_key(fewest))
+            .map(|cell| usize::from(self.cell_item[cell]))
+    }
+
+    fn box_clone(&self) -> Box<dyn Propagator> {
+        Box::new(self.clone())
     }
 }
 

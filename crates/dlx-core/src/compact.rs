@@ -130,6 +130,7 @@ trait Mask: Copy + Eq + Debug + Send + Sync + 'static {
     fn node(item: u32, b: u32) -> Self::Node;
     fn item_of(node: Self::Node) -> usize;
     fn clear_of(node: Self::Node) -> Self;
+    fn to_u64(self) -> u64;
 }
 
 /// A packed `(count, item)` key.
@@ -183,6 +184,9 @@ macro_rules! word {
                 $item(node)
             }
             #[inline(always)]
+            fn to_u64(self) -> u64 {
+                u64::from(self)
+            }
             fn clear_of(node: $node) -> Self {
                 $clear(node)
             }
@@ -591,6 +595,16 @@ impl<M: Mask, K: Key> Domain for Compact<M, K> {
 
     fn is_live(&self, option: usize) -> bool {
         option < self.option_primary.len() && Compact::is_live(self, option)
+    }
+
+    fn item_options(&self, item: usize) -> Option<u64> {
+        // Secondary items sit after the padding of the scanned keys.
+        let position = if item < self.primary {
+            item
+        } else {
+            item + self.scanned - self.primary
+        };
+        self.masks.get(position).map(|m| m.to_u64())
     }
 
     /// Takes the option out of its items' masks, counts lowered, as the
@@ -1054,6 +1068,9 @@ impl<M: Mask, K: Key> Compact<M, K> {
         self.solutions = 0;
         self.removals = 0;
         self.propagated = 0;
+        if let Some(propagator) = self.propagator.0.as_mut() {
+            propagator.begin();
+        }
         for &o in given {
             if !self.is_live(o) {
                 // The givens conflict: no solution.
@@ -1121,11 +1138,15 @@ impl<M: Mask, K: Key> Compact<M, K> {
             }
             self.nodes_visited += 1;
             let mut key = if low < self.two { low } else { self.scan() };
-            if PROP && key >= self.one {
-                // Reasoning may remove options of any item: look again.
+            if PROP && !(self.one..self.two).contains(&key) {
+                // Reason where the search would branch, then look again:
+                // it may have removed options of any item. Forced moves
+                // are taken without it, as its own rules would. At a dead
+                // end it runs too, so that a propagator that learns where
+                // dead ends are (for its branching) sees this one.
                 key = match self.propagate() {
-                    Verdict::Live => self.scan(),
-                    Verdict::Dead => K::from_u32(0),
+                    Verdict::Live if key >= self.two => self.scan(),
+                    _ => K::from_u32(0),
                 };
             }
             // After a step, every primary item still to cover has a count

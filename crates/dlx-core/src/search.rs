@@ -196,6 +196,15 @@ pub trait Guide: Visitor {
     /// level of its own, which this can cut too: a partial solution that
     /// needs such levels to be complete is then not reported.)
     fn prune(&mut self) -> bool;
+    /// With a [`Propagator`] attached ([`Solver::set_propagator`]): asked
+    /// on entering each level once the propagator has run, with the
+    /// options still live; `true` abandons the node as [`Guide::prune`]
+    /// does. A bound can use what propagation left (the digits a cell can
+    /// still take, say), which `prune`, asked before it, cannot.
+    fn prune_live(&mut self, domain: &dyn Domain) -> bool {
+        let _ = domain;
+        false
+    }
 }
 
 /// The guide of an ordinary search: it follows nothing and cuts nothing,
@@ -256,6 +265,10 @@ impl<G: Guide + ?Sized> Guide for Guided<'_, G> {
     #[inline(always)]
     fn prune(&mut self) -> bool {
         self.0.prune()
+    }
+    #[inline(always)]
+    fn prune_live(&mut self, domain: &dyn Domain) -> bool {
+        self.0.prune_live(domain)
     }
 }
 
@@ -497,9 +510,9 @@ impl Solver {
         self.propagator.0.is_some()
     }
 
-    /// Runs the propagator at `level`, recording where its removals begin.
+    /// Runs the propagator at `level`, whose removals begin at
+    /// `removed_at[level]`.
     fn propagate(&mut self, level: usize) -> Verdict {
-        self.removed_at[level] = self.removed.len() as u32;
         let Some(propagator) = self.propagator.0.as_mut() else {
             return Verdict::Live;
         };
@@ -510,6 +523,14 @@ impl Solver {
         let verdict = propagator.propagate(&mut domain);
         self.propagated += (self.removed.len() - self.removed_at[level] as usize) as u64;
         verdict
+    }
+
+    /// The live options, as a guide sees them.
+    fn domain(&mut self) -> LinkedDomain<'_> {
+        LinkedDomain {
+            links: &mut self.links,
+            removed: &mut self.removed,
+        }
     }
 
     /// The propagator's item to branch on, if it names an active primary
@@ -814,6 +835,9 @@ impl Solver {
         self.nodes = 0;
         self.solutions = 0;
         self.propagated = 0;
+        if let Some(propagator) = self.propagator.0.as_mut() {
+            propagator.begin();
+        }
         self.level = 0;
         self.floor = 0;
         self.conflict = false;
@@ -1134,24 +1158,41 @@ impl Solver {
                         break Step::Prefix;
                     }
                     self.nodes += 1;
-                    if PROP && self.propagate(level) == Verdict::Dead {
-                        self.unpropagate(level);
-                        if level == 0 {
-                            phase = Phase::Done;
-                            continue;
-                        }
-                        level -= 1;
-                        best = self.links.item_of(self.choice[level]);
-                        phase = Phase::Recover;
-                        continue;
-                    }
                     best = self
                         .links
                         .choose_fewest()
                         .expect("an active primary item exists on entering a level");
-                    if PROP && self.links.len(best) >= 2 {
-                        if let Some(item) = self.propagator_choice() {
-                            best = item;
+                    if PROP {
+                        // Reason where the search would branch (or has
+                        // found a dead end, which a propagator that learns
+                        // from failures wants to see); forced moves are
+                        // taken without it, as its own rules would.
+                        self.removed_at[level] = self.removed.len() as u32;
+                        if self.links.len(best) != 1 {
+                            let dead = self.links.len(best) == 0;
+                            if self.propagate(level) == Verdict::Dead
+                                || dead
+                                || G::FOLLOWS && guide.prune_live(&self.domain())
+                            {
+                                self.unpropagate(level);
+                                if level == 0 {
+                                    phase = Phase::Done;
+                                    continue;
+                                }
+                                level -= 1;
+                                best = self.links.item_of(self.choice[level]);
+                                phase = Phase::Recover;
+                                continue;
+                            }
+                            best = self
+                                .links
+                                .choose_fewest()
+                                .expect("propagation leaves the active items active");
+                            if self.links.len(best) >= 2 {
+                                if let Some(item) = self.propagator_choice() {
+                                    best = item;
+                                }
+                            }
                         }
                     }
                     self.links.cover::<XCC>(best);

@@ -36,8 +36,10 @@
 //! one of its cells is longer than a character or is a digit that is not a
 //! symbol.
 
+pub mod logic;
 mod model;
 mod parse;
+mod propagate;
 mod symbols;
 
 use std::fmt::Write as _;
@@ -45,6 +47,7 @@ use std::sync::Arc;
 
 pub use model::{Engine, Model, Solver};
 pub use parse::{InputError, ParseError, ParseErrorKind, Puzzles};
+pub use propagate::{Level, SudokuPropagator};
 pub use symbols::{is_empty_marker, Size, Symbols, SymbolsError, NOT_A_CELL};
 
 /// How the puzzles of an input are laid out.
@@ -173,6 +176,25 @@ impl Puzzle {
                     out.push('\n');
                 }
             }
+        }
+    }
+
+    /// The symbol the puzzle writes `digit` (`1..=n²`) with, or `None` when
+    /// its cells are numbers.
+    pub fn symbol_of(&self, digit: u8) -> Option<char> {
+        match &self.notation {
+            Notation::Compact(symbols) | Notation::Spaced(symbols, _) => {
+                Some(symbols.symbol(digit))
+            }
+            Notation::Numbers(_) => None,
+        }
+    }
+
+    /// `digit` as the puzzle writes it: its symbol, or its number.
+    pub fn digit_text(&self, digit: u8) -> String {
+        match self.symbol_of(digit) {
+            Some(symbol) => symbol.to_string(),
+            None => digit.to_string(),
         }
     }
 

@@ -18,6 +18,7 @@ use dlx_core::{
     Report, ShareConfig, Solver as Linked, Stats,
 };
 
+use super::propagate::{Level, SudokuPropagator};
 use super::symbols::Size;
 use super::Puzzle;
 
@@ -126,6 +127,24 @@ struct Searcher {
     linked: Option<Linked>,
 }
 
+impl Searcher {
+    /// Attaches the propagator of `level` for this size to the engine (or
+    /// none).
+    fn attach(&mut self, level: Level) {
+        let size = self.model.size();
+        let propagator = level
+            .rules_for(size)
+            .map(|rules| Box::new(SudokuPropagator::for_model(size, rules)) as _);
+        if let Some(compact) = &mut self.compact {
+            compact.set_propagator(propagator);
+        } else if let Some(linked) = &mut self.linked {
+            linked
+                .set_propagator(propagator)
+                .expect("the sudoku model is plain exact cover");
+        }
+    }
+}
+
 /// Solves puzzles of any size, one after another; make one per thread.
 /// Models and engines are built the first time a size is met and kept.
 #[derive(Debug)]
@@ -140,6 +159,8 @@ pub struct Solver {
     split_after: Option<u64>,
     /// No search goes past this many nodes ([`Solver::max_nodes`]).
     max_nodes: Option<u64>,
+    /// How much reasoning between choices ([`Solver::propagate`]).
+    level: Level,
 }
 
 impl Default for Solver {
@@ -158,7 +179,24 @@ impl Solver {
             grid: Vec::new(),
             split_after: None,
             max_nodes: None,
+            level: Level::None,
         }
+    }
+
+    /// Reasons between choices at `level` from now on (the default of a
+    /// new solver is [`Level::None`]: the plain search). With a propagator
+    /// the node counts are those of the propagated search, and the
+    /// report's `propagated` counts the options reasoning removed.
+    pub fn propagate(&mut self, level: Level) {
+        self.level = level;
+        for searcher in self.searchers.iter_mut().flatten() {
+            searcher.attach(level);
+        }
+    }
+
+    /// The propagation level it was asked to use.
+    pub fn level(&self) -> Level {
+        self.level
     }
 
     /// Shares a search of [`Solver::first`] or [`Solver::count`] with
@@ -167,6 +205,7 @@ impl Solver {
     /// Only the compact engine shares. The answers are the serial search's
     /// (the same first solution, the same count); the node counts of shared
     /// searches are the work of every thread, and vary from run to run.
+    /// Searches with a propagator ([`Solver::propagate`]) are not shared.
     ///
     /// The solver must not be borrowed from a place that another task on
     /// the same thread may borrow it from too: while it waits for the
@@ -193,6 +232,7 @@ impl Solver {
 
     fn searcher(&mut self, size: Size) -> &mut Searcher {
         let engine = self.engine;
+        let level = self.level;
         self.searchers[size.box_side()].get_or_insert_with(|| {
             let model = Model::new(size);
             let compact = match engine {
@@ -200,11 +240,13 @@ impl Solver {
                 Engine::Linked => None,
             };
             let linked = compact.is_none().then(|| Linked::new(model.problem()));
-            Searcher {
+            let mut searcher = Searcher {
                 model,
                 compact,
                 linked,
-            }
+            };
+            searcher.attach(level);
+            searcher
         })
     }
 
@@ -264,7 +306,11 @@ impl Solver {
     /// [`Solver::split_after`] with the compact engine, unless searches are
     /// bounded ([`Solver::max_nodes`]), which are never shared.
     fn solo_budget(&mut self, puzzle: &Puzzle) -> Option<u64> {
-        if self.max_nodes.is_some() {
+        // Nor are propagated searches: their branching learns from the
+        // dead ends it meets (see `SudokuPropagator::choose`), so a part
+        // searched on another thread would branch otherwise, and the first
+        // solution could depend on the threads.
+        if self.max_nodes.is_some() || self.level.rules_for(puzzle.size).is_some() {
             return None;
         }
         let nodes = self.split_after?;
@@ -347,6 +393,7 @@ mod tests {
     use std::collections::HashSet;
 
     use super::*;
+    use crate::sudoku::logic::Rules;
     use crate::sudoku::Puzzles;
 
     /// Checks that `grid` is a solution of `puzzle`: every row, column and
@@ -481,6 +528,93 @@ mod tests {
             }
         }
         assert!(linked.links_restored());
+    }
+
+    /// Every propagation level, and each rule alone, in both engines: the
+    /// counts of the plain search, first solutions that pass the checker,
+    /// and the same solution where there is only one.
+    #[test]
+    fn propagation_levels_agree_with_the_plain_search() {
+        let puzzles = fixture_puzzles(&[
+            ("tdoku_test_puzzles_with_counts.txt", None),
+            ("line_4x4.txt", None),
+            ("line_9x9.txt", None),
+            ("grid_9x9_spaced.txt", None),
+            ("line_16x16_hard.txt", Some("123456789ABCDEFG")),
+            ("grid_16x16_letters.txt", None),
+            ("line_25x25.txt", None),
+        ]);
+        let none = Rules::NONE;
+        let levels = [
+            Level::Basic,
+            Level::Full,
+            Level::Auto,
+            Level::Rules(Rules {
+                singles: true,
+                ..none
+            }),
+            Level::Rules(Rules {
+                box_line: true,
+                ..none
+            }),
+            Level::Rules(Rules { subsets: 3, ..none }),
+            Level::Rules(Rules {
+                matching: true,
+                ..none
+            }),
+            Level::Rules(Rules {
+                layers: true,
+                ..none
+            }),
+        ];
+        let mut plain = Solver::new(Engine::Compact);
+        for engine in [Engine::Compact, Engine::Linked] {
+            for level in levels {
+                let mut solver = Solver::new(engine);
+                solver.propagate(level);
+                assert_eq!(solver.level(), level);
+                for (file, puzzle) in &puzzles {
+                    let at = format!("{file} line {} {engine:?} {level:?}", puzzle.line);
+                    let want = plain.count(puzzle, Some(300)).stats.solutions;
+                    let got = solver.count(puzzle, Some(300));
+                    assert_eq!(got.stats.solutions, want, "{at}");
+                    let (grid, _) = solver.first(puzzle);
+                    assert_eq!(grid.is_some(), want > 0, "{at}");
+                    if let Some(grid) = &grid {
+                        check(puzzle, grid);
+                        if want == 1 {
+                            assert_eq!(Some(grid.clone()), plain.first(puzzle).0, "{at}");
+                        }
+                    }
+                }
+                assert!(solver.links_restored());
+            }
+        }
+    }
+
+    /// What reasoning is for: the two hard 16×16 puzzles take the plain
+    /// search 691,180 nodes and the full propagation a few hundred, and
+    /// the options it removes are counted apart from the updates.
+    #[test]
+    fn full_propagation_cuts_the_hard_16x16_search() {
+        let puzzles = fixture_puzzles(&[("line_16x16_hard.txt", Some("123456789ABCDEFG"))]);
+        let nodes = |level: Level| {
+            let mut solver = Solver::new(Engine::Compact);
+            solver.propagate(level);
+            let (mut nodes, mut propagated) = (0, 0);
+            for (_, puzzle) in &puzzles {
+                let (grid, report) = solver.first(puzzle);
+                check(puzzle, &grid.unwrap());
+                nodes += report.stats.nodes;
+                propagated += report.stats.propagated;
+            }
+            (nodes, propagated)
+        };
+        let (plain, none_propagated) = nodes(Level::None);
+        let (full, full_propagated) = nodes(Level::Full);
+        assert_eq!(none_propagated, 0);
+        assert!(full_propagated > 0);
+        assert!(plain > 100 * full, "plain {plain} nodes, full {full}");
     }
 
     /// Searches shared between threads from their first node on give the

@@ -1,0 +1,447 @@
+//! `cargo xtask bench propagate`: what each propagation level, and each
+//! rule alone, does to `cover sudoku`'s search and to `cover target`'s
+//! branch and bound, timed in this process on one thread, every level of a
+//! set run by turns in the same command (so the ratios are fair on a noisy
+//! machine).
+//!
+//! Sudoku sets (from `../shared/datasets/`, when present): the 18 Gecode
+//! 25×25 puzzles, each timed alone with its nodes per level; the 155 16×16
+//! grids; `forum_hardest_1106` and `magictour_top1465`. The levels are
+//! `none` (the plain search), `basic`, `full`, and the rules alone
+//! (`singles`, `box-line`, `subsets`, `matching`); `none` runs within a
+//! node budget on 25×25, where it would take hours. Every solution is
+//! checked by a checker that does not use the solver (each row, column and
+//! box a permutation, the givens kept).
+//!
+//! Target sudoku: the empty grid and random puzzles of 6 to 12 givens
+//! (from random full grids, seeded), with the default rules and without;
+//! the plain branch and bound runs within a node budget, and where it
+//! finishes its score must equal the propagated one.
+//!
+//! Usage: `cargo xtask bench propagate [--runs N] [--quick] [sudoku|target]`.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use cover_models::sudoku::logic::Rules;
+use cover_models::sudoku::{Engine, Level, Puzzle, Puzzles, Solver, Symbols};
+use cover_models::target::{score, Bound, TargetModel, TargetPuzzle, CELLS, DEFAULT_RULES};
+use dlx_core::Limits;
+use rand::rngs::ChaCha8Rng;
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+
+use crate::bench::shared_dir;
+use crate::bench_target::random_full_grid;
+
+/// One way to propagate: a name and the rules (`None`: no propagator).
+struct Variant {
+    name: &'static str,
+    rules: Option<Rules>,
+}
+
+fn variants(quick: bool) -> Vec<Variant> {
+    let alone = |singles, box_line, subsets, matching, layers| {
+        Some(Rules {
+            singles,
+            box_line,
+            subsets,
+            matching,
+            layers,
+        })
+    };
+    let mut all = vec![
+        Variant {
+            name: "none",
+            rules: None,
+        },
+        Variant {
+            name: "basic",
+            rules: Some(Rules::BASIC),
+        },
+        Variant {
+            name: "full",
+            rules: Some(Rules::FULL),
+        },
+    ];
+    if !quick {
+        all.extend([
+            Variant {
+                name: "singles",
+                rules: alone(true, false, 0, false, false),
+            },
+            Variant {
+                name: "box-line",
+                rules: alone(false, true, 0, false, false),
+            },
+            Variant {
+                name: "subsets",
+                rules: alone(false, false, 3, false, false),
+            },
+            Variant {
+                name: "matching",
+                rules: alone(false, false, 0, true, false),
+            },
+            Variant {
+                name: "layers",
+                rules: alone(false, false, 0, false, true),
+            },
+        ]);
+    }
+    all
+}
+
+/// A sudoku set of the datasets.
+struct Set {
+    name: &'static str,
+    files: &'static [&'static str],
+    /// The digits' symbols, when not the size's default.
+    symbols: Option<&'static str>,
+    /// Time and list each puzzle alone.
+    each: bool,
+    /// The node budget of `none` (it would take hours on 25×25).
+    plain_budget: Option<u64>,
+}
+
+const SETS: &[Set] = &[
+    Set {
+        name: "gecode_25x25",
+        files: &["sudoku25/gecode_25x25.txt"],
+        symbols: Some("123456789ABCDEFGHIJKLMNOP"),
+        each: true,
+        plain_budget: Some(2_000_000),
+    },
+    Set {
+        name: "16x16 (155)",
+        files: &["sudoku16/gecode_16x16.txt", "sudoku16/satsolvers_16x16.txt"],
+        symbols: Some("123456789ABCDEFG"),
+        each: false,
+        plain_budget: None,
+    },
+    Set {
+        name: "forum_hardest_1106",
+        files: &["sudoku9/forum_hardest_1106.txt"],
+        symbols: None,
+        each: false,
+        plain_budget: None,
+    },
+    Set {
+        name: "magictour_top1465",
+        files: &["sudoku9/magictour_top1465.txt"],
+        symbols: None,
+        each: false,
+        plain_budget: None,
+    },
+];
+
+/// Whether `grid` solves `puzzle`: every row, column and box holds each
+/// digit once, and the givens are kept. Written without the solver.
+pub fn solves(puzzle: &Puzzle, grid: &[u8]) -> bool {
+    let side = puzzle.size.side();
+    let n = puzzle.size.box_side();
+    if grid.len() != side * side {
+        return false;
+    }
+    let kept = puzzle
+        .cells
+        .iter()
+        .zip(grid)
+        .all(|(&g, &s)| g == 0 || g == s);
+    let unit_ok = |cells: Vec<usize>| {
+        let mut seen = vec![false; side + 1];
+        cells.into_iter().all(|c| {
+            let d = usize::from(grid[c]);
+            (1..=side).contains(&d) && !std::mem::replace(&mut seen[d], true)
+        })
+    };
+    kept && (0..side).all(|u| {
+        unit_ok((0..side).map(|c| u * side + c).collect())
+            && unit_ok((0..side).map(|r| r * side + u).collect())
+            && unit_ok(
+                (0..side)
+                    .map(|k| {
+                        let (br, bc) = (u / n * n, u % n * n);
+                        (br + k / n) * side + bc + k % n
+                    })
+                    .collect(),
+            )
+    })
+}
+
+/// What one variant did on one puzzle.
+#[derive(Clone, Copy, Default)]
+struct Run {
+    time: Duration,
+    nodes: u64,
+    propagated: u64,
+    solved: bool,
+    gave_up: bool,
+}
+
+fn solve(solver: &mut Solver, puzzle: &Puzzle, budget: Option<u64>) -> Result<Run> {
+    solver.max_nodes(budget);
+    let start = Instant::now();
+    let (grid, report) = solver.first(puzzle);
+    let time = start.elapsed();
+    let gave_up = report.outcome == dlx_core::Outcome::NodeBudget;
+    if let Some(grid) = &grid {
+        if !solves(puzzle, grid) {
+            bail!("a wrong solution for the puzzle of line {}", puzzle.line);
+        }
+    } else if !gave_up {
+        bail!("no solution found for the puzzle of line {}", puzzle.line);
+    }
+    Ok(Run {
+        time,
+        nodes: report.stats.nodes,
+        propagated: report.stats.propagated,
+        solved: grid.is_some(),
+        gave_up,
+    })
+}
+
+fn solver_for(variant: &Variant) -> Solver {
+    let mut solver = Solver::new(Engine::Compact);
+    solver.propagate(variant.rules.map_or(Level::None, Level::Rules));
+    solver
+}
+
+fn bench_sudoku(dir: &Path, runs: usize, quick: bool) -> Result<()> {
+    let variants = variants(quick);
+    for set in SETS {
+        let mut puzzles: Vec<Puzzle> = Vec::new();
+        for file in set.files {
+            let path = dir.join(file);
+            let text =
+                std::fs::read_to_string(&path).with_context(|| path.display().to_string())?;
+            let symbols = set.symbols.map(Symbols::new).transpose()?;
+            for puzzle in Puzzles::new(text.as_bytes(), symbols) {
+                puzzles.push(puzzle.map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?);
+            }
+        }
+        let puzzles = if quick && !set.each {
+            puzzles.into_iter().take(200).collect()
+        } else {
+            puzzles
+        };
+        println!(
+            "\n{}: {} puzzles, one thread, best of {runs} runs by turns",
+            set.name,
+            puzzles.len()
+        );
+        let mut solvers: Vec<Solver> = variants.iter().map(solver_for).collect();
+        // results[variant][puzzle]
+        let mut results = vec![vec![Run::default(); puzzles.len()]; variants.len()];
+        for round in 0..runs {
+            for (v, variant) in variants.iter().enumerate() {
+                let budget = if variant.rules.is_none() {
+                    set.plain_budget
+                } else {
+                    None
+                };
+                for (p, puzzle) in puzzles.iter().enumerate() {
+                    let run = solve(&mut solvers[v], puzzle, budget)?;
+                    let best = &mut results[v][p];
+                    if round == 0 || run.time < best.time {
+                        *best = run;
+                    }
+                }
+            }
+        }
+        if set.each {
+            print!("{:>6}", "puzzle");
+            for variant in &variants {
+                print!(" {:>22}", format!("{} s / nodes", variant.name));
+            }
+            println!();
+            for p in 0..puzzles.len() {
+                print!("{:>6}", p + 1);
+                for runs in &results {
+                    let r = runs[p];
+                    let cell = if r.gave_up {
+                        format!("gave up at {}", r.nodes)
+                    } else {
+                        format!("{:.4} / {}", r.time.as_secs_f64(), r.nodes)
+                    };
+                    print!(" {cell:>22}");
+                }
+                println!();
+            }
+        }
+        let base: Duration = results[0].iter().map(|r| r.time).sum();
+        println!(
+            "{:>10} {:>10} {:>12} {:>12} {:>14} {:>8} {:>10}",
+            "level", "total s", "µs/puzzle", "nodes", "propagated", "solved", "vs none"
+        );
+        for (v, variant) in variants.iter().enumerate() {
+            let total: Duration = results[v].iter().map(|r| r.time).sum();
+            let nodes: u64 = results[v].iter().map(|r| r.nodes).sum();
+            let propagated: u64 = results[v].iter().map(|r| r.propagated).sum();
+            let solved = results[v].iter().filter(|r| r.solved).count();
+            let gave_up = results[v].iter().any(|r| r.gave_up);
+            println!(
+                "{:>10} {:>10.4} {:>12.1} {:>12} {:>14} {:>8} {:>10}",
+                variant.name,
+                total.as_secs_f64(),
+                total.as_secs_f64() * 1e6 / puzzles.len().max(1) as f64,
+                nodes,
+                propagated,
+                format!("{solved}/{}", puzzles.len()),
+                if results[0].iter().any(|r| r.gave_up) || gave_up {
+                    "-".to_string()
+                } else {
+                    format!("{:.3}", total.as_secs_f64() / base.as_secs_f64().max(1e-9))
+                },
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Random target puzzles: `count` of each number of givens in `givens`,
+/// the givens taken from a random full grid.
+fn target_puzzles(
+    seed: u64,
+    givens: std::ops::RangeInclusive<usize>,
+    count: usize,
+) -> Vec<TargetPuzzle> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut puzzles = vec![TargetPuzzle {
+        cells: [0; CELLS],
+        line: 1,
+    }];
+    for k in givens {
+        for _ in 0..count {
+            let grid = random_full_grid(&mut rng);
+            let mut cells: Vec<usize> = (0..CELLS).collect();
+            cells.shuffle(&mut rng);
+            let mut puzzle = TargetPuzzle {
+                cells: [0; CELLS],
+                line: 1,
+            };
+            for &cell in &cells[..k] {
+                puzzle.cells[cell] = grid[cell];
+            }
+            let _ = rng.random::<u8>();
+            puzzles.push(puzzle);
+        }
+    }
+    puzzles
+}
+
+fn bench_target(runs: usize, quick: bool) -> Result<()> {
+    let model = TargetModel::new();
+    let puzzles = target_puzzles(2009, 6..=12, if quick { 1 } else { 3 });
+    let plain_budget = 2_000_000;
+    println!(
+        "\ntarget: the empty grid and {} puzzles of 6-12 givens (seed 2009), one thread, best of {runs}; \
+         plain branch and bound within {plain_budget} nodes",
+        puzzles.len() - 1
+    );
+    let mut propagated_solver = model.solver(Some(DEFAULT_RULES));
+    let mut plain_solver = model.solver(None);
+    println!(
+        "{:>6} {:>6} {:>6} {:>10} {:>10} {:>14} {:>10}",
+        "puzzle", "givens", "score", "seconds", "nodes", "plain nodes", "plain s"
+    );
+    let mut slowest = Duration::ZERO;
+    for (p, puzzle) in puzzles.iter().enumerate() {
+        let (mut best_time, mut plain_time) = (Duration::MAX, Duration::MAX);
+        let (mut answer, mut plain) = (None, None);
+        for _ in 0..runs {
+            let start = Instant::now();
+            let a = model.best_with(
+                &mut propagated_solver,
+                puzzle,
+                Bound::Rings,
+                &Limits::none(),
+            );
+            best_time = best_time.min(start.elapsed());
+            answer = Some(a);
+            let start = Instant::now();
+            let limits = Limits {
+                node_budget: Some(plain_budget),
+                ..Limits::none()
+            };
+            let b = model.best_with(&mut plain_solver, puzzle, Bound::Rings, &limits);
+            plain_time = plain_time.min(start.elapsed());
+            plain = Some(b);
+        }
+        let (answer, plain) = (answer.expect("ran"), plain.expect("ran"));
+        let best = answer
+            .best
+            .as_ref()
+            .context("every puzzle here has a solution")?;
+        if score(&best.grid) != best.score {
+            bail!(
+                "target puzzle {}: the grid does not score {}",
+                p + 1,
+                best.score
+            );
+        }
+        if plain.complete && plain.best.as_ref().map(|b| b.score) != Some(best.score) {
+            bail!("target puzzle {}: plain search scores differently", p + 1);
+        }
+        slowest = slowest.max(best_time);
+        let givens = puzzle.cells.iter().filter(|&&c| c != 0).count();
+        println!(
+            "{:>6} {:>6} {:>6} {:>10.4} {:>10} {:>14} {:>10}",
+            p + 1,
+            givens,
+            best.score,
+            best_time.as_secs_f64(),
+            answer.stats.nodes,
+            if plain.complete {
+                plain.stats.nodes.to_string()
+            } else {
+                format!(">{plain_budget}")
+            },
+            format!("{:.3}", plain_time.as_secs_f64()),
+        );
+    }
+    println!(
+        "slowest {:.4} s (bar 1 s: {})",
+        slowest.as_secs_f64(),
+        if slowest < Duration::from_secs(1) {
+            "met"
+        } else {
+            "MISSED"
+        }
+    );
+    Ok(())
+}
+
+/// Runs the benchmark.
+pub fn run(args: &[String]) -> Result<()> {
+    let mut runs = 3;
+    let mut quick = false;
+    let mut parts: Vec<&str> = Vec::new();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--runs" => runs = args.next().context("--runs needs a number")?.parse()?,
+            "--quick" => quick = true,
+            "sudoku" | "target" => parts.push(arg.as_str()),
+            other => bail!("bench propagate: unknown argument {other}"),
+        }
+    }
+    if parts.is_empty() {
+        parts = vec!["sudoku", "target"];
+    }
+    if parts.contains(&"sudoku") {
+        let dir = shared_dir().join("datasets");
+        if dir.is_dir() {
+            bench_sudoku(&dir, runs, quick)?;
+        } else {
+            println!(
+                "bench propagate: no {} here; the sudoku sets are skipped",
+                dir.display()
+            );
+        }
+    }
+    if parts.contains(&"target") {
+        bench_target(runs, quick)?;
+    }
+    Ok(())
+}
