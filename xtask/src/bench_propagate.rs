@@ -8,8 +8,10 @@
 //! 25×25 puzzles, each timed alone with its nodes per level; the 155 16×16
 //! grids; `forum_hardest_1106` and `magictour_top1465`. The levels are
 //! `none` (the plain search), `basic`, `full`, and the rules alone
-//! (`singles`, `box-line`, `subsets`, `matching`); `none` runs within a
-//! node budget on 25×25, where it would take hours. Every solution is
+//! (`singles`, `box-line`, `subsets`, `matching`, `layers`); on 25×25
+//! every level runs within a node budget (200,000), since the plain
+//! search would take hours. `--quick` takes 200 puzzles of each set and
+//! 3 of the 25×25. Every solution is
 //! checked by a checker that does not use the solver (each row, column and
 //! box a permutation, the givens kept).
 //!
@@ -100,8 +102,9 @@ struct Set {
     symbols: Option<&'static str>,
     /// Time and list each puzzle alone.
     each: bool,
-    /// The node budget of `none` (it would take hours on 25×25).
-    plain_budget: Option<u64>,
+    /// The node budget of every level (the plain search would take hours
+    /// on 25×25, and the propagated ones too long on some).
+    budget: Option<u64>,
 }
 
 const SETS: &[Set] = &[
@@ -110,28 +113,28 @@ const SETS: &[Set] = &[
         files: &["sudoku25/gecode_25x25.txt"],
         symbols: Some("123456789ABCDEFGHIJKLMNOP"),
         each: true,
-        plain_budget: Some(2_000_000),
+        budget: Some(200_000),
     },
     Set {
         name: "16x16 (155)",
         files: &["sudoku16/gecode_16x16.txt", "sudoku16/satsolvers_16x16.txt"],
         symbols: Some("123456789ABCDEFG"),
         each: false,
-        plain_budget: None,
+        budget: None,
     },
     Set {
         name: "forum_hardest_1106",
         files: &["sudoku9/forum_hardest_1106.txt"],
         symbols: None,
         each: false,
-        plain_budget: None,
+        budget: None,
     },
     Set {
         name: "magictour_top1465",
         files: &["sudoku9/magictour_top1465.txt"],
         symbols: None,
         each: false,
-        plain_budget: None,
+        budget: None,
     },
 ];
 
@@ -220,10 +223,10 @@ fn bench_sudoku(dir: &Path, runs: usize, quick: bool) -> Result<()> {
                 puzzles.push(puzzle.map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?);
             }
         }
-        let puzzles = if quick && !set.each {
-            puzzles.into_iter().take(200).collect()
-        } else {
-            puzzles
+        let puzzles: Vec<Puzzle> = match (quick, set.each) {
+            (true, false) => puzzles.into_iter().take(200).collect(),
+            (true, true) => puzzles.into_iter().take(3).collect(),
+            _ => puzzles,
         };
         println!(
             "\n{}: {} puzzles, one thread, best of {runs} runs by turns",
@@ -234,14 +237,9 @@ fn bench_sudoku(dir: &Path, runs: usize, quick: bool) -> Result<()> {
         // results[variant][puzzle]
         let mut results = vec![vec![Run::default(); puzzles.len()]; variants.len()];
         for round in 0..runs {
-            for (v, variant) in variants.iter().enumerate() {
-                let budget = if variant.rules.is_none() {
-                    set.plain_budget
-                } else {
-                    None
-                };
+            for (v, solver) in solvers.iter_mut().enumerate() {
                 for (p, puzzle) in puzzles.iter().enumerate() {
-                    let run = solve(&mut solvers[v], puzzle, budget)?;
+                    let run = solve(solver, puzzle, set.budget)?;
                     let best = &mut results[v][p];
                     if round == 0 || run.time < best.time {
                         *best = run;

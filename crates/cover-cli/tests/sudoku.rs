@@ -491,3 +491,167 @@ fn rate_grades_unique_puzzles_and_says_when_not() {
     let (_, _, code) = cover(&["sudoku", "--rate", "--count"], b"");
     assert_eq!(code, 2, "--rate and --count are exclusive");
 }
+
+/// Every `--propagate` level prints the same solutions as the plain
+/// search on puzzles with one solution, and the same counts on the rest;
+/// `--stats` says how many options reasoning removed.
+#[test]
+fn every_propagation_level_gives_the_same_answers() {
+    let input = fixture("tdoku_test_puzzles_with_counts.txt");
+    let (plain, _, plain_code) = cover(&["sudoku", "--propagate", "none", &input], b"");
+    let (plain_counts, _, _) = cover(&["sudoku", "--propagate", "none", "--count", &input], b"");
+    for level in ["basic", "full", "auto"] {
+        let (out, _, code) = cover(&["sudoku", "--propagate", level, &input], b"");
+        assert_eq!(code, plain_code, "{level}");
+        let (counts, _, _) = cover(&["sudoku", "--propagate", level, "--count", &input], b"");
+        assert_eq!(counts, plain_counts, "{level}");
+        for ((line, count), (got, want)) in tdoku().iter().zip(out.lines().zip(plain.lines())) {
+            match count {
+                0 => assert_eq!(got, "no solution"),
+                1 => assert_eq!(got, want, "{level}: {line}"),
+                _ => check(&line[..81], got, NINE),
+            }
+        }
+    }
+    let hard = fixture("line_16x16_hard.txt");
+    let symbols = "123456789ABCDEFG";
+    let (out, err, code) = cover(
+        &[
+            "sudoku",
+            "--symbols",
+            symbols,
+            "--propagate",
+            "full",
+            "--stats",
+            &hard,
+        ],
+        b"",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("propagated:"), "{err}");
+    let puzzles: Vec<String> = read("line_16x16_hard.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(str::to_owned)
+        .collect();
+    for (puzzle, solution) in puzzles.iter().zip(out.lines()) {
+        check(puzzle, solution, symbols);
+    }
+    let (_, err, _) = cover(
+        &[
+            "sudoku",
+            "--propagate",
+            "none",
+            "--stats",
+            &hard,
+            "--symbols",
+            symbols,
+        ],
+        b"",
+    );
+    assert!(!err.contains("propagated:"), "{err}");
+}
+
+/// `--explain`: the steps of a puzzle that logic alone solves, each a line
+/// a person can follow, ending in the solution the solver finds; a puzzle
+/// that needs a guess says where; clashing givens say why there is none.
+#[test]
+fn explain_prints_the_logical_steps() {
+    let easy =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n";
+    let (out, err, code) = cover(&["sudoku", "--explain"], easy.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    let last = lines.iter().rposition(|l| !l.is_empty()).unwrap();
+    let solution = lines[last].strip_prefix("solved: ").expect(lines[last]);
+    check(easy.trim(), solution, NINE);
+    assert!(
+        lines[0].contains(" = ") && lines[0].contains(": "),
+        "{}",
+        lines[0]
+    );
+    let placements = lines.iter().filter(|l| l.contains(" = ")).count();
+    assert_eq!(
+        placements,
+        easy.matches('.').count(),
+        "one placement per empty cell"
+    );
+    // Every placement agrees with the solution: `rRcC = D`.
+    for line in lines.iter().filter(|l| l.contains(" = ")) {
+        let (cell, rest) = line.split_once(" = ").unwrap();
+        let (r, c) = cell[1..].split_once('c').unwrap();
+        let (r, c): (usize, usize) = (r.parse().unwrap(), c.parse().unwrap());
+        let digit = rest.chars().next().unwrap();
+        assert_eq!(
+            solution.chars().nth((r - 1) * 9 + c - 1),
+            Some(digit),
+            "{line}"
+        );
+    }
+
+    // The empty grid needs a guess at once.
+    let (out, _, code) = cover(&["sudoku", "--explain"], ".".repeat(81).as_bytes());
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("a guess is needed: r1c1 is one of 1, 2"),
+        "{out}"
+    );
+
+    // Clashing givens: no solution, exit 1.
+    let clash = format!("11{}\n", ".".repeat(79));
+    let (out, _, code) = cover(&["sudoku", "--explain"], clash.as_bytes());
+    assert_eq!(code, 1);
+    assert!(out.contains("no solution: "), "{out}");
+
+    // JSON: the steps, and the solution or the guess.
+    let (out, _, _) = cover(&["sudoku", "--explain", "--json"], easy.as_bytes());
+    let records = json_lines(&out);
+    assert_eq!(records[0]["status"], "solved");
+    assert_eq!(records[0]["solution"].as_str(), Some(solution));
+    assert_eq!(
+        records[0]["steps"].as_array().unwrap().len(),
+        placements + lines.iter().filter(|l| l.starts_with("not ")).count()
+    );
+    let (out, _, _) = cover(
+        &["sudoku", "--explain", "--json"],
+        ".".repeat(81).as_bytes(),
+    );
+    let records = json_lines(&out);
+    assert_eq!(records[0]["status"], "stuck");
+    assert!(records[0]["guess"].as_str().unwrap().contains("r1c1"));
+}
+
+/// A minimal 25×25 puzzle of Gecode's examples: by default (full
+/// propagation from 16×16 on) it is solved, and the solution checks; the
+/// plain search gives up on it within a budget many times larger than the
+/// propagated search needs.
+#[test]
+fn propagation_solves_a_minimal_25x25_puzzle() {
+    let input = fixture("line_25x25_gecode.txt");
+    let symbols = "123456789ABCDEFGHIJKLMNOP";
+    let puzzle = read("line_25x25_gecode.txt")
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_owned();
+    let (out, err, code) = cover(&["sudoku", "--symbols", symbols, "--json", &input], b"");
+    assert_eq!(code, 0, "{err}");
+    let record = &json_lines(&out)[0];
+    check(&puzzle, record["solution"].as_str().unwrap(), symbols);
+    let nodes = record["nodes"].as_u64().unwrap();
+    let budget = (4 * nodes).to_string();
+    let (out, _, code) = cover(
+        &[
+            "sudoku",
+            "--symbols",
+            symbols,
+            "--propagate",
+            "none",
+            "--max-nodes",
+            &budget,
+            &input,
+        ],
+        b"",
+    );
+    assert_eq!((out.as_str(), code), ("gave up\n", 1));
+}

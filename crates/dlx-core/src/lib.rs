@@ -27,6 +27,14 @@
 //!   to be run on other machines; the shards and the plan's top add up to
 //!   the serial search's counters. [`digest`] names the problem a plan
 //!   belongs to. (The shard file formats are the binary's.)
+//! - [`Propagator`]: a model's reasoning, attached to either engine
+//!   ([`Solver::set_propagator`], [`CompactSolver::set_propagator`]) and
+//!   run where the search would branch: it reads the live options through
+//!   a [`Domain`], removes those no solution below can use or declares the
+//!   node [`Verdict::Dead`], and may choose the item to branch on; the
+//!   engine undoes its removals on backtrack and counts them apart
+//!   ([`Stats::propagated`]). Without one, the search is exactly the plain
+//!   one.
 //! - [`CompactSolver`]: a second engine over bit masks, several times
 //!   faster for problems whose items have at most 64 options (sudoku);
 //!   [`first_compact_parallel`] and [`count_compact_parallel`] split one of
@@ -99,7 +107,8 @@
 //!
 //! ## Architecture invariants
 //! - The engine never prints and never reads files.
-//! - Links are restored after every search, however it ended.
+//! - Links are restored after every search, however it ended (a
+//!   propagator's removals included).
 //! - The search is iterative: depth is limited by memory, not the stack.
 #![deny(missing_docs)]
 
