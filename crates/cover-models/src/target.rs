@@ -1047,7 +1047,7 @@ pub const DEFAULT_RULES: Rules = Rules::FULL;
 /// The sudoku rules on the target model's options, and the branching that
 /// goes for the score: at each node the propagator of `cover sudoku`
 /// ([`SudokuPropagator`]) removes what the rules eliminate, then the
-/// search branches on a cell that sets the score ([`SCORING_CELLS`]), the
+/// search branches on a cell that sets the score (the centre, the corners and ring 2), the
 /// one with the fewest candidates (its options come largest digit first),
 /// rather than on whatever item has the fewest options. High scores come
 /// first, and once those cells are filled the bound is exact, so the rest
