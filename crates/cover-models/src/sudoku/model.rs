@@ -18,9 +18,16 @@ use dlx_core::{
     Report, ShareConfig, Solver as Linked, Stats,
 };
 
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
+
 use super::propagate::{Level, SudokuPropagator};
 use super::symbols::Size;
 use super::Puzzle;
+
+/// The node budget of the first search of a propagated
+/// [`Solver::first_with`] (see `Solver::first_restarted`).
+pub const FIRST_RESTART: u64 = 2_000;
 
 /// The exact-cover problem of one size.
 #[derive(Debug, Clone)]
@@ -125,6 +132,8 @@ struct Searcher {
     model: Model,
     compact: Option<CompactSolver>,
     linked: Option<Linked>,
+    /// The restart counter of the attached propagator, if any.
+    restarts: Option<Arc<AtomicU32>>,
 }
 
 impl Searcher {
@@ -134,7 +143,9 @@ impl Searcher {
         let size = self.model.size();
         let propagator = level
             .rules_for(size)
-            .map(|rules| Box::new(SudokuPropagator::for_model(size, rules)) as _);
+            .map(|rules| SudokuPropagator::for_model(size, rules));
+        self.restarts = propagator.as_ref().map(SudokuPropagator::restarts);
+        let propagator = propagator.map(|p| Box::new(p) as _);
         if let Some(compact) = &mut self.compact {
             compact.set_propagator(propagator);
         } else if let Some(linked) = &mut self.linked {
@@ -244,6 +255,7 @@ impl Solver {
                 model,
                 compact,
                 linked,
+                restarts: None,
             };
             searcher.attach(level);
             searcher
@@ -335,6 +347,9 @@ impl Solver {
     /// Hands the first solution of `puzzle` to `visit`, if there is one (as
     /// [`Solver::solve`] does), and returns the search's report.
     pub fn first_with<F: FnOnce(&[u8])>(&mut self, puzzle: &Puzzle, visit: F) -> Report {
+        if let Some(restarts) = self.searcher(puzzle.size).restarts.clone() {
+            return self.first_restarted(puzzle, &restarts, visit);
+        }
         let mut visit = Some(visit);
         let limits = Limits {
             max_solutions: Some(1),
@@ -359,6 +374,55 @@ impl Solver {
             model.fill(&options, &mut grid);
             visit(&grid);
         }
+        report
+    }
+
+    /// [`Solver::first_with`] for a propagated search: searches of growing
+    /// node budgets ([`FIRST_RESTART`] nodes, then half as many again each
+    /// time), each keeping what the earlier ones learnt about where dead
+    /// ends are (see [`SudokuPropagator::restarts`]), until one ends by
+    /// itself (with the solution, or none) or [`Solver::max_nodes`] is
+    /// spent. The report counts the nodes of all of them.
+    fn first_restarted<F: FnOnce(&[u8])>(
+        &mut self,
+        puzzle: &Puzzle,
+        restarts: &AtomicU32,
+        visit: F,
+    ) -> Report {
+        let mut visit = Some(visit);
+        let mut stats = Stats::default();
+        let mut budget = FIRST_RESTART;
+        let most = self.max_nodes.unwrap_or(u64::MAX);
+        let max_nodes = self.max_nodes.take();
+        let mut restart = 0u32;
+        let report = loop {
+            restarts.store(restart, Ordering::Relaxed);
+            let left = most.saturating_sub(stats.nodes);
+            let limits = Limits {
+                max_solutions: Some(1),
+                node_budget: Some(budget.min(left)),
+                ..Limits::none()
+            };
+            let report = self.solve(puzzle, &limits, |grid| {
+                if let Some(visit) = visit.take() {
+                    visit(grid);
+                }
+                Control::Stop
+            });
+            let solutions = report.stats.solutions;
+            stats += report.stats;
+            stats.solutions = solutions;
+            if report.outcome != Outcome::NodeBudget || stats.nodes >= most {
+                break Report {
+                    outcome: report.outcome,
+                    stats,
+                };
+            }
+            restart += 1;
+            budget = budget.saturating_add(budget / 2);
+        };
+        restarts.store(0, Ordering::Relaxed);
+        self.max_nodes = max_nodes;
         report
     }
 
@@ -615,6 +679,38 @@ mod tests {
         assert_eq!(none_propagated, 0);
         assert!(full_propagated > 0);
         assert!(plain > 100 * full, "plain {plain} nodes, full {full}");
+    }
+
+    /// A propagated first-solution search restarts with growing budgets
+    /// ([`FIRST_RESTART`] nodes first): on a minimal 25×25 puzzle it needs
+    /// more than one, finds the unique solution, counts the nodes of all
+    /// its searches, and within `max_nodes` gives up at the bound; and a
+    /// puzzle without solution is still proved to have none.
+    #[test]
+    fn propagated_first_solutions_restart_within_the_bound() {
+        let symbols = Some("123456789ABCDEFGHIJKLMNOP");
+        let puzzles = fixture_puzzles(&[("line_25x25_gecode.txt", symbols)]);
+        let puzzle = &puzzles[0].1;
+        let mut solver = Solver::new(Engine::Compact);
+        solver.propagate(Level::Full);
+        let (grid, report) = solver.first(puzzle);
+        check(puzzle, &grid.unwrap());
+        assert!(report.stats.nodes > FIRST_RESTART, "{report:?}");
+        assert_eq!(report.stats.solutions, 1);
+        assert_eq!(solver.count(puzzle, Some(2)).stats.solutions, 1);
+        solver.max_nodes(Some(1_500));
+        let (grid, report) = solver.first(puzzle);
+        assert_eq!((grid, report.outcome), (None, Outcome::NodeBudget));
+        assert!(report.stats.nodes <= 1_500 + 1, "{report:?}");
+        solver.max_nodes(None);
+        let mut clash = puzzle.clone();
+        // The first empty cell takes a digit given in its row.
+        let empty = clash.cells.iter().position(|&d| d == 0).unwrap();
+        let row = empty / 25 * 25;
+        let given = (row..row + 25).find(|&c| clash.cells[c] != 0).unwrap();
+        clash.cells[empty] = clash.cells[given];
+        let (grid, report) = solver.first(&clash);
+        assert_eq!((grid, report.outcome), (None, Outcome::Exhausted));
     }
 
     /// Searches shared between threads from their first node on give the

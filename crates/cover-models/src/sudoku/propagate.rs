@@ -10,6 +10,7 @@
 //! the sudoku model ([`Model`](super::Model), option `cell·s + d − 1`) and
 //! the target sudoku model (options in score order) share it.
 
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
 use dlx_core::{Domain, Propagator, Verdict};
@@ -82,6 +83,11 @@ pub struct SudokuPropagator {
     /// (weighted degree: cells of units that fail often are branched on
     /// first).
     weights: Vec<u32>,
+    /// Which restart of a search the next one is (0: a search of its own),
+    /// set by the solver that restarts ([`SudokuPropagator::restarts`]).
+    restart: Arc<AtomicU32>,
+    /// The restart this search is, which perturbs the branching's ties.
+    noise: u32,
 }
 
 impl SudokuPropagator {
@@ -102,7 +108,19 @@ impl SudokuPropagator {
             option_of,
             candidates: vec![0; cells],
             cells_first: false,
+            restart: Arc::default(),
+            noise: 0,
         }
+    }
+
+    /// The counter a solver sets before each search to restart one: a
+    /// search begun with it at `k > 0` keeps the failure weights the
+    /// earlier searches learnt and breaks the branching's ties another way
+    /// (by `k`); at 0 a search starts afresh. (Restarts are the usual cure
+    /// for the heavy tails of a branching that learns: a bad early choice
+    /// is left behind, what it taught is kept.)
+    pub fn restarts(&self) -> Arc<AtomicU32> {
+        Arc::clone(&self.restart)
     }
 
     /// For the sudoku model, whose option `cell · s + d − 1` puts `d` in
@@ -146,7 +164,10 @@ impl SudokuPropagator {
 
 impl Propagator for SudokuPropagator {
     fn begin(&mut self) {
-        self.weights.fill(1);
+        self.noise = self.restart.load(Ordering::Relaxed);
+        if self.noise == 0 {
+            self.weights.fill(1);
+        }
     }
 
     fn propagate(&mut self, domain: &mut dyn Domain) -> Verdict {
@@ -194,6 +215,8 @@ impl Propagator for SudokuPropagator {
                 .iter()
                 .map(|&u| u64::from(self.weights[u]))
                 .sum();
+            // Sixteenths of a weight, the fraction drawn per restart.
+            let weight = weight * 16 + jitter(cell, self.noise);
             // size / weight < best_size / best_weight, in integers.
             if best.is_none_or(|(_, s, w)| size * w < s * weight) {
                 best = Some((cell, size, weight));
@@ -205,4 +228,16 @@ impl Propagator for SudokuPropagator {
     fn box_clone(&self) -> Box<dyn Propagator> {
         Box::new(self.clone())
     }
+}
+
+/// A fraction in `0..16` drawn from `cell` and `restart` (0 on the first
+/// search, so it branches as without restarts).
+fn jitter(cell: usize, restart: u32) -> u64 {
+    if restart == 0 {
+        return 0;
+    }
+    let mut x = (cell as u64) << 32 | u64::from(restart);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (x ^ (x >> 31)) & 15
 }
