@@ -621,7 +621,7 @@ fn explain_prints_the_logical_steps() {
     assert!(records[0]["guess"].as_str().unwrap().contains("r1c1"));
 }
 
-/// A minimal 25×25 puzzle of Gecode's examples: by default (full
+/// A 25×25 puzzle of Gecode's examples (a minimal one with more givens): by default (full
 /// propagation from 16×16 on) it is solved, and the solution checks; the
 /// plain search gives up on it within a budget many times larger than the
 /// propagated search needs.
