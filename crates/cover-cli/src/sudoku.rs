@@ -9,7 +9,9 @@
 //! worker into one string, printed in input order. A puzzle whose search
 //! passes [`SPLIT_AFTER`] nodes is shared with the other threads, unless
 //! `--max-nodes` bounds the searches (then one that reaches the bound
-//! gives up, the same with any number of threads). With `--all`, a chunk
+//! gives up, the same with any number of threads) or it propagates (by
+//! default from 16×16: its branching learns as it goes, so it stays on
+//! one thread and gives the same answer with any `--jobs`). With `--all`, a chunk
 //! holds at most [`CHUNK`] solutions' worth of puzzles; without `--limit`
 //! (or with one above [`CHUNK`]) one puzzle's output has no bound worth
 //! holding, so puzzles are answered one at a time and solutions printed
@@ -182,6 +184,9 @@ pub struct SudokuArgs {
 
     /// How much reasoning between the search's choices.
     ///
+    /// `--rate` always grades with the plain search, and `--explain`
+    /// reasons on its own; neither depends on this.
+    ///
     /// `basic`: naked and hidden singles, box-line interactions (pointing,
     /// claiming), naked and hidden pairs and triples. `full`: singles,
     /// box-line, domain-consistent all-different in every row, column and
@@ -216,7 +221,8 @@ pub enum EngineArg {
     /// Bit masks and saved states: the fast one (its search nodes differ
     /// from Knuth's; its updates count options removed).
     Compact,
-    /// Classic dancing links, the reference (node counts as Knuth's DLX1).
+    /// Classic dancing links, the reference (node counts as Knuth's DLX1
+    /// with `--propagate none`).
     Linked,
 }
 
@@ -229,7 +235,8 @@ pub enum PropagateArg {
     None,
     /// Singles, box-line interactions, naked and hidden pairs and triples.
     Basic,
-    /// Singles, box-line and all-different by matching (Régin).
+    /// Singles, box-line, and all-different by matching (Régin) in every
+    /// unit and in every digit's rows and columns.
     Full,
 }
 
@@ -454,10 +461,13 @@ pub fn answer(
                 text.push_str("\n\n");
             }
             explained = Some((steps, guess));
+            // A puzzle that needs a guess is answered (exit 0) but has no
+            // solution to show: `--stats` counts none for it.
+            let solved = matches!(end, End::Solved(_));
             let report = Report {
                 outcome: Outcome::Exhausted,
                 stats: Stats {
-                    solutions: u64::from(found),
+                    solutions: u64::from(solved),
                     ..Stats::default()
                 },
             };

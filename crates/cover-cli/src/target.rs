@@ -101,9 +101,11 @@ pub struct TargetArgs {
 
     /// How much sudoku reasoning between the branch and bound's choices
     /// (as `cover sudoku --propagate`; `auto`, the default, is `full`).
-    /// With reasoning the search branches on the empty cell with the
-    /// fewest candidates, the heaviest of those; without, on the engine's
-    /// item with the fewest options. The score is the same either way.
+    /// With reasoning the search branches first on the 21 cells that set
+    /// the score (centre, corners, ring 2), the one with the fewest
+    /// candidates, then on any cell with the fewest; without, on the
+    /// engine's item with the fewest options. The score is the same either
+    /// way.
     #[arg(long, value_enum, value_name = "LEVEL", default_value_t = PropagateArg::Auto)]
     pub propagate: PropagateArg,
 

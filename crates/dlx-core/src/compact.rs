@@ -418,9 +418,8 @@ impl CompactSolver {
     /// Attaches `propagator`, run at every search node (see
     /// [`Propagator`]), or detaches it (`None`). Clones of the solver get
     /// copies, so a shared search ([`crate::first_compact_parallel`])
-    /// propagates on every thread, and a donated part searched from its
-    /// prefix reaches the state the serial search had there (for a
-    /// propagator whose removals depend only on the live options).
+    /// propagates on every thread; it then counts what the serial search
+    /// counts, but its first solution may be another (see `Propagator`).
     pub fn set_propagator(&mut self, propagator: Option<Box<dyn Propagator>>) {
         with_engine!(&mut self.engine, c => c.propagator = Slot(propagator));
     }

@@ -336,6 +336,12 @@ impl Links {
         self.nodes[index(item)].item += 1;
     }
 
+    /// The last primary item's header (its index is the number of primary
+    /// items).
+    pub(crate) fn last_primary(&self) -> NodeRef {
+        self.last_primary
+    }
+
     /// Whether the option whose first node is `first` may still be chosen,
     /// in constant time: its first node's item is active and the node is
     /// in that item's list. (An option hidden by a cover stays only in the

@@ -22,11 +22,15 @@
 //!   containing the current partial solution uses, and says `Dead` only
 //!   when there is no such solution. Then the set of solutions is the
 //!   plain search's; only the nodes differ.
-//! - For searches shared between threads (the compact engine's
-//!   [`first_compact_parallel`](crate::first_compact_parallel)) to give the
-//!   serial search's first solution, what it removes must depend only on
-//!   the live options (a rule run to its fixpoint does: the same live
-//!   options give the same removals, whichever path led to them).
+//! - Searches split or shared between threads with a propagator
+//!   ([`crate::count_parallel_with`], the compact engine's
+//!   [`first_compact_parallel`](crate::first_compact_parallel)) count the
+//!   serial search's solutions, and a first solution they give is a
+//!   solution; but it need not be the serial search's first: a part
+//!   searched from its prefix has not seen the removals its ancestors
+//!   made, so it may branch otherwise. (A model that wants the same
+//!   first solution on any number of threads searches alone, as `cover
+//!   sudoku` does.)
 //! - Removals are counted in [`Stats::propagated`](crate::Stats), never in
 //!   `updates`, so that Knuth's counts keep their meaning.
 //!
@@ -76,8 +80,11 @@ pub enum Verdict {
 pub trait Propagator: Send + Sync {
     /// A search begins (called before its root node; not when a search
     /// stopped by its node budget resumes). A propagator that learns from
-    /// the search (failure counts for its branching) starts afresh here,
-    /// so that each search is the same whatever searches came before.
+    /// the search (failure counts for its branching) should start afresh
+    /// here, so that each search is the same whatever searches came
+    /// before, unless its model restarts one search on purpose (the
+    /// sudoku propagator keeps what it learnt across the restarts its
+    /// solver asks for).
     fn begin(&mut self) {}
 
     /// Removes options no solution below can use, or declares the node

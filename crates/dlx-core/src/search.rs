@@ -196,10 +196,10 @@ pub trait Guide: Visitor {
     /// level of its own, which this can cut too: a partial solution that
     /// needs such levels to be complete is then not reported.)
     fn prune(&mut self) -> bool;
-    /// With a [`Propagator`] attached ([`Solver::set_propagator`]): asked
-    /// on entering each level once the propagator has run, with the
-    /// options still live; `true` abandons the node as [`Guide::prune`]
-    /// does. A bound can use what propagation left (the digits a cell can
+    /// With a [`Propagator`] attached ([`Solver::set_propagator`], linked
+    /// engine): asked at each node where the propagator has run (where the
+    /// search would branch), with the options still live; `true` abandons
+    /// the node as [`Guide::prune`] does. A bound can use what propagation left (the digits a cell can
     /// still take, say), which `prune`, asked before it, cannot.
     fn prune_live(&mut self, domain: &dyn Domain) -> bool {
         let _ = domain;
@@ -542,9 +542,12 @@ impl Solver {
             removed: &mut self.removed,
         };
         let item = propagator.choose(&domain)?;
-        let header = node_ref(item.checked_add(1)?);
-        (self.links.is_primary(header) && header != 0 && self.links.is_active(header))
-            .then_some(header)
+        // Checked before it becomes a link, which could wrap.
+        if item >= index(self.links.last_primary()) {
+            return None;
+        }
+        let header = node_ref(item + 1);
+        self.links.is_active(header).then_some(header)
     }
 
     /// Puts back what the propagator removed at `level` (and below it).
@@ -612,7 +615,8 @@ impl Solver {
     /// the prefixes' subtrees ([`Solver::search_below`]) and those
     /// solutions are the whole search; the report counts only the levels
     /// above `depth`, so the nodes and updates of all parts add up to the
-    /// serial search's.
+    /// serial search's (without a propagator: with one, each part
+    /// propagates its prefix afresh, and only the solutions add up).
     pub fn enumerate_prefixes(
         &mut self,
         given: &[usize],

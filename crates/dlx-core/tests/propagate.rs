@@ -18,7 +18,7 @@
 //! Every search must find exactly the solutions of the plain search (each
 //! checked as an exact cover by `is_cover`), restore the linked engine's
 //! links, count its removals, and, shared between threads, give the same
-//! count and (compact engine) the same first solution as alone.
+//! count, and a solution when there is one.
 
 use std::collections::BTreeSet;
 
@@ -359,10 +359,14 @@ proptest! {
 
             let mut compact = CompactSolver::new(&problem).unwrap();
             compact.set_propagator(Some(propagator));
-            let serial_first = compact.first_with(&[]).unwrap();
             let share = ShareConfig { solo_nodes: 1, slice_nodes: 1, cancel: None };
             let (first, _) = pool.install(|| first_compact_parallel(&mut compact, &[], &share)).unwrap();
-            prop_assert_eq!(first, serial_first);
+            // A solution, when there is one; not necessarily the serial
+            // search's first (see the propagate module).
+            prop_assert_eq!(first.is_some(), expected > 0);
+            if let Some(first) = first {
+                prop_assert!(is_cover(&spec, &first));
+            }
             let report = pool.install(|| count_compact_parallel(&mut compact, &[], None, &share)).unwrap();
             prop_assert_eq!(report.stats.solutions, expected);
         }

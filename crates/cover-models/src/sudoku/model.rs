@@ -606,7 +606,6 @@ mod tests {
             ("grid_9x9_spaced.txt", None),
             ("line_16x16_hard.txt", Some("123456789ABCDEFG")),
             ("grid_16x16_letters.txt", None),
-            ("line_25x25.txt", None),
         ]);
         let none = Rules::NONE;
         let levels = [
@@ -639,8 +638,8 @@ mod tests {
                 assert_eq!(solver.level(), level);
                 for (file, puzzle) in &puzzles {
                     let at = format!("{file} line {} {engine:?} {level:?}", puzzle.line);
-                    let want = plain.count(puzzle, Some(300)).stats.solutions;
-                    let got = solver.count(puzzle, Some(300));
+                    let want = plain.count(puzzle, Some(100)).stats.solutions;
+                    let got = solver.count(puzzle, Some(100));
                     assert_eq!(got.stats.solutions, want, "{at}");
                     let (grid, _) = solver.first(puzzle);
                     assert_eq!(grid.is_some(), want > 0, "{at}");

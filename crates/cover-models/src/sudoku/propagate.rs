@@ -226,7 +226,10 @@ impl Propagator for SudokuPropagator {
     }
 
     fn box_clone(&self) -> Box<dyn Propagator> {
-        Box::new(self.clone())
+        // A copy for another solver has a restart counter of its own.
+        let mut copy = self.clone();
+        copy.restart = Arc::default();
+        Box::new(copy)
     }
 }
 
