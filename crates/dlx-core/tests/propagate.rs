@@ -237,23 +237,9 @@ impl Propagator for Oracle {
     }
 }
 
-fn all_linked(solver: &mut Solver, given: &[usize]) -> (BTreeSet<Vec<usize>>, dlx_core::Report) {
-    let mut found = BTreeSet::new();
-    let report = solver
-        .search(given, &Limits::none(), &mut |s: &[usize]| {
-            let mut s = s.to_vec();
-            s.sort_unstable();
-            assert!(found.insert(s), "a solution found twice");
-            Control::Continue
-        })
-        .unwrap();
-    (found, report)
-}
-
-fn all_compact(
-    solver: &mut CompactSolver,
-    given: &[usize],
-) -> (BTreeSet<Vec<usize>>, dlx_core::Report) {
+/// Every solution `solver` finds with the `given` options, each sorted,
+/// none twice; either engine.
+fn all<S: Search>(solver: &mut S, given: &[usize]) -> (BTreeSet<Vec<usize>>, dlx_core::Report) {
     let mut found = BTreeSet::new();
     let report = solver
         .search(given, &Limits::none(), &mut |s: &[usize]| {
@@ -278,23 +264,23 @@ proptest! {
         let problem = spec.build();
         let expected = spec.brute_force();
         let mut plain = Solver::new(&problem);
-        let (plain_found, plain_report) = all_linked(&mut plain, &[]);
+        let (plain_found, plain_report) = all(&mut plain, &[]);
         prop_assert_eq!(&plain_found, &expected);
         prop_assert_eq!(plain_report.stats.propagated, 0);
         for propagator in propagators(&spec) {
             let mut linked = Solver::new(&problem);
             linked.set_propagator(Some(propagator.box_clone())).unwrap();
-            let (found, report) = all_linked(&mut linked, &[]);
+            let (found, report) = all(&mut linked, &[]);
             prop_assert_eq!(&found, &expected);
             prop_assert!(report.stats.nodes <= plain_report.stats.nodes.max(1) * 4);
             prop_assert!(linked.links_equal(&Solver::new(&problem)), "links restored");
             for undo in [Undo::Copy, Undo::Trail] {
                 let mut compact = CompactSolver::with_undo(&problem, undo).unwrap();
                 compact.set_propagator(Some(propagator.box_clone()));
-                let (found, _) = all_compact(&mut compact, &[]);
+                let (found, _) = all(&mut compact, &[]);
                 prop_assert_eq!(&found, &expected);
                 // Again: the state is restored between searches.
-                let (again, _) = all_compact(&mut compact, &[]);
+                let (again, _) = all(&mut compact, &[]);
                 prop_assert_eq!(&again, &expected);
             }
         }
@@ -334,14 +320,14 @@ proptest! {
         }
         let given = [pick % spec.options.len()];
         let mut plain = Solver::new(&problem);
-        let (expected, _) = all_linked(&mut plain, &given);
+        let (expected, _) = all(&mut plain, &given);
         for propagator in propagators(&spec) {
             let mut linked = Solver::new(&problem);
             linked.set_propagator(Some(propagator.box_clone())).unwrap();
-            prop_assert_eq!(&all_linked(&mut linked, &given).0, &expected);
+            prop_assert_eq!(&all(&mut linked, &given).0, &expected);
             let mut compact = CompactSolver::new(&problem).unwrap();
             compact.set_propagator(Some(propagator));
-            prop_assert_eq!(&all_compact(&mut compact, &given).0, &expected);
+            prop_assert_eq!(&all(&mut compact, &given).0, &expected);
         }
     }
 
@@ -384,13 +370,13 @@ fn removals_are_counted_apart_from_updates() {
     };
     let problem = spec.build();
     let mut plain = Solver::new(&problem);
-    let (expected, plain_report) = all_linked(&mut plain, &[]);
+    let (expected, plain_report) = all(&mut plain, &[]);
     let mut linked = Solver::new(&problem);
     linked
         .set_propagator(Some(Box::new(LookAhead::new(&spec))))
         .unwrap();
     assert!(linked.has_propagator());
-    let (found, report) = all_linked(&mut linked, &[]);
+    let (found, report) = all(&mut linked, &[]);
     assert_eq!(found, expected);
     assert_eq!(plain_report.stats.propagated, 0);
     assert_eq!(found.len(), 2);
@@ -398,7 +384,7 @@ fn removals_are_counted_apart_from_updates() {
     assert!(report.stats.nodes <= plain_report.stats.nodes, "{report:?}");
     assert_eq!(report.outcome, Outcome::Exhausted);
     linked.set_propagator(None).unwrap();
-    let (_, again) = all_linked(&mut linked, &[]);
+    let (_, again) = all(&mut linked, &[]);
     assert_eq!(
         again.stats, plain_report.stats,
         "detached: the plain search"
