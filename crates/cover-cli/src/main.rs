@@ -14,6 +14,7 @@ mod exact;
 mod generate;
 mod output;
 mod pipeline;
+mod play;
 mod progress;
 mod queens;
 mod radar;
@@ -49,6 +50,7 @@ Examples:
   cover exact --json --stats *.txt      JSON lines, and a summary on stderr
   cover shard split --queens 18 > s.jsonl
                                         one count cut for many machines
+  cover play                            the sudoku game, in the browser
 
 Run `cover help <COMMAND>` or `cover <COMMAND> --help` for a command's
 formats and options.";
@@ -66,6 +68,7 @@ struct Cli {
 enum Command {
     Exact(exact::ExactArgs),
     Generate(generate::GenerateArgs),
+    Play(play::PlayArgs),
     Queens(queens::QueensArgs),
     Radar(radar::RadarArgs),
     Shard(shard::ShardArgs),
@@ -74,9 +77,10 @@ enum Command {
 }
 
 impl Command {
-    /// The flags every command shares.
-    fn common(&self) -> &Common {
-        match self {
+    /// The flags every command shares (`play` has none of them).
+    fn common(&self) -> Common {
+        let common = match self {
+            Command::Play(_) => return Common::default(),
             Command::Exact(args) => &args.common,
             Command::Generate(args) => &args.common,
             Command::Queens(args) => &args.common,
@@ -84,7 +88,8 @@ impl Command {
             Command::Shard(args) => args.common(),
             Command::Sudoku(args) => &args.common,
             Command::Target(args) => &args.common,
-        }
+        };
+        common.clone()
     }
 }
 
@@ -92,11 +97,12 @@ fn main() -> ExitCode {
     // Usage errors exit with 2 (clap's default); --help and --version
     // with 0.
     let cli = Cli::parse();
-    let common = cli.command.common().clone();
+    let common = cli.command.common();
     let mut session = Session::new();
     let result = common.init_threads().and_then(|()| match &cli.command {
         Command::Exact(args) => exact::run(args, &mut session),
         Command::Generate(args) => generate::run(args, &mut session),
+        Command::Play(args) => play::run(args, &mut session),
         Command::Queens(args) => queens::run(args, &mut session),
         Command::Radar(args) => radar::run(args, &mut session),
         Command::Shard(args) => shard::run(args, &mut session),

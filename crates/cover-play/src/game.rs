@@ -1,0 +1,497 @@
+//! The game's puzzle work, without HTTP: each API call is one function
+//! from a request to a reply or a [`GameError`]. Every search here is
+//! bounded ([`SEARCH_NODES`]); the caller decides threads and transport.
+//!
+//! Grids are digits row by row, 0 for empty, `1..=side` otherwise; a
+//! request's grid must be one of the [`PLAYABLE`] sizes.
+
+use std::cell::RefCell;
+use std::io::Cursor;
+
+use cover_models::generate::{Generator, Grade, Rater, Request, UnknownGrade};
+use cover_models::sudoku::logic::{self, Geometry, Step};
+use cover_models::sudoku::{
+    Engine, Layout, Level, Notation, Puzzle, Puzzles, Separator, Size, Solver, Symbols,
+};
+use dlx_core::{Control, Limits, Outcome};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// The sides a request's grid may have: the generator's sizes, and 25×25
+/// for imported puzzles. Larger grids are refused: a page cannot show
+/// them usefully, and one hint on 36×36 costs seconds.
+pub const PLAYABLE: [usize; 4] = [4, 9, 16, 25];
+
+/// The search nodes one request may spend finding or proving a solution,
+/// by default; past it the request fails with [`GameError::TooHard`]. 9×9
+/// puzzles take under a thousand, propagated 16×16 a few hundred; this
+/// bounds a thread to about a second on the hardest 25×25 puzzles.
+pub const SEARCH_NODES: u64 = 300_000;
+
+/// Why a request cannot be answered.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GameError {
+    /// The request is malformed (a grid of the wrong length, a digit out
+    /// of range, an unknown size): HTTP 400.
+    #[error("{0}")]
+    BadRequest(String),
+    /// Well formed, but the puzzle cannot be played (it does not parse,
+    /// or has no solution or several): HTTP 422.
+    #[error("{0}")]
+    Unplayable(String),
+    /// The search ran out of its node budget (the budget): HTTP 503.
+    #[error("the puzzle is too hard to answer within {0} search nodes")]
+    TooHard(u64),
+}
+
+/// A new game's request.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewRequest {
+    /// The side: 4, 9 or 16.
+    pub size: usize,
+    /// `easy`, `medium`, `hard` or `extreme`.
+    pub difficulty: String,
+    /// The generator's seed (random when absent): the same seed, size and
+    /// difficulty give the same puzzle.
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// A puzzle to play: what `new` and `import` answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Game {
+    /// The side of the grid.
+    pub size: usize,
+    /// The side of a box.
+    #[serde(rename = "box")]
+    pub box_side: usize,
+    /// The symbol of each digit, in order (digit `d` is `symbols[d-1]`).
+    pub symbols: String,
+    /// The givens, 0 for empty.
+    pub puzzle: Vec<u8>,
+    /// The generator's grade (`new`), or the rater's (`import`).
+    pub grade: String,
+    /// Whether the grade asked for was met (always true for imports).
+    pub target_met: bool,
+    /// The seed that made it (`new` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// The number of givens.
+    pub clues: usize,
+}
+
+/// A grid in play: the givens and the player's grid (givens included).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayRequest {
+    /// The givens.
+    pub puzzle: Vec<u8>,
+    /// The current grid.
+    pub cells: Vec<u8>,
+    /// The symbols the page shows, for the hint's words (the size's
+    /// default symbols when absent).
+    #[serde(default)]
+    pub symbols: Option<String>,
+}
+
+/// A puzzle alone.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SolveRequest {
+    /// The givens.
+    pub puzzle: Vec<u8>,
+}
+
+/// Text to import.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImportRequest {
+    /// One puzzle in any layout `cover sudoku` reads.
+    pub text: String,
+}
+
+/// What `check` answers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Check {
+    /// Filled cells, not givens, whose digit is not the solution's.
+    pub wrong: Vec<usize>,
+    /// Cells whose digit is repeated in their row, column or box.
+    pub conflicts: Vec<usize>,
+    /// Every cell filled.
+    pub complete: bool,
+    /// The grid is the solution.
+    pub solved: bool,
+}
+
+/// What `hint` answers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Hint {
+    /// A digit that can be placed, and why.
+    Place {
+        /// The cell.
+        cell: usize,
+        /// The digit.
+        digit: u8,
+        /// Why, in words.
+        text: String,
+        /// The eliminations the reason rests on, in words, in order.
+        before: Vec<String>,
+    },
+    /// A filled cell that is not the solution's.
+    Wrong {
+        /// The cell.
+        cell: usize,
+        /// What to do, in words.
+        text: String,
+    },
+    /// Nothing left to do.
+    Solved {
+        /// In words.
+        text: String,
+    },
+}
+
+/// What `solve` answers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Solution {
+    /// The solution grid.
+    pub solution: Vec<u8>,
+}
+
+thread_local! {
+    /// One solver per thread: it keeps a model and engine per size.
+    static SOLVER: RefCell<Solver> = RefCell::new({
+        let mut solver = Solver::new(Engine::Compact);
+        solver.propagate(Level::Auto);
+        solver
+    });
+    /// One rater per thread, for imported puzzles.
+    static RATER: RefCell<Rater> = RefCell::new(Rater::new());
+    /// One generator per thread and generated size (by box side).
+    static GENERATORS: RefCell<Vec<Option<Generator>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// How the game asks the generator for a grade: a clue count to stop at
+/// (none: minimal) and how many puzzles to try before giving the closest.
+/// Minimal 16×16 puzzles are nearly all extreme, and trying for an easy
+/// one took minutes, so 16×16 keeps clues to make the easier grades; the
+/// attempts bound the work of a request to about a second.
+fn recipe(side: usize, grade: Grade) -> (Option<usize>, u32) {
+    match (side, grade) {
+        (16, Grade::Easy) => (Some(140), 4),
+        (16, Grade::Medium) => (Some(105), 12),
+        (16, Grade::Hard) => (Some(95), 12),
+        (16, Grade::Extreme) => (None, 4),
+        (4, _) => (None, 4),
+        (_, Grade::Extreme) => (None, 60),
+        _ => (None, 30),
+    }
+}
+
+/// A new puzzle of `request.size` and difficulty, unique.
+pub fn new_game(request: &NewRequest, fallback_seed: u64) -> Result<Game, GameError> {
+    let size = Size::from_side(request.size)
+        .filter(|s| s.side() <= 16 && s.side() >= 4)
+        .ok_or_else(|| {
+            GameError::BadRequest(format!(
+                "cannot make a {0}×{0} game (sizes: 4, 9, 16)",
+                request.size
+            ))
+        })?;
+    let grade: Grade = request
+        .difficulty
+        .parse()
+        .map_err(|e: UnknownGrade| GameError::BadRequest(e.to_string()))?;
+    let seed = request.seed.unwrap_or(fallback_seed);
+    let (clues, max_attempts) = recipe(size.side(), grade);
+    let generated = GENERATORS.with_borrow_mut(|generators| {
+        let slot = size.box_side();
+        if generators.len() <= slot {
+            generators.resize_with(slot + 1, || None);
+        }
+        let generator = generators[slot]
+            .get_or_insert_with(|| Generator::new(size).expect("4, 9 and 16 are generated sizes"));
+        let request = Request {
+            clues,
+            grade: Some(grade),
+            max_attempts,
+            ..Request::new(size)
+        };
+        generator.generate(&request, seed, 0)
+    });
+    let symbols = Symbols::default_for(size).expect("generated sizes have default symbols");
+    Ok(Game {
+        size: size.side(),
+        box_side: size.box_side(),
+        symbols: symbols.as_string(),
+        grade: generated
+            .rating
+            .map_or(grade, |rating| rating.grade)
+            .to_string(),
+        target_met: generated.target_met,
+        seed: Some(seed),
+        clues: generated.clues,
+        puzzle: generated.cells,
+    })
+}
+
+/// The size of a request's grid, checked: a playable side and digits in
+/// range.
+fn grid_size(grid: &[u8], what: &str) -> Result<Size, GameError> {
+    let size = Size::from_cells(grid.len())
+        .filter(|size| PLAYABLE.contains(&size.side()))
+        .ok_or_else(|| {
+            GameError::BadRequest(format!(
+                "{what} has {} cells; a game grid has 16, 81, 256 or 625",
+                grid.len()
+            ))
+        })?;
+    let side = size.side();
+    if let Some(cell) = grid.iter().position(|&d| d as usize > side) {
+        return Err(GameError::BadRequest(format!(
+            "{what}: cell {cell} holds {}, more than {side}",
+            grid[cell]
+        )));
+    }
+    Ok(size)
+}
+
+fn line_puzzle(size: Size, cells: &[u8]) -> Puzzle {
+    Puzzle {
+        size,
+        cells: cells.to_vec(),
+        line: 1,
+        layout: Layout::Line,
+        notation: Notation::Numbers(Separator::Space),
+    }
+}
+
+/// The cells whose digit appears again in their row, column or box.
+fn conflicts(geometry: &Geometry, cells: &[u8]) -> Vec<usize> {
+    let mut clash = vec![false; cells.len()];
+    for unit in 0..geometry.units() {
+        let members = geometry.unit_cells(unit);
+        for (i, &a) in members.iter().enumerate() {
+            let a = a as usize;
+            if cells[a] == 0 {
+                continue;
+            }
+            for &b in &members[i + 1..] {
+                let b = b as usize;
+                if cells[a] == cells[b] {
+                    clash[a] = true;
+                    clash[b] = true;
+                }
+            }
+        }
+    }
+    (0..cells.len()).filter(|&c| clash[c]).collect()
+}
+
+/// The one solution of `givens`, or why there is none to play.
+fn unique_solution(size: Size, givens: &[u8], nodes: u64) -> Result<Vec<u8>, GameError> {
+    let geometry = Geometry::new(size);
+    if !conflicts(&geometry, givens).is_empty() {
+        return Err(GameError::Unplayable(
+            "the givens repeat a digit in a row, column or box".into(),
+        ));
+    }
+    let puzzle = line_puzzle(size, givens);
+    let mut first = None;
+    let mut found = 0u64;
+    let report = SOLVER.with_borrow_mut(|solver| {
+        solver.max_nodes(Some(nodes));
+        solver.solve(&puzzle, &Limits::solutions(2), |grid| {
+            found += 1;
+            if first.is_none() {
+                first = Some(grid.to_vec());
+            }
+            Control::Continue
+        })
+    });
+    match (report.outcome, found, first) {
+        (_, 2.., _) => Err(GameError::Unplayable(
+            "the puzzle has more than one solution".into(),
+        )),
+        (Outcome::NodeBudget | Outcome::Cancelled, _, _) => Err(GameError::TooHard(nodes)),
+        (_, 1, Some(solution)) => Ok(solution),
+        _ => Err(GameError::Unplayable("the puzzle has no solution".into())),
+    }
+}
+
+/// Checks the request's two grids against each other: same size, the
+/// givens kept.
+fn play_size(request: &PlayRequest) -> Result<Size, GameError> {
+    let size = grid_size(&request.puzzle, "puzzle")?;
+    let cells_size = grid_size(&request.cells, "cells")?;
+    if cells_size != size {
+        return Err(GameError::BadRequest(format!(
+            "puzzle has {} cells but cells has {}",
+            request.puzzle.len(),
+            request.cells.len()
+        )));
+    }
+    if let Some(cell) = (0..request.puzzle.len())
+        .find(|&c| request.puzzle[c] != 0 && request.cells[c] != request.puzzle[c])
+    {
+        return Err(GameError::BadRequest(format!(
+            "cell {cell} is a given ({}) but cells holds {}",
+            request.puzzle[cell], request.cells[cell]
+        )));
+    }
+    Ok(size)
+}
+
+/// The player's grid against the solution.
+pub fn check(request: &PlayRequest, nodes: u64) -> Result<Check, GameError> {
+    let size = play_size(request)?;
+    let solution = unique_solution(size, &request.puzzle, nodes)?;
+    let geometry = Geometry::new(size);
+    let wrong = (0..request.cells.len())
+        .filter(|&c| request.puzzle[c] == 0 && request.cells[c] != 0)
+        .filter(|&c| request.cells[c] != solution[c])
+        .collect();
+    Ok(Check {
+        wrong,
+        conflicts: conflicts(&geometry, &request.cells),
+        complete: request.cells.iter().all(|&d| d != 0),
+        solved: request.cells == solution,
+    })
+}
+
+/// The next step for the player (`nodes`: the search budget, as for
+/// every function here): a wrong entry first, then the next digit
+/// that logic places (with the eliminations it needs), else, when only a
+/// guess is left, the solution's digit for the cell with fewest
+/// candidates.
+pub fn hint(request: &PlayRequest, nodes: u64) -> Result<Hint, GameError> {
+    let size = play_size(request)?;
+    let solution = unique_solution(size, &request.puzzle, nodes)?;
+    let geometry = Geometry::new(size);
+    let shown: Vec<char> = match &request.symbols {
+        Some(text) if text.chars().count() == size.side() => text.chars().collect(),
+        _ => display_symbols(size).chars().collect(),
+    };
+    let symbol = |d: u8| shown[d as usize - 1];
+    if let Some(cell) =
+        (0..request.cells.len()).find(|&c| request.cells[c] != 0 && request.cells[c] != solution[c])
+    {
+        return Ok(Hint::Wrong {
+            cell,
+            text: format!(
+                "{} is not {}: clear it (the solution has another digit there)",
+                geometry.cell_name(cell),
+                symbol(request.cells[cell])
+            ),
+        });
+    }
+    if request.cells == solution {
+        return Ok(Hint::Solved {
+            text: "the puzzle is solved".into(),
+        });
+    }
+    let explanation = logic::explain(&geometry, &request.cells);
+    let mut before = Vec::new();
+    for step in &explanation.steps {
+        let text = step.describe_with(&geometry, &symbol);
+        match *step {
+            Step::Place { cell, digit, .. } => {
+                return Ok(Hint::Place {
+                    cell,
+                    digit,
+                    text,
+                    before,
+                })
+            }
+            Step::Eliminate { .. } => before.push(text),
+        }
+    }
+    // No rule places a digit: point at the cell a guess would take, with
+    // the solution's digit.
+    let cell = match explanation.end {
+        logic::End::Guess { cell, .. } => cell,
+        _ => (0..request.cells.len())
+            .find(|&c| request.cells[c] == 0)
+            .expect("an unsolved grid without wrong entries has an empty cell"),
+    };
+    let digit = solution[cell];
+    Ok(Hint::Place {
+        cell,
+        digit,
+        text: format!(
+            "{} is {}: no rule I know places a digit now, so this one is from the solution",
+            geometry.cell_name(cell),
+            symbol(digit)
+        ),
+        before,
+    })
+}
+
+/// The solution of a puzzle that has exactly one.
+pub fn solve(request: &SolveRequest, nodes: u64) -> Result<Solution, GameError> {
+    let size = grid_size(&request.puzzle, "puzzle")?;
+    Ok(Solution {
+        solution: unique_solution(size, &request.puzzle, nodes)?,
+    })
+}
+
+/// The first puzzle of `text`, read as `cover sudoku` reads a file,
+/// playable: a [`PLAYABLE`] size with exactly one solution.
+pub fn import(request: &ImportRequest, nodes: u64) -> Result<Game, GameError> {
+    let mut puzzles = Puzzles::new(Cursor::new(request.text.as_bytes()), None);
+    let puzzle = match puzzles.next() {
+        None => {
+            return Err(GameError::Unplayable(
+                "no puzzle in the text (paste 81 cells on a line, or a 9×9 grid)".into(),
+            ))
+        }
+        Some(Err(error)) => return Err(GameError::Unplayable(error.to_string())),
+        Some(Ok(puzzle)) => puzzle,
+    };
+    let side = puzzle.size.side();
+    if !PLAYABLE.contains(&side) {
+        return Err(GameError::Unplayable(format!(
+            "line {}: a {side}×{side} puzzle is too large to play here (up to 25×25)",
+            puzzle.line
+        )));
+    }
+    let solution =
+        unique_solution(puzzle.size, &puzzle.cells, nodes).map_err(|error| match error {
+            GameError::Unplayable(what) => {
+                GameError::Unplayable(format!("line {}: {what}", puzzle.line))
+            }
+            other => other,
+        })?;
+    debug_assert_eq!(solution.len(), puzzle.cells.len());
+    let symbols = match &puzzle.notation {
+        Notation::Compact(symbols) | Notation::Spaced(symbols, _) => symbols.as_string(),
+        Notation::Numbers(_) => display_symbols(puzzle.size),
+    };
+    // A rating that runs out of nodes took more than any extreme puzzle.
+    let grade = RATER
+        .with_borrow_mut(|rater| rater.rate_within(&puzzle, Some(nodes)))
+        .map_or(Grade::Extreme, |rating| rating.grade)
+        .to_string();
+    Ok(Game {
+        size: side,
+        box_side: puzzle.size.box_side(),
+        symbols,
+        clues: puzzle.givens(),
+        puzzle: puzzle.cells,
+        grade,
+        target_met: true,
+        seed: None,
+    })
+}
+
+/// Symbols to show a puzzle written in numbers with: the size's default.
+fn display_symbols(size: Size) -> String {
+    match Symbols::default_for(size) {
+        Some(symbols) => symbols.as_string(),
+        None => (1..=size.side() as u32)
+            .map(|d| char::from_digit(d, 36).unwrap_or('?'))
+            .collect(),
+    }
+}

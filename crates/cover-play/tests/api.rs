@@ -1,0 +1,516 @@
+//! The JSON API, end to end over loopback: every endpoint, answers checked
+//! by the independent checker and counter of `common`, and every kind of
+//! bad request.
+
+mod common;
+
+use std::thread;
+
+use common::*;
+use cover_play::client::request;
+use cover_play::Config;
+use serde_json::{json, Value};
+
+/// POJ 3074's sample (one solution).
+const CLASSIC: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+/// One of the forum's hardest 9×9 puzzles: hundreds of search nodes.
+const HARD: &str =
+    "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+
+fn cells_of(line: &str) -> Vec<u8> {
+    line.bytes()
+        .map(|b| if b == b'.' { 0 } else { b - b'0' })
+        .collect()
+}
+
+#[test]
+fn new_games_are_unique_keep_their_size_and_repeat_by_seed() {
+    let server = start();
+    // 16×16 hard and extreme try many puzzles (seconds each in a test
+    // build): the API bounds them, this test does not wait for them.
+    let cases = [4usize, 9]
+        .into_iter()
+        .flat_map(|size| ["easy", "medium", "hard", "extreme"].map(|d| (size, d)))
+        .chain([(16, "easy"), (16, "medium")]);
+    {
+        for (size, difficulty) in cases {
+            let (status, game) = post(
+                &server,
+                "/api/new",
+                &json!({"size": size, "difficulty": difficulty, "seed": 11}),
+            );
+            assert_eq!(status, 200, "{size} {difficulty}: {game}");
+            let puzzle = grid(&game["puzzle"]);
+            assert_eq!(puzzle.len(), size * size);
+            assert_eq!(game["size"], size);
+            assert_eq!(game["box"].as_u64().unwrap().pow(2), size as u64);
+            assert_eq!(game["symbols"].as_str().unwrap().chars().count(), size);
+            assert_eq!(
+                game["clues"].as_u64().unwrap() as usize,
+                puzzle.iter().filter(|&&d| d != 0).count()
+            );
+            assert_eq!(count_solutions(&puzzle, 2), 1, "{size} {difficulty}");
+            // A grade met is the grade asked for.
+            if game["target_met"] == true {
+                assert_eq!(game["grade"], difficulty);
+            }
+            let (_, again) = post(
+                &server,
+                "/api/new",
+                &json!({"size": size, "difficulty": difficulty, "seed": 11}),
+            );
+            assert_eq!(again, game, "the same seed makes the same game");
+        }
+    }
+    // Without a seed, two games differ (and say which seed made them).
+    let (_, a) = post(
+        &server,
+        "/api/new",
+        &json!({"size": 9, "difficulty": "easy"}),
+    );
+    let (_, b) = post(
+        &server,
+        "/api/new",
+        &json!({"size": 9, "difficulty": "easy"}),
+    );
+    assert!(a["seed"].is_u64() && a["seed"] != b["seed"]);
+    // 9×9 and 16×16 easy games are met as asked.
+    for size in [9, 16] {
+        let (_, game) = post(
+            &server,
+            "/api/new",
+            &json!({"size": size, "difficulty": "easy", "seed": 5}),
+        );
+        assert_eq!(
+            (game["grade"].as_str(), game["target_met"].as_bool()),
+            (Some("easy"), Some(true))
+        );
+    }
+}
+
+#[test]
+fn solve_answers_the_one_solution_and_refuses_the_others() {
+    let server = start();
+    let puzzle = cells_of(CLASSIC);
+    let (status, answer) = post(&server, "/api/solve", &json!({"puzzle": puzzle}));
+    assert_eq!(status, 200);
+    assert!(is_solution_of(&puzzle, &grid(&answer["solution"])));
+
+    let mut empty_ish = vec![0u8; 81];
+    empty_ish[0] = 1;
+    let (status, answer) = post(&server, "/api/solve", &json!({"puzzle": empty_ish}));
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (422, Some("the puzzle has more than one solution"))
+    );
+
+    // Givens that do not clash but leave r1c9 without a digit.
+    let mut none = vec![0u8; 81];
+    none[..8].copy_from_slice(&[1, 2, 3, 4, 5, 6, 7, 8]);
+    none[8 + 9] = 9;
+    assert_eq!(count_solutions(&none, 1), 0);
+    let (status, answer) = post(&server, "/api/solve", &json!({"puzzle": none}));
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (422, Some("the puzzle has no solution"))
+    );
+
+    let mut clash = puzzle.clone();
+    clash[1] = 5;
+    let (status, answer) = post(&server, "/api/solve", &json!({"puzzle": clash}));
+    assert_eq!(status, 422, "{answer}");
+}
+
+#[test]
+fn a_search_past_its_budget_answers_503() {
+    let server = start_with(Config {
+        search_nodes: 50,
+        ..Config::default()
+    });
+    let hard = cells_of(HARD);
+    for (path, body) in [
+        ("/api/solve", json!({"puzzle": hard})),
+        ("/api/check", json!({"puzzle": hard, "cells": hard})),
+        ("/api/hint", json!({"puzzle": hard, "cells": hard})),
+    ] {
+        let (status, answer) = post(&server, path, &body);
+        assert_eq!(status, 503, "{path}: {answer}");
+        assert!(answer["error"]
+            .as_str()
+            .unwrap()
+            .contains("50 search nodes"));
+    }
+    // The same puzzle within the default budget.
+    let server = start();
+    let (status, answer) = post(&server, "/api/solve", &json!({"puzzle": hard}));
+    assert_eq!(status, 200);
+    assert!(is_solution_of(&hard, &grid(&answer["solution"])));
+}
+
+#[test]
+fn check_finds_wrong_entries_and_conflicts_and_the_win() {
+    let server = start();
+    let puzzle = cells_of(CLASSIC);
+    let (_, answer) = post(&server, "/api/solve", &json!({"puzzle": puzzle}));
+    let solution = grid(&answer["solution"]);
+
+    let (status, check) = post(
+        &server,
+        "/api/check",
+        &json!({"puzzle": puzzle, "cells": puzzle}),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(
+        check,
+        json!({"wrong": [], "conflicts": [], "complete": false, "solved": false})
+    );
+
+    // r1c3 holds a wrong digit that also clashes with r1c1's 5.
+    let mut cells = puzzle.clone();
+    cells[2] = 5;
+    cells[3] = solution[3];
+    let (_, check) = post(
+        &server,
+        "/api/check",
+        &json!({"puzzle": puzzle, "cells": cells}),
+    );
+    assert_eq!(check["wrong"], json!([2]));
+    assert_eq!(check["conflicts"], json!([0, 2]));
+
+    let (_, check) = post(
+        &server,
+        "/api/check",
+        &json!({"puzzle": puzzle, "cells": solution}),
+    );
+    assert_eq!(
+        check,
+        json!({"wrong": [], "conflicts": [], "complete": true, "solved": true})
+    );
+
+    // Changing a given is a bad request.
+    let mut changed = solution.clone();
+    changed[0] = 1;
+    let (status, answer) = post(
+        &server,
+        "/api/check",
+        &json!({"puzzle": puzzle, "cells": changed}),
+    );
+    assert_eq!(status, 400);
+    assert!(
+        answer["error"].as_str().unwrap().contains("given"),
+        "{answer}"
+    );
+}
+
+/// Plays a game by hints alone: each hint names an empty cell and the
+/// solution's digit there, with a reason in words.
+fn play_by_hints(server: &cover_play::Background, puzzle: &[u8]) -> usize {
+    let mut cells = puzzle.to_vec();
+    let mut hints = 0;
+    loop {
+        let (status, hint) = post(
+            server,
+            "/api/hint",
+            &json!({"puzzle": puzzle, "cells": cells}),
+        );
+        assert_eq!(status, 200, "{hint}");
+        match hint["kind"].as_str().unwrap() {
+            "solved" => break,
+            "place" => {
+                let cell = hint["cell"].as_u64().unwrap() as usize;
+                let digit = hint["digit"].as_u64().unwrap() as u8;
+                assert_eq!(cells[cell], 0, "{hint}");
+                assert!(!hint["text"].as_str().unwrap().is_empty());
+                assert!(hint["before"].is_array());
+                cells[cell] = digit;
+                hints += 1;
+                assert!(hints <= puzzle.len(), "hints end");
+            }
+            other => panic!("unexpected hint {other}: {hint}"),
+        }
+    }
+    assert!(is_solution_of(puzzle, &cells));
+    hints
+}
+
+#[test]
+fn hints_alone_solve_a_game_and_point_at_wrong_entries_first() {
+    let server = start();
+    let puzzle = cells_of(CLASSIC);
+    let empties = puzzle.iter().filter(|&&d| d == 0).count();
+    assert_eq!(play_by_hints(&server, &puzzle), empties);
+    // A hard puzzle needs a guess: the hint then gives the solution's digit.
+    let hard = cells_of(HARD);
+    play_by_hints(&server, &hard);
+    let (_, guess) = post(
+        &server,
+        "/api/hint",
+        &json!({"puzzle": hard, "cells": hard}),
+    );
+    assert!(
+        guess["text"]
+            .as_str()
+            .unwrap()
+            .contains("from the solution"),
+        "{guess}"
+    );
+
+    let (_, first) = post(
+        &server,
+        "/api/hint",
+        &json!({"puzzle": puzzle, "cells": puzzle}),
+    );
+    assert_eq!(first["text"], "r5c5 = 5: the only digit left in r5c5");
+
+    let mut cells = puzzle.clone();
+    cells[2] = 1;
+    let (_, hint) = post(
+        &server,
+        "/api/hint",
+        &json!({"puzzle": puzzle, "cells": cells}),
+    );
+    assert_eq!(hint["kind"], "wrong");
+    assert_eq!(hint["cell"], 2);
+    assert!(
+        hint["text"].as_str().unwrap().starts_with("r1c3 is not 1"),
+        "{hint}"
+    );
+
+    // A 16×16 game, its hints in its own letters.
+    let (_, game) = post(
+        &server,
+        "/api/new",
+        &json!({"size": 16, "difficulty": "easy", "seed": 3}),
+    );
+    let puzzle16 = grid(&game["puzzle"]);
+    let (_, hint) = post(
+        &server,
+        "/api/hint",
+        &json!({"puzzle": puzzle16, "cells": puzzle16, "symbols": "ABCDEFGHIJKLMNOP"}),
+    );
+    let digit = hint["digit"].as_u64().unwrap() as u8;
+    let letter = (b'A' + digit - 1) as char;
+    assert!(
+        hint["text"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("= {letter}")),
+        "{hint}"
+    );
+    play_by_hints(&server, &puzzle16);
+}
+
+#[test]
+fn import_reads_every_layout_and_refuses_what_cannot_be_played() {
+    let server = start();
+    let classic = cells_of(CLASSIC);
+    let grid_text: String = CLASSIC
+        .as_bytes()
+        .chunks(9)
+        .map(|row| {
+            let row: Vec<String> = row.iter().map(|&b| (b as char).to_string()).collect();
+            row.join(" ") + "\r\n"
+        })
+        .collect();
+    for text in [
+        CLASSIC.to_owned(),
+        format!("# a comment\n{CLASSIC}\n"),
+        grid_text,
+    ] {
+        let (status, game) = post(&server, "/api/import", &json!({ "text": text }));
+        assert_eq!(status, 200, "{text:?}: {game}");
+        assert_eq!(grid(&game["puzzle"]), classic);
+        assert_eq!(
+            (game["size"].as_u64(), game["box"].as_u64()),
+            (Some(9), Some(3))
+        );
+        assert_eq!(game["symbols"], "123456789");
+        assert_eq!(game["grade"], "easy");
+    }
+    // A 16×16 game written in letters reads back with its letters.
+    let (_, game) = post(
+        &server,
+        "/api/new",
+        &json!({"size": 16, "difficulty": "easy", "seed": 2}),
+    );
+    let cells16 = grid(&game["puzzle"]);
+    let line: String = cells16
+        .iter()
+        .map(|&d| if d == 0 { '.' } else { (b'A' + d - 1) as char })
+        .collect();
+    let (status, imported) = post(&server, "/api/import", &json!({ "text": line }));
+    assert_eq!(status, 200, "{imported}");
+    assert_eq!(grid(&imported["puzzle"]), cells16);
+    assert_eq!(imported["symbols"], "ABCDEFGHIJKLMNOP");
+
+    let refused = [
+        ("", "no puzzle"),
+        ("53..7....6..19", "line 1"),
+        (&format!("{}x", &CLASSIC[..80]), "unknown symbol"),
+        (&".".repeat(81), "more than one solution"),
+        (&format!("55{}", &CLASSIC[2..]), "repeat a digit"),
+        (&".".repeat(1296), "too large"),
+    ];
+    for (text, why) in refused {
+        let (status, answer) = post(&server, "/api/import", &json!({ "text": text }));
+        assert_eq!(status, 422, "{text:?}: {answer}");
+        let error = answer["error"].as_str().unwrap();
+        assert!(
+            error.contains(why),
+            "{text:?}: {error:?} should say {why:?}"
+        );
+    }
+}
+
+#[test]
+fn bad_requests_get_a_4xx_with_a_json_message() {
+    let server = start();
+    let big_grid = json!({"puzzle": vec![0; 10_000], "cells": vec![0; 10_000]});
+    let cases: Vec<(&str, Vec<u8>, u16, &str)> = vec![
+        ("/api/check", b"not json".to_vec(), 400, "bad request JSON"),
+        (
+            "/api/check",
+            b"{\"puzzle\": [1, 2]}".to_vec(),
+            400,
+            "missing field",
+        ),
+        ("/api/new", b"{\"size\": 9}".to_vec(), 400, "difficulty"),
+        (
+            "/api/new",
+            br#"{"size": 12, "difficulty": "easy"}"#.to_vec(),
+            400,
+            "12×12",
+        ),
+        (
+            "/api/new",
+            br#"{"size": 25, "difficulty": "easy"}"#.to_vec(),
+            400,
+            "sizes: 4, 9, 16",
+        ),
+        (
+            "/api/new",
+            br#"{"size": -1, "difficulty": "easy"}"#.to_vec(),
+            400,
+            "bad request JSON",
+        ),
+        (
+            "/api/new",
+            br#"{"size": 9, "difficulty": "insane"}"#.to_vec(),
+            400,
+            "unknown grade",
+        ),
+        (
+            "/api/new",
+            br#"{"size": 9, "difficulty": "easy", "x": 1}"#.to_vec(),
+            400,
+            "unknown field",
+        ),
+        (
+            "/api/hint",
+            big_grid.to_string().into_bytes(),
+            400,
+            "10000 cells",
+        ),
+        (
+            "/api/solve",
+            json!({"puzzle": vec![10; 81]}).to_string().into_bytes(),
+            400,
+            "more than 9",
+        ),
+        (
+            "/api/solve",
+            json!({"puzzle": vec![300; 81]}).to_string().into_bytes(),
+            400,
+            "bad request JSON",
+        ),
+        (
+            "/api/check",
+            json!({"puzzle": vec![0; 81], "cells": vec![0; 16]})
+                .to_string()
+                .into_bytes(),
+            400,
+            "81 cells but cells has 16",
+        ),
+        (
+            "/api/import",
+            vec![b'{'; 10 << 20],
+            413,
+            "larger than 65536 bytes",
+        ),
+        ("/api/import", vec![0; 1000], 400, "bad request JSON"),
+        ("/api/nothing", b"{}".to_vec(), 404, "no such"),
+    ];
+    for (path, body, status, why) in cases {
+        let answer = post_raw(&server, path, &body);
+        let json: Value = answer.json().unwrap();
+        assert_eq!(answer.status, status, "{path} {json}");
+        let error = json["error"].as_str().unwrap();
+        assert!(error.contains(why), "{path}: {error:?} should say {why:?}");
+    }
+    let get = request(server.addr(), "GET", "/api/new", None, TIMEOUT).unwrap();
+    assert_eq!(get.status, 405);
+    assert!(get.json().unwrap()["error"].is_string());
+}
+
+#[test]
+fn the_page_is_served_from_the_binary() {
+    let server = start();
+    for (path, kind, mark) in [
+        ("/", "text/html", "<title>cover play</title>"),
+        ("/app.js", "text/javascript", "api(\"new\""),
+        ("/style.css", "text/css", ".cell"),
+    ] {
+        let answer = request(server.addr(), "GET", path, None, TIMEOUT).unwrap();
+        assert_eq!(answer.status, 200, "{path}");
+        assert!(
+            answer.content_type.as_deref().unwrap().starts_with(kind),
+            "{path}"
+        );
+        let body = String::from_utf8(answer.body).unwrap();
+        assert!(body.contains(mark), "{path} holds {mark:?}");
+    }
+}
+
+#[test]
+fn many_requests_at_once_are_all_answered() {
+    let server = start();
+    let puzzle = cells_of(CLASSIC);
+    let body = json!({"puzzle": puzzle, "cells": puzzle});
+    let (_, expected) = post(&server, "/api/hint", &body);
+    let answers: Vec<(u16, Value)> = thread::scope(|scope| {
+        let workers: Vec<_> = (0..25)
+            .map(|k| {
+                let (server, body) = (&server, &body);
+                scope.spawn(move || {
+                    (0..8)
+                        .map(|i| {
+                            if (k + i) % 2 == 0 {
+                                post(server, "/api/hint", body)
+                            } else {
+                                post(
+                                    server,
+                                    "/api/new",
+                                    &json!({"size": 9, "difficulty": "easy"}),
+                                )
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    });
+    assert_eq!(answers.len(), 200);
+    for (status, answer) in answers {
+        assert_eq!(status, 200, "{answer}");
+        if answer.get("kind").is_some() {
+            assert_eq!(answer, expected);
+        } else {
+            assert_eq!(count_solutions(&grid(&answer["puzzle"]), 2), 1);
+        }
+    }
+}
