@@ -114,10 +114,22 @@ pub fn router(config: Config) -> Router {
             get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }),
         )
         .route("/api/new", post(new_game))
-        .route("/api/check", post(check))
-        .route("/api/hint", post(hint))
-        .route("/api/solve", post(solve))
-        .route("/api/import", post(import))
+        .route(
+            "/api/check",
+            post(|State(shared): State<Arc<Shared>>, body| searching(shared, body, game::check)),
+        )
+        .route(
+            "/api/hint",
+            post(|State(shared): State<Arc<Shared>>, body| searching(shared, body, game::hint)),
+        )
+        .route(
+            "/api/solve",
+            post(|State(shared): State<Arc<Shared>>, body| searching(shared, body, game::solve)),
+        )
+        .route(
+            "/api/import",
+            post(|State(shared): State<Arc<Shared>>, body| searching(shared, body, game::import)),
+        )
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page or endpoint".into()) })
         .method_not_allowed_fallback(|| async {
             error(
@@ -297,50 +309,22 @@ async fn new_game(
     work(&shared, move || game::new_game(&request, seed)).await
 }
 
-async fn check(State(shared): State<Arc<Shared>>, body: Result<Bytes, BytesRejection>) -> Response {
-    match parse::<game::PlayRequest>(body) {
-        Ok(request) => {
-            let nodes = shared.config.search_nodes;
-            work(&shared, move || game::check(&request, nodes)).await
-        }
-        Err(response) => *response,
-    }
-}
-
-async fn hint(State(shared): State<Arc<Shared>>, body: Result<Bytes, BytesRejection>) -> Response {
-    match parse::<game::PlayRequest>(body) {
-        Ok(request) => {
-            let nodes = shared.config.search_nodes;
-            work(&shared, move || game::hint(&request, nodes)).await
-        }
-        Err(response) => *response,
-    }
-}
-
-async fn solve(State(shared): State<Arc<Shared>>, body: Result<Bytes, BytesRejection>) -> Response {
-    match parse::<game::SolveRequest>(body) {
-        Ok(request) => {
-            let nodes = shared.config.search_nodes;
-            work(&shared, move || game::solve(&request, nodes)).await
-        }
-        Err(response) => *response,
-    }
-}
-
-async fn import(
-    State(shared): State<Arc<Shared>>,
+/// An endpoint that searches: parses a `R`, then answers with `answer`
+/// on a worker, within the server's node budget.
+async fn searching<R, T>(
+    shared: Arc<Shared>,
     body: Result<Bytes, BytesRejection>,
-) -> Response {
-    match parse::<game::ImportRequest>(body) {
+    answer: fn(&R, u64) -> Result<T, GameError>,
+) -> Response
+where
+    R: DeserializeOwned + Send + 'static,
+    T: Serialize + Send + 'static,
+{
+    match parse::<R>(body) {
         Ok(request) => {
             let nodes = shared.config.search_nodes;
-            work(&shared, move || game::import(&request, nodes)).await
+            work(&shared, move || answer(&request, nodes)).await
         }
         Err(response) => *response,
     }
-}
-
-/// The address `cover play` binds by default: loopback only.
-pub fn default_addr(port: u16) -> SocketAddr {
-    SocketAddr::from(([127, 0, 0, 1], port))
 }
