@@ -71,6 +71,7 @@ function render() {
     const [r, c] = [Math.floor(i / size), i % size];
     cell.className = "cell";
     cell.setAttribute("role", "gridcell");
+    cell.id = "cell-" + i;
     cell.dataset.cell = i;
     cell.dataset.value = d;
     cell.setAttribute("aria-label", `row ${r + 1} column ${c + 1}, ${d ? symbols[d - 1] : "empty"}`);
@@ -79,7 +80,7 @@ function render() {
     if (r % box === box - 1 && r < size - 1) cell.classList.add("box-bottom");
     if (i !== selected && peers(i, selected, size, box)) cell.classList.add("peer");
     if (d && d === cells[selected] && i !== selected) cell.classList.add("same");
-    if (i === selected) cell.classList.add("selected");
+    if (i === selected) { cell.classList.add("selected"); cell.setAttribute("aria-selected", "true"); }
     if (bad.has(i)) cell.classList.add("conflict");
     if (wrong.has(i)) cell.classList.add("wrong");
     if (i === hinted) cell.classList.add("hinted");
@@ -98,7 +99,7 @@ function render() {
     cell.addEventListener("click", () => { selected = i; render(); board.focus(); });
     return cell;
   }));
-  board.setAttribute("aria-activedescendant", "");
+  board.setAttribute("aria-activedescendant", "cell-" + selected);
   $("pad").replaceChildren(...[...Array(size + 1).keys()].map((d) => {
     const b = document.createElement("button");
     b.className = "pad"; b.dataset.digit = d; b.textContent = d ? symbols[d - 1] : "⌫";
@@ -115,6 +116,7 @@ function change(apply) {
   game.redo = [];
   apply();
   wrong = new Set(); hinted = -1;
+  say(""); // a hint or a check is about the board before this change
   save(); render(); maybeWon();
 }
 
@@ -231,12 +233,14 @@ document.addEventListener("keydown", (e) => {
     const [dr, dc] = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[key];
     selected = ((r + dr + size) % size) * size + (c + dc + size) % size;
     render();
-  } else if (["Backspace", "Delete", "0", "."].includes(key)) input(0);
-  else if (key === "p" && !symbols.toLowerCase().includes("p")) { pencil = !pencil; render(); }
-  else if (key === "h" && !symbols.toLowerCase().includes("h")) hint();
-  else {
-    const d = symbols.toLowerCase().indexOf(key.toLowerCase()) + 1;
-    if (d > 0 && key.length === 1) input(d); else return;
+  } else {
+    // A symbol first: an imported 16×16 may write "0" or "p" as a digit.
+    const d = key.length === 1 ? symbols.toLowerCase().indexOf(key.toLowerCase()) + 1 : 0;
+    if (d > 0) input(d);
+    else if (["Backspace", "Delete", "0", "."].includes(key)) input(0);
+    else if (key === " " || key === "p") { pencil = !pencil; render(); }
+    else if (key === "?" || key === "h") hint();
+    else return;
   }
   e.preventDefault();
 });
@@ -250,5 +254,8 @@ $("check").addEventListener("click", check);
 $("solve").addEventListener("click", solve);
 $("import").addEventListener("click", importPuzzle);
 
-window.coverPlay = { state: () => JSON.parse(JSON.stringify({ ...game, undo: undefined, redo: undefined })) };
+// For tests and the curious: the game as saved, and what is on screen.
+window.coverPlay = {
+  state: () => JSON.parse(JSON.stringify({ ...game, undo: undefined, redo: undefined, selected, pencil, hinted })),
+};
 load();

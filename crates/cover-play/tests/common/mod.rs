@@ -4,6 +4,8 @@
 
 #![allow(dead_code)] // each test file uses its own part
 
+pub mod webdriver;
+
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -84,6 +86,16 @@ pub fn is_solution_of(puzzle: &[u8], solution: &[u8]) -> bool {
 
 /// The number of solutions of `puzzle`, counting up to `limit`.
 pub fn count_solutions(puzzle: &[u8], limit: usize) -> usize {
+    search(puzzle, limit).0
+}
+
+/// The first solution of `puzzle` in the counter's order, if any.
+pub fn first_solution(puzzle: &[u8]) -> Option<Vec<u8>> {
+    search(puzzle, 1).1
+}
+
+/// Counts up to `limit` solutions and keeps the first.
+fn search(puzzle: &[u8], limit: usize) -> (usize, Option<Vec<u8>>) {
     let side = side_of(puzzle.len());
     let units = units(side);
     let mut peers = vec![Vec::new(); puzzle.len()];
@@ -98,15 +110,21 @@ pub fn count_solutions(puzzle: &[u8], limit: usize) -> usize {
             .any(|&c| puzzle[c] != 0 && std::mem::replace(&mut seen[puzzle[c] as usize], true))
     });
     if clash {
-        return 0;
+        return (0, None);
     }
-    let mut grid = puzzle.to_vec();
-    let mut found = 0;
-    count(&mut grid, &peers, side, limit, &mut found);
-    found
+    let (mut grid, mut found, mut first) = (puzzle.to_vec(), 0, None);
+    count(&mut grid, &peers, side, limit, &mut found, &mut first);
+    (found, first)
 }
 
-fn count(grid: &mut [u8], peers: &[Vec<usize>], side: usize, limit: usize, found: &mut usize) {
+fn count(
+    grid: &mut [u8],
+    peers: &[Vec<usize>],
+    side: usize,
+    limit: usize,
+    found: &mut usize,
+    first: &mut Option<Vec<u8>>,
+) {
     // The empty cell with fewest candidates.
     let mut best: Option<(usize, u64)> = None;
     for cell in 0..grid.len() {
@@ -125,13 +143,14 @@ fn count(grid: &mut [u8], peers: &[Vec<usize>], side: usize, limit: usize, found
     }
     let Some((cell, mut free)) = best else {
         *found += 1;
+        first.get_or_insert_with(|| grid.to_vec());
         return;
     };
     while free != 0 && *found < limit {
         let d = free.trailing_zeros() as u8 + 1;
         free &= free - 1;
         grid[cell] = d;
-        count(grid, peers, side, limit, found);
+        count(grid, peers, side, limit, found, first);
     }
     grid[cell] = 0;
 }

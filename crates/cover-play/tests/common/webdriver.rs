@@ -1,0 +1,242 @@
+//! Just enough of the W3C WebDriver protocol to drive Debian's Chromium
+//! through its ChromeDriver, spoken over `cover_play::client`: sessions,
+//! navigation, elements, key presses, scripts and screenshots.
+//!
+//! The browser is real: nothing here stands in for it. When Chromium or
+//! ChromeDriver is missing the tests skip with a message, unless
+//! `COVER_REQUIRE_BROWSER` is set (`.ci/run` installs both and sets it),
+//! and then they fail.
+
+use std::net::{SocketAddr, TcpListener};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use cover_play::client::request;
+use serde_json::{json, Value};
+
+/// The keys WebDriver writes as private-use characters.
+pub mod key {
+    pub const NULL: char = '\u{E000}';
+    pub const BACKSPACE: char = '\u{E003}';
+    pub const ENTER: char = '\u{E007}';
+    pub const SHIFT: char = '\u{E008}';
+    pub const CONTROL: char = '\u{E009}';
+    pub const LEFT: char = '\u{E012}';
+    pub const UP: char = '\u{E013}';
+    pub const RIGHT: char = '\u{E014}';
+    pub const DOWN: char = '\u{E015}';
+    pub const DELETE: char = '\u{E017}';
+}
+
+/// The name WebDriver gives an element reference in JSON.
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+fn find_program(env: &str, names: &[&str]) -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os(env) {
+        return Some(PathBuf::from(path));
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .flat_map(|dir| names.iter().map(move |name| dir.join(name)))
+        .find(|candidate| candidate.is_file())
+}
+
+/// A ChromeDriver process and one headless Chromium session in it; both
+/// end on drop.
+pub struct Browser {
+    driver: Child,
+    addr: SocketAddr,
+    session: String,
+}
+
+/// An element of the page, by its WebDriver reference.
+#[derive(Clone)]
+pub struct Element(String);
+
+impl Browser {
+    /// Starts ChromeDriver and a Chromium window `width`×`height`, or
+    /// `None` (with a message) when either program is missing and the
+    /// browser is not required.
+    pub fn start(width: u32, height: u32) -> Option<Browser> {
+        let chromium = find_program("COVER_CHROMIUM", &["chromium", "chromium-browser"]);
+        let driver = find_program("COVER_CHROMEDRIVER", &["chromedriver"]);
+        let (Some(chromium), Some(driver)) = (chromium, driver) else {
+            assert!(
+                std::env::var_os("COVER_REQUIRE_BROWSER").is_none(),
+                "COVER_REQUIRE_BROWSER is set but chromium or chromedriver is missing \
+                 (apt-get install -y chromium chromium-driver)"
+            );
+            eprintln!("skipped: no chromium and chromedriver (apt-get install -y chromium chromium-driver)");
+            return None;
+        };
+        Some(Browser::launch(&chromium, &driver, width, height))
+    }
+
+    fn launch(chromium: &Path, driver: &Path, width: u32, height: u32) -> Browser {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let driver = Command::new(driver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        let addr = SocketAddr::from(([127, 0, 0, 1], port));
+        let mut browser = Browser {
+            driver,
+            addr,
+            session: String::new(),
+        };
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            let ready = request(addr, "GET", "/status", None, Duration::from_secs(2))
+                .ok()
+                .and_then(|a| a.json().ok())
+                .is_some_and(|v| v["value"]["ready"] == true);
+            if ready {
+                break;
+            }
+            assert!(Instant::now() < deadline, "chromedriver never got ready");
+            thread::sleep(Duration::from_millis(50));
+        }
+        let profile =
+            std::env::temp_dir().join(format!("cover-play-chromium-{}-{port}", std::process::id()));
+        // The flags keep Chromium off the network (this machine has none)
+        // and out of the sandbox it cannot have as root in a container.
+        let capabilities = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": chromium,
+                "args": [
+                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                    "--disable-quic", "--no-first-run", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+                    format!("--user-data-dir={}", profile.display()),
+                    format!("--window-size={width},{height}"),
+                ],
+            },
+        }}});
+        let session = browser.call("POST", "/session", Some(capabilities));
+        browser.session = session["sessionId"]
+            .as_str()
+            .expect("a session id")
+            .to_owned();
+        browser
+    }
+
+    /// One WebDriver command; panics with the driver's message on error.
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let body = body.map(|b| b.to_string());
+        let answer = request(
+            self.addr,
+            method,
+            path,
+            body.as_deref().map(str::as_bytes),
+            TIMEOUT,
+        )
+        .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        let json = answer.json().expect("WebDriver answers JSON");
+        assert_eq!(answer.status, 200, "{method} {path}: {json}");
+        json["value"].clone()
+    }
+
+    fn session_call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        self.call(method, &format!("/session/{}{path}", self.session), body)
+    }
+
+    pub fn goto(&self, url: &str) {
+        self.session_call("POST", "/url", Some(json!({ "url": url })));
+    }
+
+    pub fn refresh(&self) {
+        self.session_call("POST", "/refresh", Some(json!({})));
+    }
+
+    /// Runs `script` (a function body; `arguments[i]` are `args`) in the
+    /// page and returns its value.
+    pub fn run(&self, script: &str, args: Value) -> Value {
+        self.session_call(
+            "POST",
+            "/execute/sync",
+            Some(json!({ "script": script, "args": args })),
+        )
+    }
+
+    /// Waits until `script` returns something truthy, and returns it.
+    pub fn wait_for(&self, what: &str, script: &str) -> Value {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            let value = self.run(script, json!([]));
+            if !matches!(&value, Value::Null | Value::Bool(false))
+                && value != json!(0)
+                && value != json!("")
+            {
+                return value;
+            }
+            assert!(Instant::now() < deadline, "timed out waiting for {what}");
+            thread::sleep(Duration::from_millis(25));
+        }
+    }
+
+    pub fn find(&self, css: &str) -> Element {
+        let found = self.session_call(
+            "POST",
+            "/element",
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        Element(
+            found[ELEMENT]
+                .as_str()
+                .unwrap_or_else(|| panic!("no element {css}: {found}"))
+                .to_owned(),
+        )
+    }
+
+    pub fn click(&self, element: &Element) {
+        self.session_call(
+            "POST",
+            &format!("/element/{}/click", element.0),
+            Some(json!({})),
+        );
+    }
+
+    /// Types `text` into `element` as key presses (see [`key`] for the
+    /// special keys; a modifier stays down until [`key::NULL`]).
+    pub fn keys(&self, element: &Element, text: &str) {
+        self.session_call(
+            "POST",
+            &format!("/element/{}/value", element.0),
+            Some(json!({ "text": text })),
+        );
+    }
+
+    /// A PNG of `element` as the browser draws it, or of the whole
+    /// window for `None`.
+    pub fn screenshot(&self, element: Option<&Element>) -> Vec<u8> {
+        let path = match element {
+            Some(element) => format!("/element/{}/screenshot", element.0),
+            None => "/screenshot".to_owned(),
+        };
+        let data = self.session_call("GET", &path, None);
+        base64::engine::general_purpose::STANDARD
+            .decode(data.as_str().expect("base64 text"))
+            .expect("a screenshot in base64")
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        if !self.session.is_empty() {
+            let path = format!("/session/{}", self.session);
+            let _ = request(self.addr, "DELETE", &path, None, Duration::from_secs(10));
+        }
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
