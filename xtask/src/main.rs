@@ -2,6 +2,8 @@
 //! - `bench [problem ...]`: times the engine on `../shared/xc/` problems;
 //!   `bench generate [--runs N] [--quick]` times `cover generate`'s
 //!   generator (see `bench_generate`);
+//!   `bench play [--requests N] [--concurrency C]` puts a bounded load on
+//!   `cover play`'s server over loopback (see `bench_play`);
 //!   `bench propagate [--runs N] [--quick] [sudoku|target]` times each
 //!   propagation level and rule on the hard sudoku sets and target sudoku
 //!   (see `bench_propagate`);
@@ -29,6 +31,7 @@ use anyhow::{bail, Result};
 mod baseline;
 mod bench;
 mod bench_generate;
+mod bench_play;
 mod bench_propagate;
 mod bench_radar;
 mod bench_shard;
@@ -55,6 +58,9 @@ fn main() -> Result<()> {
     match args.first().map(String::as_str) {
         Some("bench") if args.get(1).map(String::as_str) == Some("generate") => {
             bench_generate::run(&args[2..])
+        }
+        Some("bench") if args.get(1).map(String::as_str) == Some("play") => {
+            bench_play::run(&args[2..])
         }
         Some("bench") if args.get(1).map(String::as_str) == Some("propagate") => {
             bench_propagate::run(&args[2..])

@@ -257,6 +257,13 @@ fn a_9x9_game_survives_a_reload_and_a_server_restart_with_a_hint_on_the_way() {
     let marks = marks_shown(&browser, marked);
     assert_eq!(marks.as_array().unwrap().len(), 2, "{marks}");
 
+    // A second hint, to be in the picture with its words.
+    browser.keys(&board, "?");
+    browser.wait_for(
+        "the second hint",
+        "return window.coverPlay.state().hinted >= 0 && document.getElementById('message').textContent",
+    );
+
     // The board and the page as drawn, for people reading CI logs (the
     // README's picture is the page's).
     for (name, element) in [("board", Some(&board)), ("page", None)] {

@@ -1,0 +1,269 @@
+//! `cargo xtask bench play`: a bounded load on `cover play`'s server over
+//! loopback, as issue 16 asks.
+//!
+//! The server (`cover_play::Background`, default `Config`) runs in this
+//! process; `--concurrency` client threads send `--requests` requests per
+//! workload, one TCP connection each (as `cover_play::client` does), and
+//! time each one. Workloads:
+//!
+//! - `page`: `GET /` (the stack alone: no puzzle work);
+//! - `new 9×9`: `POST /api/new`, difficulties in turn, seeds 0, 1, 2, …;
+//! - `hint`: `POST /api/hint` on 100 games in progress (9×9 medium, half
+//!   their empty cells filled with the solution);
+//! - `check`: `POST /api/check` on the same games.
+//!
+//! Each row gives requests per second and latency percentiles; the
+//! baseline, in the same run, is the same calls to `cover_play::game`
+//! made directly on every core (no HTTP, no JSON), so `http/direct` is
+//! what the server adds. Any answer but 200 is an error, and the run
+//! fails if there is one. The load and the server share the machine's
+//! cores.
+//!
+//! Usage: `cargo xtask bench play [--requests N] [--concurrency C]`
+//! (defaults 5,000 and 50).
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use cover_play::client::request;
+use cover_play::game::{self, NewRequest, PlayRequest, SolveRequest};
+use cover_play::{Background, Config};
+use rayon::prelude::*;
+use serde_json::{json, Value};
+
+const GRADES: [&str; 4] = ["easy", "medium", "hard", "extreme"];
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+pub fn run(args: &[String]) -> Result<()> {
+    let usage = "usage: cargo xtask bench play [--requests N] [--concurrency C]";
+    let (mut requests, mut concurrency) = (5000usize, 50usize);
+    let mut args = args.iter();
+    while let Some(flag) = args.next() {
+        let value = args.next().context(usage)?;
+        match flag.as_str() {
+            "--requests" => requests = value.parse().context(usage)?,
+            "--concurrency" => concurrency = value.parse().context(usage)?,
+            _ => bail!(usage),
+        }
+    }
+    if requests == 0 || concurrency == 0 {
+        bail!("{usage} (both at least 1)");
+    }
+    let config = Config::default();
+    let server = Background::start(SocketAddr::from(([127, 0, 0, 1], 0)), config)?;
+    println!(
+        "bench play: {requests} requests per workload, {concurrency} at a time, \
+         server on {} with {} workers, {} cores in all",
+        server.addr(),
+        config.workers,
+        rayon::current_num_threads()
+    );
+
+    let games = games_in_progress(100)?;
+    let new_bodies: Vec<Value> = (0..requests)
+        .map(|i| json!({"size": 9, "difficulty": GRADES[i % 4], "seed": i}))
+        .collect();
+    let play_bodies: Vec<Value> = games
+        .iter()
+        .map(|g| json!({"puzzle": g.puzzle, "cells": g.cells}))
+        .collect();
+
+    println!(
+        "{:<9} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>7} {:>6}",
+        "workload", "http/s", "direct/s", "ratio", "p50 ms", "p99 ms", "max ms", "errors", "n"
+    );
+    let mut errors = 0;
+    let page = load(
+        server.addr(),
+        "GET",
+        "/",
+        &[Value::Null],
+        requests,
+        concurrency,
+    );
+    errors += page.report("page", None);
+
+    let direct_new = direct(&new_bodies, |body| {
+        let request: NewRequest = serde_json::from_value(body.clone()).expect("a new request");
+        game::new_game(&request, 0).is_ok()
+    });
+    let new = load(
+        server.addr(),
+        "POST",
+        "/api/new",
+        &new_bodies,
+        requests,
+        concurrency,
+    );
+    errors += new.report("new 9×9", Some(direct_new));
+
+    let direct_hint = direct_cycle(&play_bodies, requests, |body| {
+        let request: PlayRequest = serde_json::from_value(body.clone()).expect("a play request");
+        game::hint(&request, config.search_nodes).is_ok()
+    });
+    let hint = load(
+        server.addr(),
+        "POST",
+        "/api/hint",
+        &play_bodies,
+        requests,
+        concurrency,
+    );
+    errors += hint.report("hint", Some(direct_hint));
+
+    let direct_check = direct_cycle(&play_bodies, requests, |body| {
+        let request: PlayRequest = serde_json::from_value(body.clone()).expect("a play request");
+        game::check(&request, config.search_nodes).is_ok()
+    });
+    let check = load(
+        server.addr(),
+        "POST",
+        "/api/check",
+        &play_bodies,
+        requests,
+        concurrency,
+    );
+    errors += check.report("check", Some(direct_check));
+
+    if errors > 0 {
+        bail!("{errors} requests failed");
+    }
+    Ok(())
+}
+
+/// A 9×9 medium game with half its empty cells filled in.
+struct InProgress {
+    puzzle: Vec<u8>,
+    cells: Vec<u8>,
+}
+
+fn games_in_progress(count: u64) -> Result<Vec<InProgress>> {
+    (0..count)
+        .into_par_iter()
+        .map(|seed| {
+            let new = NewRequest {
+                size: 9,
+                difficulty: "medium".to_owned(),
+                seed: Some(10_000 + seed),
+            };
+            let puzzle = game::new_game(&new, 0)?.puzzle;
+            let solution = game::solve(
+                &SolveRequest {
+                    puzzle: puzzle.clone(),
+                },
+                u64::MAX,
+            )?;
+            let mut cells = puzzle.clone();
+            let empty: Vec<usize> = (0..81).filter(|&c| puzzle[c] == 0).collect();
+            for &c in &empty[..empty.len() / 2] {
+                cells[c] = solution.solution[c];
+            }
+            Ok(InProgress { puzzle, cells })
+        })
+        .collect::<Result<_, game::GameError>>()
+        .context("preparing games in progress")
+}
+
+/// Requests per second of `call` over `inputs` on every core, in process.
+fn direct(inputs: &[Value], call: impl Fn(&Value) -> bool + Sync) -> f64 {
+    let start = Instant::now();
+    let ok = inputs.par_iter().filter(|input| call(input)).count();
+    assert_eq!(ok, inputs.len(), "every direct call succeeds");
+    inputs.len() as f64 / start.elapsed().as_secs_f64()
+}
+
+/// [`direct`] over `count` inputs taken from `inputs` in turn.
+fn direct_cycle(inputs: &[Value], count: usize, call: impl Fn(&Value) -> bool + Sync) -> f64 {
+    let cycled: Vec<Value> = inputs.iter().cycle().take(count).cloned().collect();
+    direct(&cycled, call)
+}
+
+/// What one workload measured.
+struct Load {
+    latencies: Vec<Duration>,
+    errors: Vec<String>,
+    elapsed: Duration,
+}
+
+/// Sends `count` requests (bodies taken from `bodies` in turn; `Null` for
+/// none), `concurrency` at a time.
+fn load(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    bodies: &[Value],
+    count: usize,
+    concurrency: usize,
+) -> Load {
+    let bodies: Vec<Option<Vec<u8>>> = bodies
+        .iter()
+        .map(|b| (!b.is_null()).then(|| b.to_string().into_bytes()))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let latencies = Mutex::new(Vec::with_capacity(count));
+    let errors = Mutex::new(Vec::new());
+    let start = Instant::now();
+    thread::scope(|scope| {
+        for _ in 0..concurrency.min(count) {
+            scope.spawn(|| {
+                let mut mine = Vec::new();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= count {
+                        break;
+                    }
+                    let body = bodies[i % bodies.len()].as_deref();
+                    let sent = Instant::now();
+                    match request(addr, method, path, body, TIMEOUT) {
+                        Ok(answer) if answer.status == 200 => mine.push(sent.elapsed()),
+                        Ok(answer) => errors.lock().unwrap().push(format!(
+                            "{path} #{i}: status {} {}",
+                            answer.status,
+                            String::from_utf8_lossy(&answer.body)
+                        )),
+                        Err(e) => errors.lock().unwrap().push(format!("{path} #{i}: {e}")),
+                    }
+                }
+                latencies.lock().unwrap().extend(mine);
+            });
+        }
+    });
+    Load {
+        latencies: latencies.into_inner().unwrap(),
+        errors: errors.into_inner().unwrap(),
+        elapsed: start.elapsed(),
+    }
+}
+
+impl Load {
+    /// Prints the row and the first errors; returns the number of errors.
+    fn report(mut self, name: &str, direct: Option<f64>) -> usize {
+        self.latencies.sort();
+        let n = self.latencies.len();
+        let at = |q: f64| {
+            self.latencies
+                .get(((n as f64 * q).ceil() as usize).clamp(1, n.max(1)) - 1)
+                .map_or(f64::NAN, |d| d.as_secs_f64() * 1e3)
+        };
+        let rate = (n + self.errors.len()) as f64 / self.elapsed.as_secs_f64();
+        let (direct_text, ratio) = match direct {
+            Some(d) => (format!("{d:.0}"), format!("{:.2}", rate / d)),
+            None => ("-".to_owned(), "-".to_owned()),
+        };
+        println!(
+            "{name:<9} {rate:>9.0} {direct_text:>9} {ratio:>8} {:>8.2} {:>8.2} {:>8.2} {:>7} {n:>6}",
+            at(0.5),
+            at(0.99),
+            at(1.0),
+            self.errors.len(),
+        );
+        for error in self.errors.iter().take(5) {
+            println!("  error: {error}");
+        }
+        self.errors.len()
+    }
+}
