@@ -46,8 +46,19 @@ fn wait_ready(browser: &Browser) {
 /// difficulty likewise, and Enter presses "New game".
 fn new_game_by_keys(browser: &Browser, size: usize, difficulty: &str) -> Value {
     let before = state(browser)["puzzle"].clone();
-    browser.keys(&browser.find("#size"), &size.to_string()[..1]);
-    browser.keys(&browser.find("#difficulty"), &difficulty[..1]);
+    // Typing a whole option's name selects it (a single letter would
+    // step from "easy" to the next option with that letter).
+    browser.keys(&browser.find("#size"), &size.to_string());
+    browser.keys(&browser.find("#difficulty"), difficulty);
+    let chosen = browser.run(
+        "return [document.getElementById('size').value, document.getElementById('difficulty').value]",
+        json!([]),
+    );
+    assert_eq!(
+        chosen,
+        json!([size.to_string(), difficulty]),
+        "the selects took the keys"
+    );
     browser.keys(&browser.find("#new"), &key::ENTER.to_string());
     browser.wait_for(
         "the new game",
@@ -432,18 +443,25 @@ fn import_takes_any_layout_and_shows_the_servers_refusals() {
 #[test]
 fn on_a_phone_the_board_fits_and_16x16_takes_letters() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(browser) = Browser::start(390, 844) else {
+    let Some(browser) = Browser::start_phone(390, 844) else {
         return;
     };
     let server = start();
     let board = open(&browser, &server);
     let game = new_game_by_keys(&browser, 16, "easy");
+
     let fits = browser.run(
         "const b = document.getElementById('board').getBoundingClientRect(); \
-         return [b.left, b.right, window.innerWidth, document.documentElement.scrollWidth]",
+         return [b.left, b.right, window.innerWidth, document.documentElement.scrollWidth, \
+                 window.devicePixelRatio]",
         json!([]),
     );
     let [left, right, width, scroll] = [0, 1, 2, 3].map(|i| fits[i].as_f64().unwrap());
+    assert_eq!(
+        (width, fits[4].as_f64().unwrap()),
+        (390.0, 2.0),
+        "a phone's screen"
+    );
     assert!(
         left >= 0.0 && right <= width && scroll <= width,
         "the board fits: {fits}"
@@ -465,4 +483,18 @@ fn on_a_phone_the_board_fits_and_16x16_takes_letters() {
         json!([cell]),
     );
     assert_eq!(shown, symbol(&game, solution[cell]));
+
+    // By touch alone: tap another empty cell, then its digit on the pad.
+    let other = grid(&state(&browser)["cells"])
+        .iter()
+        .rposition(|&d| d == 0)
+        .expect("another empty cell");
+    browser.click(&browser.find(&format!(".cell[data-cell='{other}']")));
+    assert_eq!(state(&browser)["selected"], other);
+    browser.click(&browser.find(&format!(".pad[data-digit='{}']", solution[other])));
+    assert_eq!(cell_value(&browser, other), solution[other]);
+    let png = browser.screenshot(None);
+    let shot = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("cover-play-phone.png");
+    std::fs::write(&shot, png).unwrap();
+    eprintln!("screenshot: {}", shot.display());
 }

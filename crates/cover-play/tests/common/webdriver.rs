@@ -51,6 +51,8 @@ pub struct Browser {
     driver: Child,
     addr: SocketAddr,
     session: String,
+    /// The device metrics of a phone's screen, when emulating one.
+    phone: Option<Value>,
 }
 
 /// An element of the page, by its WebDriver reference.
@@ -62,6 +64,43 @@ impl Browser {
     /// `None` (with a message) when either program is missing and the
     /// browser is not required.
     pub fn start(width: u32, height: u32) -> Option<Browser> {
+        Browser::start_with(width, height)
+    }
+
+    /// As [`Browser::start`], but the page sees a phone's screen: a
+    /// viewport `width`×`height` CSS pixels at twice the density, with
+    /// touch, through Chromium's device emulation (a desktop window
+    /// cannot be narrower than 500 pixels).
+    pub fn start_phone(width: u32, height: u32) -> Option<Browser> {
+        let mut browser = Browser::start(width.max(500), height)?;
+        browser.phone = Some(json!({
+            "width": width, "height": height, "deviceScaleFactor": 2, "mobile": true,
+        }));
+        Some(browser)
+    }
+
+    /// Chromium forgets device emulation when a navigation moves the tab
+    /// to another renderer, so it is set again after each one.
+    fn emulate(&self) {
+        if let Some(metrics) = &self.phone {
+            self.cdp(
+                "Emulation.setTouchEmulationEnabled",
+                json!({"enabled": true}),
+            );
+            self.cdp("Emulation.setDeviceMetricsOverride", metrics.clone());
+        }
+    }
+
+    /// One DevTools command, through ChromeDriver's `goog/cdp` extension.
+    fn cdp(&self, cmd: &str, params: Value) -> Value {
+        self.session_call(
+            "POST",
+            "/goog/cdp/execute",
+            Some(json!({ "cmd": cmd, "params": params })),
+        )
+    }
+
+    fn start_with(width: u32, height: u32) -> Option<Browser> {
         let chromium = find_program("COVER_CHROMIUM", &["chromium", "chromium-browser"]);
         let driver = find_program("COVER_CHROMEDRIVER", &["chromedriver"]);
         let (Some(chromium), Some(driver)) = (chromium, driver) else {
@@ -70,7 +109,9 @@ impl Browser {
                 "COVER_REQUIRE_BROWSER is set but chromium or chromedriver is missing \
                  (apt-get install -y chromium chromium-driver)"
             );
-            eprintln!("skipped: no chromium and chromedriver (apt-get install -y chromium chromium-driver)");
+            eprintln!(
+                "skipped: no chromium and chromedriver (apt-get install -y chromium chromium-driver)"
+            );
             return None;
         };
         Some(Browser::launch(&chromium, &driver, width, height))
@@ -92,6 +133,7 @@ impl Browser {
             driver,
             addr,
             session: String::new(),
+            phone: None,
         };
         let deadline = Instant::now() + TIMEOUT;
         loop {
@@ -152,10 +194,12 @@ impl Browser {
 
     pub fn goto(&self, url: &str) {
         self.session_call("POST", "/url", Some(json!({ "url": url })));
+        self.emulate();
     }
 
     pub fn refresh(&self) {
         self.session_call("POST", "/refresh", Some(json!({})));
+        self.emulate();
     }
 
     /// Runs `script` (a function body; `arguments[i]` are `args`) in the
