@@ -45,7 +45,8 @@ fn wait_ready(browser: &Browser) {
 /// into its select (its options start "4×4", "9×9", "16×16"), the
 /// difficulty likewise, and Enter presses "New game".
 fn new_game_by_keys(browser: &Browser, size: usize, difficulty: &str) -> Value {
-    let before = state(browser)["puzzle"].clone();
+    // The puzzle as the page's JSON.stringify writes it, quoted for JS.
+    let before = state(browser)["puzzle"].to_string();
     // Typing a whole option's name selects it (a single letter would
     // step from "easy" to the next option with that letter).
     browser.keys(&browser.find("#size"), &size.to_string());
