@@ -415,6 +415,32 @@ fn import_takes_any_layout_and_shows_the_servers_refusals() {
     assert_eq!(grid(&game["puzzle"]), expected);
     assert_eq!(grid(&game["cells"]), expected);
 
+    // A digit its row already has: both cells turn red as it is typed;
+    // Check calls it wrong; Solve fills in the one solution.
+    let board = browser.find("#board");
+    type_at(&browser, &board, 2, "5");
+    let red = browser.run(
+        "return [...document.querySelectorAll('.cell.conflict')].map(c => Number(c.dataset.cell))",
+        json!([]),
+    );
+    assert_eq!(red, json!([0, 2]), "the clash is shown as it is typed");
+    browser.click(&browser.find("#check"));
+    browser.wait_for("the check", &format!("return {message} === '1 wrong'"));
+    let underlined = browser.run(
+        "return [...document.querySelectorAll('.cell.wrong')].map(c => Number(c.dataset.cell))",
+        json!([]),
+    );
+    assert_eq!(underlined, json!([2]));
+    browser.click(&browser.find("#solve"));
+    browser.wait_for(
+        "the solution",
+        &format!("return {message} === 'solved by the computer'"),
+    );
+    let solved = grid(&state(&browser)["cells"]);
+    assert!(is_solution_of(&expected, &solved), "{solved:?}");
+    assert_eq!(count_solutions(&expected, 2), 1);
+    assert_eq!(Some(solved), first_solution(&expected));
+
     // Refusals: the page shows the server's own message.
     let several = format!("{}{}", &classic[..20], ".".repeat(61));
     let no_solution = format!("55{}", &classic[2..]);
