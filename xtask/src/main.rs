@@ -1,5 +1,7 @@
 //! Project chores, run as `cargo xtask <chore>`:
 //! - `bench [problem ...]`: times the engine on `../shared/xc/` problems;
+//!   `bench bits [--runs N] [SET ...]` times the bit-parallel 9×9 engine
+//!   beside the compact engine and the `sudoku` crate (see `bench_bits`);
 //!   `bench generate [--runs N] [--quick]` times `cover generate`'s
 //!   generator (see `bench_generate`);
 //!   `bench play [--requests N] [--concurrency C]` puts a bounded load on
@@ -30,6 +32,7 @@ use anyhow::{bail, Result};
 
 mod baseline;
 mod bench;
+mod bench_bits;
 mod bench_generate;
 mod bench_play;
 mod bench_propagate;
@@ -56,6 +59,9 @@ mod verify_xcc;
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
+        Some("bench") if args.get(1).map(String::as_str) == Some("bits") => {
+            bench_bits::run(&args[2..])
+        }
         Some("bench") if args.get(1).map(String::as_str) == Some("generate") => {
             bench_generate::run(&args[2..])
         }

@@ -10,6 +10,10 @@
 //!   options, forced.
 //! - [`Solver`]: one per thread; keeps a model and an engine per size and
 //!   solves puzzle after puzzle, handing each solution grid to a callback.
+//! - [`BitSolver`]: a bit-parallel 9×9 engine (candidates as bit boards,
+//!   singles and box-line to a fixpoint, binary guesses on a stack of
+//!   copies); a first version, not yet used by `cover sudoku` (see its
+//!   module's status).
 //! - A [`Puzzle`] writes a solution back in its own layout and symbols
 //!   ([`Puzzle::write_solution`], [`Puzzle::line_form`],
 //!   [`Puzzle::write_pretty`]).
@@ -36,6 +40,7 @@
 //! one of its cells is longer than a character or is a digit that is not a
 //! symbol.
 
+pub mod bits;
 pub mod logic;
 mod model;
 mod parse;
@@ -45,6 +50,7 @@ mod symbols;
 use std::fmt::Write as _;
 use std::sync::Arc;
 
+pub use bits::{BitSolver, BitStats};
 pub use model::{Engine, Model, Solver};
 pub use parse::{InputError, ParseError, ParseErrorKind, Puzzles};
 pub use propagate::{Level, SudokuPropagator};

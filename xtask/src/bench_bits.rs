@@ -1,0 +1,162 @@
+//! `cargo xtask bench bits`: the bit-parallel 9×9 engine
+//! (`cover_models::sudoku::BitSolver`) side by side with the compact
+//! exact-cover engine (`cover sudoku`'s default today) and the `sudoku`
+//! crate (JCZSolve; the peer of issue 18, a dependency of this benchmark
+//! only), in this process, on one thread, on the hard 9×9 sets of
+//! `../shared/datasets/`.
+//!
+//! Two modes per set: the first solution, and solve-and-prove-unique
+//! (count up to 2). Each time is the best of `--runs` passes over the
+//! whole set (default 3), parsing excluded. Answers are checked on the
+//! way: every puzzle of these sets has one solution, so each engine must
+//! count exactly one, and each first solution must be a valid grid that
+//! keeps the givens (an independent check here).
+//!
+//! Usage: `cargo xtask bench bits [--runs N] [SET ...]`.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use cover_models::sudoku::{BitSolver, Puzzles, Solver};
+use dlx_core::{Control, Limits};
+
+use crate::bench::shared_dir;
+
+const SETS: &[&str] = &[
+    "forum_hardest_1905_11plus",
+    "magictour_top1465",
+    "forum_hardest_1106",
+    "17_clue",
+];
+
+pub fn run(args: &[String]) -> Result<()> {
+    let usage = "usage: cargo xtask bench bits [--runs N] [SET ...]";
+    let mut runs = 3usize;
+    let mut sets = Vec::new();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--runs" => runs = args.next().context(usage)?.parse().context(usage)?,
+            name if SETS.contains(&name) => sets.push(name.to_owned()),
+            _ => bail!("{usage} (sets: {})", SETS.join(", ")),
+        }
+    }
+    if sets.is_empty() {
+        sets = SETS.iter().map(|s| s.to_string()).collect();
+    }
+    let dir = shared_dir().join("datasets").join("sudoku9");
+    println!("bench bits: one thread, best of {runs}; µs per puzzle");
+    println!(
+        "{:<26} {:>6} {:<7} {:>9} {:>9} {:>9} {:>11} {:>12}",
+        "set", "n", "mode", "bits", "compact", "sudoku", "bits/sudoku", "bits/compact"
+    );
+    for name in &sets {
+        let path = dir.join(format!("{name}.txt"));
+        let Ok(text) = std::fs::read(&path) else {
+            println!("{name:<26} (not here: {})", path.display());
+            continue;
+        };
+        let puzzles: Vec<_> = Puzzles::new(&text[..], None)
+            .filter_map(|p| p.ok())
+            .filter(|p| p.cells.len() == 81)
+            .collect();
+        let grids: Vec<[u8; 81]> = puzzles
+            .iter()
+            .map(|p| p.cells.clone().try_into().expect("81 cells"))
+            .collect();
+        let peers: Vec<sudoku::Sudoku> = grids
+            .iter()
+            .map(|g| sudoku::Sudoku::from_bytes(*g).expect("valid digits"))
+            .collect();
+        for (mode, limit) in [("first", 1u64), ("unique", 2)] {
+            let limits = Limits::solutions(limit);
+            let mut bits = BitSolver::new();
+            let (mut guesses, mut rounds) = (0u64, 0u64);
+            let bits_time = best_of(runs, || {
+                (guesses, rounds) = (0, 0);
+                for grid in &grids {
+                    let mut count = 0;
+                    let (_, stats) = bits.search(grid, &limits, |solution| {
+                        assert!(is_solution_of(grid, solution), "{name}: a bad grid");
+                        count += 1;
+                        Control::Continue
+                    });
+                    assert_eq!(count, 1, "{name}: one solution");
+                    guesses += stats.guesses;
+                    rounds += stats.rounds;
+                }
+            });
+            let mut compact = Solver::default();
+            let compact_time = best_of(runs, || {
+                for puzzle in &puzzles {
+                    let report = if limit == 1 {
+                        compact.first(puzzle).1
+                    } else {
+                        compact.count(puzzle, Some(limit))
+                    };
+                    assert_eq!(report.stats.solutions, 1, "{name}: one solution");
+                }
+            });
+            let peer_time = best_of(runs, || {
+                for peer in &peers {
+                    let solved = if limit == 1 {
+                        peer.some_solution()
+                    } else {
+                        peer.solution()
+                    };
+                    assert!(solved.is_some(), "{name}: the peer solves it");
+                }
+            });
+            let per = |t: Duration| t.as_secs_f64() * 1e6 / grids.len() as f64;
+            println!(
+                "{name:<26} {:>6} {mode:<7} {:>9.2} {:>9.2} {:>9.2} {:>11.2} {:>12.2}",
+                grids.len(),
+                per(bits_time),
+                per(compact_time),
+                per(peer_time),
+                bits_time.as_secs_f64() / peer_time.as_secs_f64(),
+                bits_time.as_secs_f64() / compact_time.as_secs_f64(),
+            );
+            println!(
+                "{:<26} bits per puzzle: {:.1} guesses, {:.1} rounds of the rules",
+                "",
+                guesses as f64 / grids.len() as f64,
+                rounds as f64 / grids.len() as f64
+            );
+        }
+    }
+    Ok(())
+}
+
+fn best_of(runs: usize, mut pass: impl FnMut()) -> Duration {
+    (0..runs.max(1))
+        .map(|_| {
+            let start = Instant::now();
+            pass();
+            start.elapsed()
+        })
+        .min()
+        .expect("at least one run")
+}
+
+/// A full valid 9×9 grid that keeps the givens: every row, column and box
+/// holds 1 to 9 once.
+fn is_solution_of(puzzle: &[u8], grid: &[u8]) -> bool {
+    let unit_ok = |cell_at: &dyn Fn(usize) -> usize| {
+        let mut seen = 0u16;
+        (0..9).all(|j| {
+            let digit = grid[cell_at(j)];
+            let bit = 1u16 << digit;
+            let fresh = (1..=9).contains(&digit) && seen & bit == 0;
+            seen |= bit;
+            fresh
+        })
+    };
+    grid.len() == 81
+        && puzzle.iter().zip(grid).all(|(&p, &g)| p == 0 || p == g)
+        && (0..9).all(|i| {
+            unit_ok(&|j| i * 9 + j)
+                && unit_ok(&|j| j * 9 + i)
+                && unit_ok(&|j| (i / 3 * 3 + j / 3) * 9 + i % 3 * 3 + j % 3)
+        })
+}
