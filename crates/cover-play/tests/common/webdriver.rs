@@ -53,6 +53,8 @@ pub struct Browser {
     session: String,
     /// The device metrics of a phone's screen, when emulating one.
     phone: Option<Value>,
+    /// Chromium's profile, a fresh directory removed on drop.
+    profile: PathBuf,
 }
 
 /// An element of the page, by its WebDriver reference.
@@ -129,11 +131,14 @@ impl Browser {
             .spawn()
             .expect("chromedriver starts");
         let addr = SocketAddr::from(([127, 0, 0, 1], port));
+        let profile =
+            std::env::temp_dir().join(format!("cover-play-chromium-{}-{port}", std::process::id()));
         let mut browser = Browser {
             driver,
             addr,
             session: String::new(),
             phone: None,
+            profile: profile.clone(),
         };
         let deadline = Instant::now() + TIMEOUT;
         loop {
@@ -147,8 +152,6 @@ impl Browser {
             assert!(Instant::now() < deadline, "chromedriver never got ready");
             thread::sleep(Duration::from_millis(50));
         }
-        let profile =
-            std::env::temp_dir().join(format!("cover-play-chromium-{}-{port}", std::process::id()));
         // The flags keep Chromium off the network (this machine has none)
         // and out of the sandbox it cannot have as root in a container.
         let capabilities = json!({"capabilities": {"alwaysMatch": {
@@ -282,5 +285,6 @@ impl Drop for Browser {
         }
         let _ = self.driver.kill();
         let _ = self.driver.wait();
+        let _ = std::fs::remove_dir_all(&self.profile);
     }
 }
