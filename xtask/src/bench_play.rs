@@ -101,39 +101,39 @@ pub fn run(args: &[String]) -> Result<()> {
     );
     errors += new.report("new 9×9", Some(direct_new));
 
-    let direct_hint = direct_cycle(&play_bodies, requests, |body| {
-        let request: PlayRequest = serde_json::from_value(body.clone()).expect("a play request");
-        game::hint(&request, config.search_nodes).is_ok()
-    });
-    let hint = load(
-        server.addr(),
-        "POST",
-        "/api/hint",
-        &play_bodies,
-        requests,
-        concurrency,
-    );
-    errors += hint.report("hint", Some(direct_hint));
-
-    let direct_check = direct_cycle(&play_bodies, requests, |body| {
-        let request: PlayRequest = serde_json::from_value(body.clone()).expect("a play request");
-        game::check(&request, config.search_nodes).is_ok()
-    });
-    let check = load(
-        server.addr(),
-        "POST",
-        "/api/check",
-        &play_bodies,
-        requests,
-        concurrency,
-    );
-    errors += check.report("check", Some(direct_check));
+    // The games in progress, once as a hint and once as a check.
+    let plays: [(&str, &str, PlayCall); 2] = [
+        ("hint", "/api/hint", |r, nodes| game::hint(r, nodes).is_ok()),
+        ("check", "/api/check", |r, nodes| {
+            game::check(r, nodes).is_ok()
+        }),
+    ];
+    for (name, path, call) in plays {
+        let direct_rate = direct_cycle(&play_bodies, requests, |body| {
+            let request: PlayRequest =
+                serde_json::from_value(body.clone()).expect("a play request");
+            call(&request, config.search_nodes)
+        });
+        let measured = load(
+            server.addr(),
+            "POST",
+            path,
+            &play_bodies,
+            requests,
+            concurrency,
+        );
+        errors += measured.report(name, Some(direct_rate));
+    }
 
     if errors > 0 {
         bail!("{errors} requests failed");
     }
     Ok(())
 }
+
+/// One of the API's calls on a game in progress, made in process: whether
+/// it answered.
+type PlayCall = fn(&PlayRequest, u64) -> bool;
 
 /// A 9×9 medium game with half its empty cells filled in.
 struct InProgress {
