@@ -34,12 +34,14 @@
 //! three 27-bit bands and do it by table lookups.
 
 use std::sync::atomic::Ordering;
-use std::sync::OnceLock;
 
 use dlx_core::{Control, Limits, Outcome};
 
 const CELLS: usize = 81;
-const ALL: u128 = (1u128 << CELLS) - 1;
+/// A band: three rows of nine cells, bit `row * 9 + column`.
+const BAND: u32 = (1 << 27) - 1;
+/// The nine cells of a row, at the band's first row.
+const ROW: u32 = 0x1ff;
 
 /// What a search did, in this engine's terms.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -52,95 +54,277 @@ pub struct BitStats {
     pub solutions: u64,
 }
 
-/// The peers and units of every cell, built once.
+/// The tables of band reasoning, computed at compile time.
 struct Tables {
-    /// The 27 units: rows, then columns, then boxes.
-    units: [u128; 27],
-    /// The cells that share a unit with each cell (not itself).
-    peers: [u128; CELLS],
-    /// The units of each cell, as bits of [`Tables::units`]' indices.
-    cell_units: [u32; CELLS],
-    /// The row, column and box of each cell.
-    row_of: [u128; CELLS],
-    col_of: [u128; CELLS],
-    box_of: [u128; CELLS],
+    /// For a row's nine cells: the boxes (three bits) it touches.
+    boxes_of_row: [u8; 512],
+    /// For a row's nine cells: 1 when exactly one is set.
+    single: [u8; 512],
+    /// For a band's 3×3 row-by-box occupancy (bit `row * 3 + box`): the
+    /// band cells that lie in some row-to-box permutation inside it, 0
+    /// when there is none. Each row of the band takes the digit once and
+    /// each box once, so the digit's three places form a permutation;
+    /// a segment in no permutation cannot hold it. This one lookup is
+    /// box-line reasoning within the band, both ways, and more.
+    permutations: [u32; 512],
+    /// For the columns (nine bits) where a digit may go in a band: the
+    /// cells the other bands keep for it. A box whose places lie in one
+    /// column holds the digit in that column, so the other bands lose it.
+    column_keep: [u32; 512],
+    /// For a set of rows (three bits): their cells.
+    rows: [u32; 8],
+    /// For a band cell: its row's cells.
+    row_of: [u32; 27],
 }
 
-fn tables() -> &'static Tables {
-    static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(|| {
-        let mut units = [0u128; 27];
-        for cell in 0..CELLS {
-            let (r, c) = (cell / 9, cell % 9);
-            let b = r / 3 * 3 + c / 3;
-            units[r] |= 1 << cell;
-            units[9 + c] |= 1 << cell;
-            units[18 + b] |= 1 << cell;
+const fn tables() -> Tables {
+    let mut t = Tables {
+        boxes_of_row: [0; 512],
+        single: [0; 512],
+        permutations: [0; 512],
+        column_keep: [0; 512],
+        rows: [0; 8],
+        row_of: [0; 27],
+    };
+    let mut x = 0;
+    while x < 512 {
+        let mut k = 0;
+        while k < 3 {
+            if x >> (3 * k) & 7 != 0 {
+                t.boxes_of_row[x] |= 1 << k;
+            }
+            k += 1;
         }
-        let mut peers = [0u128; CELLS];
-        let mut cell_units = [0u32; CELLS];
-        let (mut row_of, mut col_of, mut box_of) = ([0; CELLS], [0; CELLS], [0; CELLS]);
-        for cell in 0..CELLS {
-            let (r, c) = (cell / 9, cell % 9);
-            let b = r / 3 * 3 + c / 3;
-            (row_of[cell], col_of[cell], box_of[cell]) = (units[r], units[9 + c], units[18 + b]);
-            peers[cell] = (units[r] | units[9 + c] | units[18 + b]) & !(1 << cell);
-            cell_units[cell] = 1 << r | 1 << (9 + c) | 1 << (18 + b);
+        t.single[x] = (x.count_ones() == 1) as u8;
+        let mut lost = 0u32;
+        let mut k = 0;
+        while k < 3 {
+            let segment = (x >> (3 * k) & 7) as u32;
+            if segment.count_ones() == 1 {
+                lost |= segment << (3 * k);
+            }
+            k += 1;
         }
-        Tables {
-            units,
-            peers,
-            cell_units,
-            row_of,
-            col_of,
-            box_of,
+        t.column_keep[x] = BAND & !(lost | lost << 9 | lost << 18);
+        x += 1;
+    }
+    const PERMUTATIONS: [[u32; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut occupancy = 0;
+    while occupancy < 512 {
+        let mut p = 0;
+        while p < 6 {
+            let boxes = PERMUTATIONS[p];
+            let mut inside = true;
+            let mut cells = 0u32;
+            let mut row = 0;
+            while row < 3 {
+                inside &= occupancy >> (row * 3 + boxes[row] as usize) & 1 == 1;
+                cells |= 7 << (9 * row as u32 + 3 * boxes[row]);
+                row += 1;
+            }
+            if inside {
+                t.permutations[occupancy] |= cells;
+            }
+            p += 1;
         }
-    })
+        occupancy += 1;
+    }
+    let mut place = 0;
+    while place < 27 {
+        t.row_of[place] = ROW << (place / 9 * 9);
+        place += 1;
+    }
+    let mut set = 0;
+    while set < 8 {
+        let mut row = 0;
+        while row < 3 {
+            if set >> row & 1 == 1 {
+                t.rows[set] |= ROW << (row * 9);
+            }
+            row += 1;
+        }
+        set += 1;
+    }
+    t
 }
 
-/// A position: per digit, where it may still go and where it is placed.
+static T: Tables = tables();
+
+/// The other two bands of each band.
+const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
+
+/// A position: per digit and band, the cells that may still take it.
 #[derive(Debug, Clone, Copy)]
 struct Board {
-    /// `candidates[d]`: the empty cells that may still take digit `d + 1`.
-    candidates: [u128; 9],
-    /// `placed[d]`: the cells holding digit `d + 1`.
-    placed: [u128; 9],
-    /// The cells still empty.
-    empty: u128,
-    /// `open[d]`: the units (bits of [`Tables::units`]' indices) that do
-    /// not hold digit `d + 1` yet, where hidden singles may be.
-    open: [u32; 9],
+    /// `candidates[d * 3 + b]`: the cells of band `b` that may hold digit
+    /// `d + 1` (its placed cells included).
+    candidates: [u32; 27],
+    /// `candidates` as last reasoned about; a difference is work to do.
+    seen: [u32; 27],
+    /// The cells of each band still empty.
+    open_cells: [u32; 3],
 }
 
 impl Board {
     fn new() -> Board {
         Board {
-            candidates: [ALL; 9],
-            placed: [0; 9],
-            empty: ALL,
-            open: [(1 << 27) - 1; 9],
+            candidates: [BAND; 27],
+            seen: [0; 27],
+            open_cells: [BAND; 3],
         }
     }
 
-    /// Puts digit `d + 1` in `cell` (which must be empty and allow it).
+    /// Leaves band cell `bit` of band `b` only digit `d` (which it must
+    /// allow): the rest of its row loses `d`, which makes it the row's
+    /// one place, and the band's reasoning then places it.
     #[inline]
-    fn place(&mut self, t: &Tables, cell: usize, d: usize) {
-        let bit = 1u128 << cell;
-        self.placed[d] |= bit;
-        self.open[d] &= !t.cell_units[cell];
-        self.empty &= !bit;
-        for candidates in &mut self.candidates {
-            *candidates &= !bit;
-        }
-        self.candidates[d] &= !t.peers[cell];
+    fn assign(&mut self, b: usize, bit: u32, d: usize) {
+        let row = T.row_of[bit.trailing_zeros() as usize];
+        self.candidates[d * 3 + b] &= !(row ^ bit);
     }
 
-    /// The empty cells with at least one, at least two and at least three
-    /// candidates (bit-sliced counting, saturating at three).
+    /// The band reasoning for digit `d` in band `b`: the row-to-box
+    /// permutations strike out segments (box-line both ways within the
+    /// band; a placed digit's row and box peers go this way too); a box
+    /// whose places for the digit lie in one column takes that column
+    /// from the other bands (pointing along columns; a placed digit's
+    /// column peers go this way); and a row with one place left is
+    /// placed there (the other digits leave the cell). Repeating it
+    /// changes nothing, so it runs again only when the candidates
+    /// changed. `false` at a dead end.
+    #[inline(always)]
+    fn update(&mut self, d: usize, b: usize) -> bool {
+        let i = d * 3 + b;
+        let a = self.candidates[i];
+        let occupancy = usize::from(T.boxes_of_row[(a & ROW) as usize])
+            | usize::from(T.boxes_of_row[(a >> 9 & ROW) as usize]) << 3
+            | usize::from(T.boxes_of_row[(a >> 18 & ROW) as usize]) << 6;
+        let a = a & T.permutations[occupancy & 511];
+        if a == 0 {
+            return false;
+        }
+        let columns = (a | a >> 9 | a >> 18) & ROW;
+        let keep = T.column_keep[columns as usize];
+        let [b1, b2] = OTHER_BANDS[b];
+        self.candidates[d * 3 + b1] &= keep;
+        self.candidates[d * 3 + b2] &= keep;
+        let placed_rows = T.single[(a & ROW) as usize]
+            | T.single[(a >> 9 & ROW) as usize] << 1
+            | T.single[(a >> 18 & ROW) as usize] << 2;
+        let placed = a & T.rows[usize::from(placed_rows & 7)];
+        self.open_cells[b] &= !placed;
+        for e in 0..9 {
+            self.candidates[e * 3 + b] &= !placed;
+        }
+        self.candidates[i] = a;
+        self.seen[i] = a;
+        true
+    }
+
+    /// The rules to a fixpoint: band reasoning wherever something changed,
+    /// then naked singles, until neither finds anything. `false` at a dead
+    /// end.
+    fn propagate(&mut self, rounds: &mut u64) -> bool {
+        loop {
+            loop {
+                let mut changed = false;
+                for d in 0..9 {
+                    for b in 0..3 {
+                        if self.candidates[d * 3 + b] != self.seen[d * 3 + b] {
+                            changed = true;
+                            if !self.update(d, b) {
+                                return false;
+                            }
+                        }
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+            *rounds += 1;
+            let mut assigned = false;
+            for b in 0..3 {
+                let open = self.open_cells[b];
+                if open == 0 {
+                    continue;
+                }
+                let (one, two, _) = self.counts(b);
+                if open & !one != 0 {
+                    return false;
+                }
+                let mut singles = open & one & !two;
+                while singles != 0 {
+                    let bit = singles & singles.wrapping_neg();
+                    singles ^= bit;
+                    // An earlier single of this pass may have taken this
+                    // cell's last candidate.
+                    let Some(d) = (0..9).find(|&d| self.candidates[d * 3 + b] & bit != 0) else {
+                        return false;
+                    };
+                    self.assign(b, bit, d);
+                    assigned = true;
+                }
+            }
+            if !assigned {
+                match self.column_singles() {
+                    None => return false,
+                    Some(false) => return true,
+                    Some(true) => {}
+                }
+            }
+        }
+    }
+
+    /// Hidden singles in columns (rows and boxes are the bands' work):
+    /// a digit with one place left in a column where it is not placed
+    /// takes it. `None` when a column has no place for a digit, else
+    /// whether anything was assigned.
+    fn column_singles(&mut self) -> Option<bool> {
+        let mut assigned = false;
+        for d in 0..9 {
+            let (mut one, mut two, mut placed) = (0u32, 0u32, 0u32);
+            for b in 0..3 {
+                let a = self.candidates[d * 3 + b];
+                for row in [a & ROW, a >> 9 & ROW, a >> 18] {
+                    two |= one & row;
+                    one |= row;
+                }
+                placed |= a & !self.open_cells[b];
+            }
+            if one != ROW {
+                return None;
+            }
+            let placed = (placed | placed >> 9 | placed >> 18) & ROW;
+            let mut singles = !two & !placed & ROW;
+            while singles != 0 {
+                let column = singles & singles.wrapping_neg();
+                singles ^= column;
+                let columns = column | column << 9 | column << 18;
+                // An earlier single of this pass may have taken the
+                // column's last place (by clearing the rest of its row).
+                let b = (0..3).find(|&b| self.candidates[d * 3 + b] & columns != 0)?;
+                self.assign(b, self.candidates[d * 3 + b] & columns, d);
+                assigned = true;
+            }
+        }
+        Some(assigned)
+    }
+
+    /// The cells of band `b` with at least one, two and three candidates
+    /// (bit-sliced counting over the nine digits, saturating at three).
     #[inline]
-    fn counts(&self) -> (u128, u128, u128) {
-        let (mut one, mut two, mut three) = (0u128, 0u128, 0u128);
-        for &c in &self.candidates {
+    fn counts(&self, b: usize) -> (u32, u32, u32) {
+        let (mut one, mut two, mut three) = (0, 0, 0);
+        for d in 0..9 {
+            let c = self.candidates[d * 3 + b];
             three |= two & c;
             two |= one & c;
             one |= c;
@@ -148,141 +332,41 @@ impl Board {
         (one, two, three)
     }
 
-    /// The rules to a fixpoint; `false` at a dead end.
-    fn propagate(&mut self, t: &Tables, rounds: &mut u64) -> bool {
-        loop {
-            *rounds += 1;
-            let (one, two, _) = self.counts();
-            if self.empty & !one != 0 {
-                return false;
-            }
-            let mut singles = one & !two & self.empty;
-            if singles != 0 {
-                while singles != 0 {
-                    let cell = singles.trailing_zeros() as usize;
-                    singles &= singles - 1;
-                    let bit = 1u128 << cell;
-                    // An earlier single of this round may have taken this
-                    // cell's last candidate.
-                    let Some(d) = (0..9).find(|&d| self.candidates[d] & bit != 0) else {
-                        return false;
-                    };
-                    self.place(t, cell, d);
-                }
+    /// Whether every cell is placed.
+    fn solved(&self) -> bool {
+        self.open_cells == [0; 3]
+    }
+
+    /// The empty cell to guess on, as (band, bit): the first bivalue
+    /// cell, else the first with three candidates, else the first empty.
+    fn guess_cell(&self) -> (usize, u32) {
+        let mut first = None;
+        for b in 0..3 {
+            let open = self.open_cells[b];
+            if open == 0 {
                 continue;
             }
-            match self.hidden_singles(t) {
-                None => return false,
-                Some(true) => continue,
-                Some(false) => {}
+            let (_, two, three) = self.counts(b);
+            let pairs = open & two & !three;
+            if pairs != 0 {
+                return (b, pairs & pairs.wrapping_neg());
             }
-            if !self.box_line(t) {
-                return true;
+            if first.is_none() {
+                first = Some((b, open & open.wrapping_neg()));
             }
         }
+        first.expect("an unsolved board has an empty cell")
     }
 
-    /// Places every digit that has one place left in some unit; `None`
-    /// when a digit has no place in a unit that lacks it, else whether
-    /// anything was placed.
-    fn hidden_singles(&mut self, t: &Tables) -> Option<bool> {
-        let mut progress = false;
-        for d in 0..9 {
-            let mut open = self.open[d];
-            while open != 0 {
-                let unit = t.units[open.trailing_zeros() as usize];
-                open &= open - 1;
-                if self.placed[d] & unit != 0 {
-                    // Placed by a hidden single of this pass.
-                    continue;
-                }
-                let places = self.candidates[d] & unit;
-                if places == 0 {
-                    return None;
-                }
-                if places & (places - 1) == 0 {
-                    self.place(t, places.trailing_zeros() as usize, d);
-                    progress = true;
-                }
-            }
-        }
-        Some(progress)
-    }
-
-    /// Locked candidates, both ways, for every digit; whether any
-    /// candidate was struck out.
-    fn box_line(&mut self, t: &Tables) -> bool {
-        let mut progress = false;
-        for d in 0..9 {
-            let mut c = self.candidates[d];
-            // Only units that lack the digit can have it confined.
-            let mut boxes = self.open[d] >> 18;
-            while boxes != 0 {
-                let b = boxes.trailing_zeros() as usize;
-                boxes &= boxes - 1;
-                let boxed = c & t.units[18 + b];
-                if boxed == 0 {
-                    continue;
-                }
-                let cell = boxed.trailing_zeros() as usize;
-                for line in [t.row_of[cell], t.col_of[cell]] {
-                    if boxed & !line == 0 {
-                        // Pointing: the digit's places in the box are on
-                        // one line, so the rest of the line loses it.
-                        c &= !(line & !t.units[18 + b]);
-                    }
-                }
-            }
-            let mut lines = self.open[d] & ((1 << 18) - 1);
-            while lines != 0 {
-                let l = lines.trailing_zeros() as usize;
-                lines &= lines - 1;
-                let lined = c & t.units[l];
-                if lined == 0 {
-                    continue;
-                }
-                let boxed = t.box_of[lined.trailing_zeros() as usize];
-                if lined & !boxed == 0 {
-                    // Claiming: the line's places are in one box, so the
-                    // rest of the box loses it.
-                    c &= !(boxed & !t.units[l]);
-                }
-            }
-            if c != self.candidates[d] {
-                self.candidates[d] = c;
-                progress = true;
-            }
-        }
-        progress
-    }
-
-    /// The empty cell to guess on: the first with the fewest candidates.
-    fn guess_cell(&self) -> usize {
-        let (_, two, three) = self.counts();
-        let bivalue = two & !three & self.empty;
-        if bivalue != 0 {
-            return bivalue.trailing_zeros() as usize;
-        }
-        let mut best = (u32::MAX, 0);
-        let mut rest = self.empty;
-        while rest != 0 {
-            let cell = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let bit = 1u128 << cell;
-            let n = self.candidates.iter().filter(|&&c| c & bit != 0).count() as u32;
-            if n < best.0 {
-                best = (n, cell);
-            }
-        }
-        best.1
-    }
-
+    /// Writes the solved board as digits.
     fn write(&self, grid: &mut [u8; CELLS]) {
-        for (d, &placed) in self.placed.iter().enumerate() {
-            let mut rest = placed;
-            while rest != 0 {
-                grid[rest.trailing_zeros() as usize] = d as u8 + 1;
-                rest &= rest - 1;
+        for d in 0..9 {
+            for b in 0..3 {
+                let mut rest = self.candidates[d * 3 + b];
+                while rest != 0 {
+                    grid[b * 27 + rest.trailing_zeros() as usize] = d as u8 + 1;
+                    rest &= rest - 1;
+                }
             }
         }
     }
@@ -323,7 +407,6 @@ impl BitSolver {
         F: FnMut(&[u8]) -> Control,
     {
         assert_eq!(cells.len(), CELLS, "a 9×9 grid");
-        let t = tables();
         let mut stats = BitStats::default();
         if limits.max_solutions == Some(0) {
             return (Outcome::SolutionLimit, stats);
@@ -334,19 +417,26 @@ impl BitSolver {
             if digit == 0 {
                 continue;
             }
-            let d = usize::from(digit - 1);
-            if board.candidates[d] & (1 << cell) == 0 {
-                // A peer already holds this digit.
+            let (d, b, bit) = (usize::from(digit - 1), cell / 27, 1u32 << (cell % 27));
+            if board.candidates[d * 3 + b] & bit == 0 {
+                // A given of this row holds this digit.
                 return (Outcome::Exhausted, stats);
             }
-            board.place(t, cell, d);
+            // The other digits leave the cell now, so that a later given
+            // that clashes with this one empties it instead of moving it.
+            for e in 0..9 {
+                if e != d {
+                    board.candidates[e * 3 + b] &= !bit;
+                }
+            }
+            board.assign(b, bit, d);
         }
         let budget = limits.node_budget.unwrap_or(u64::MAX);
         let cancel = limits.cancel.as_deref();
         self.stack.clear();
         loop {
-            if board.propagate(t, &mut stats.rounds) {
-                if board.empty == 0 {
+            if board.propagate(&mut stats.rounds) {
+                if board.solved() {
                     stats.solutions += 1;
                     board.write(&mut self.grid);
                     if visit(&self.grid) == Control::Stop {
@@ -366,15 +456,14 @@ impl BitSolver {
                         return (Outcome::Cancelled, stats);
                     }
                     stats.guesses += 1;
-                    let cell = board.guess_cell();
-                    let bit = 1u128 << cell;
+                    let (b, bit) = board.guess_cell();
                     let d = (0..9)
-                        .find(|&d| board.candidates[d] & bit != 0)
+                        .find(|&d| board.candidates[d * 3 + b] & bit != 0)
                         .expect("propagation leaves every empty cell a candidate");
                     let mut other = board;
-                    other.candidates[d] &= !bit;
+                    other.candidates[d * 3 + b] &= !bit;
                     self.stack.push(other);
-                    board.place(t, cell, d);
+                    board.assign(b, bit, d);
                     continue;
                 }
             }
@@ -408,11 +497,15 @@ mod tests {
     /// Whether `grid` is a full valid 9×9 grid keeping `puzzle`'s givens
     /// (checked here, trusting neither engine).
     fn is_solution_of(puzzle: &[u8], grid: &[u8]) -> bool {
-        let t = tables();
+        let unit_of = |unit: usize, c: usize| match unit / 9 {
+            0 => c / 9 == unit,
+            1 => c % 9 == unit - 9,
+            _ => c / 27 * 3 + c % 9 / 3 == unit - 18,
+        };
         puzzle.iter().zip(grid).all(|(&p, &g)| p == 0 || p == g)
-            && t.units.iter().all(|&unit| {
+            && (0..27).all(|unit| {
                 let mut seen = 0u16;
-                (0..CELLS).filter(|&c| unit >> c & 1 == 1).all(|c| {
+                (0..CELLS).filter(|&c| unit_of(unit, c)).all(|c| {
                     (1..=9).contains(&grid[c]) && seen & 1 << grid[c] == 0 && {
                         seen |= 1 << grid[c];
                         true
