@@ -260,17 +260,20 @@ impl Board {
                 if open & !one != 0 {
                     return false;
                 }
-                let mut singles = open & one & !two;
-                while singles != 0 {
-                    let bit = singles & singles.wrapping_neg();
-                    singles ^= bit;
-                    // An earlier single of this pass may have taken this
-                    // cell's last candidate.
-                    let Some(d) = (0..9).find(|&d| self.candidates[d * 3 + b] & bit != 0) else {
-                        return false;
-                    };
-                    self.assign(b, bit, d);
+                let singles = open & one & !two;
+                if singles != 0 {
                     assigned = true;
+                    // Two singles of a row that need the same digit take it
+                    // from each other, which empties both: the next pass
+                    // finds the dead end.
+                    for d in 0..9 {
+                        let mut hits = singles & self.candidates[d * 3 + b];
+                        while hits != 0 {
+                            let bit = hits & hits.wrapping_neg();
+                            hits ^= bit;
+                            self.assign(b, bit, d);
+                        }
+                    }
                 }
             }
             if !assigned {
@@ -290,14 +293,18 @@ impl Board {
     fn column_singles(&mut self) -> Option<bool> {
         let mut assigned = false;
         for d in 0..9 {
+            // Per band, the columns with one place or more and with two
+            // or more; then the same across the bands.
             let (mut one, mut two, mut placed) = (0u32, 0u32, 0u32);
             for b in 0..3 {
                 let a = self.candidates[d * 3 + b];
-                for row in [a & ROW, a >> 9 & ROW, a >> 18] {
-                    two |= one & row;
-                    one |= row;
-                }
                 placed |= a & !self.open_cells[b];
+                let (middle, bottom) = (a >> 9, a >> 18);
+                let upper = a | middle;
+                let band_one = (upper | bottom) & ROW;
+                let band_two = ((a & middle) | (upper & bottom)) & ROW;
+                two |= band_two | (one & band_one);
+                one |= band_one;
             }
             if one != ROW {
                 return None;
