@@ -418,25 +418,30 @@ impl BitSolver {
         if limits.max_solutions == Some(0) {
             return (Outcome::SolutionLimit, stats);
         }
-        let mut board = Board::new();
+        // The givens, per digit and band, all at once: a given cell keeps
+        // only its digit, and the rest of its row loses it.
+        let mut given = [0u32; 27];
+        let mut filled = [0u32; 3];
         for (cell, &digit) in cells.iter().enumerate() {
             assert!(digit <= 9, "digits are 0..=9");
-            if digit == 0 {
-                continue;
+            if digit != 0 {
+                let (b, bit) = (cell / 27, 1u32 << (cell % 27));
+                given[usize::from(digit - 1) * 3 + b] |= bit;
+                filled[b] |= bit;
             }
-            let (d, b, bit) = (usize::from(digit - 1), cell / 27, 1u32 << (cell % 27));
-            if board.candidates[d * 3 + b] & bit == 0 {
-                // A given of this row holds this digit.
-                return (Outcome::Exhausted, stats);
-            }
-            // The other digits leave the cell now, so that a later given
-            // that clashes with this one empties it instead of moving it.
-            for e in 0..9 {
-                if e != d {
-                    board.candidates[e * 3 + b] &= !bit;
+        }
+        let mut board = Board::new();
+        for (i, &mine) in given.iter().enumerate() {
+            let mut rows = 0;
+            for row in 0..3 {
+                match (mine >> (9 * row) & ROW).count_ones() {
+                    0 => {}
+                    // Two givens of this digit in one row.
+                    1 => rows |= ROW << (9 * row),
+                    _ => return (Outcome::Exhausted, stats),
                 }
             }
-            board.assign(b, bit, d);
+            board.candidates[i] = (BAND & !filled[i % 3] & !rows) | mine;
         }
         let budget = limits.node_budget.unwrap_or(u64::MAX);
         let cancel = limits.cancel.as_deref();
@@ -567,7 +572,7 @@ mod tests {
     fn counts_equal_the_exact_cover_engines() {
         use rand::SeedableRng;
         let mut rng = ChaCha8Rng::seed_from_u64(18);
-        let mut exact = crate::sudoku::Solver::default();
+        let mut exact = crate::sudoku::Solver::new(crate::sudoku::Engine::Compact);
         let mut bits = BitSolver::new();
         let mut kinds = [0usize; 3];
         for round in 0..600 {
