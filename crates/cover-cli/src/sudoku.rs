@@ -110,7 +110,8 @@ JSON (--json), one object per puzzle per line:
   count      with --count: the number of solutions
   complete   with --count or --all: false when --limit or --max-nodes stopped
              the search (count and solutions are then those found so far)
-  nodes      search nodes (a long search is shared between the threads;
+  nodes      search nodes (with the bits engine, the default for 9×9: its
+             guesses plus one; a long search is shared between the threads;
              then the nodes of all, which vary from run to run)
   grade      with --rate: the grade (only for puzzles with one solution)
   unique     with --rate: whether the puzzle has exactly one solution
@@ -179,7 +180,13 @@ pub struct SudokuArgs {
     pub symbols: Option<Symbols>,
 
     /// The search engine.
-    #[arg(long, value_enum, value_name = "ENGINE", default_value_t = EngineArg::Compact)]
+    ///
+    /// `auto` (the default): `bits` for 9×9 unless --propagate asks for
+    /// basic or full reasoning, else `compact`; the fastest, measured by
+    /// `cargo xtask bench bits`. `bits` on other sizes searches with
+    /// `compact`. Answers are the same with every engine (of a puzzle with
+    /// several solutions the first found may differ); search nodes differ.
+    #[arg(long, value_enum, value_name = "ENGINE", default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
 
     /// How much reasoning between the search's choices.
@@ -218,11 +225,17 @@ fn parse_symbols(text: &str) -> Result<Symbols, SymbolsError> {
 /// The engines of `cover sudoku`.
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EngineArg {
-    /// Bit masks and saved states: the fast one (its search nodes differ
+    /// The fastest for the size: bits for 9×9, else compact.
+    Auto,
+    /// Bit-parallel 9×9: candidates as bit masks, singles and box-line
+    /// between guesses (nodes: one per guess plus the root).
+    Bits,
+    /// Exact cover on bit masks and saved states (its search nodes differ
     /// from Knuth's; its updates count options removed).
     Compact,
     /// Classic dancing links, the reference (node counts as Knuth's DLX1
     /// with `--propagate none`).
+    #[value(alias = "dlx")]
     Linked,
 }
 
@@ -254,6 +267,8 @@ impl From<PropagateArg> for Level {
 impl From<EngineArg> for Engine {
     fn from(engine: EngineArg) -> Engine {
         match engine {
+            EngineArg::Auto => Engine::Auto,
+            EngineArg::Bits => Engine::Bits,
             EngineArg::Compact => Engine::Compact,
             EngineArg::Linked => Engine::Linked,
         }
@@ -829,6 +844,14 @@ impl Batch for SudokuBatch<'_> {
 
 /// Runs `cover sudoku`.
 pub fn run(args: &SudokuArgs, session: &mut Session) -> anyhow::Result<()> {
+    if args.engine == EngineArg::Bits
+        && matches!(args.propagate, PropagateArg::Basic | PropagateArg::Full)
+    {
+        anyhow::bail!(
+            "--engine bits reasons on its own; --propagate basic and full are for the \
+             exact-cover engines (compact, linked)"
+        );
+    }
     let batch = SudokuBatch {
         args,
         engine: Engine::from(args.engine),

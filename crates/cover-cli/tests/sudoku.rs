@@ -81,10 +81,11 @@ fn poj_samples_byte_for_byte() {
 }
 
 #[test]
-fn tdoku_counts_with_both_engines() {
+fn tdoku_counts_with_every_engine() {
     let expected: Vec<String> = tdoku().iter().map(|(_, c)| c.to_string()).collect();
     let path = fixture("tdoku_test_puzzles_with_counts.txt");
-    for engine in ["compact", "linked"] {
+    // `dlx` is another name of `linked`.
+    for engine in ["auto", "bits", "compact", "linked", "dlx"] {
         let (out, _, code) = cover(&["sudoku", "--count", "--engine", engine, &path], b"");
         assert_eq!(out.lines().collect::<Vec<_>>(), expected, "{engine}");
         assert_eq!(code, 1, "some puzzles have no solution");
@@ -101,7 +102,7 @@ fn tdoku_counts_with_both_engines() {
 #[test]
 fn every_solution_of_all_is_valid_and_distinct() {
     let path = fixture("tdoku_test_puzzles_with_counts.txt");
-    for engine in ["compact", "linked"] {
+    for engine in ["bits", "compact", "linked"] {
         let (out, _, _) = cover(
             &["sudoku", "--all", "--json", "--engine", engine, &path],
             b"",
@@ -127,12 +128,15 @@ fn every_solution_of_all_is_valid_and_distinct() {
 #[test]
 fn first_solutions_are_valid() {
     let path = fixture("tdoku_test_puzzles_with_counts.txt");
-    let (out, _, _) = cover(&["sudoku", &path], b"");
-    for (line, (puzzle, count)) in out.lines().zip(tdoku()) {
-        if count == 0 {
-            assert_eq!(line, "no solution");
-        } else {
-            check(&puzzle, line, NINE);
+    for engine in ["auto", "compact", "linked"] {
+        let (out, _, _) = cover(&["sudoku", "--engine", engine, &path], b"");
+        assert_eq!(out.lines().count(), tdoku().len(), "{engine}");
+        for (line, (puzzle, count)) in out.lines().zip(tdoku()) {
+            if count == 0 {
+                assert_eq!(line, "no solution", "{engine}");
+            } else {
+                check(&puzzle, line, NINE);
+            }
         }
     }
 }
@@ -368,50 +372,87 @@ fn json_records_and_stats() {
 
 #[test]
 fn max_nodes_gives_up_in_place_and_exits_1() {
-    let hard = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
-    let (out, _, _) = cover(&["sudoku", "--json"], hard.as_bytes());
-    let record = &json_lines(&out)[0];
-    let needed = record["nodes"].as_u64().unwrap();
-    let solution = record["solution"].as_str().unwrap().to_owned();
-    assert!(needed > 20, "{needed} nodes");
-    // One empty cell: a search of two nodes.
-    let easy = format!(".{}", &solution[1..]);
-    let clash = format!("11{}", &hard[2..]);
-    let input = format!("{hard}\n{easy}\n{clash}\n");
-    for jobs in ["1", "3"] {
-        let (out, err, code) = cover(
-            &["sudoku", "--max-nodes", "20", "--stats", "--jobs", jobs],
-            input.as_bytes(),
-        );
-        assert_eq!(
-            out,
-            format!("gave up\n{solution}\nno solution\n"),
-            "--jobs {jobs}"
-        );
-        assert_eq!(code, 1, "--jobs {jobs}");
-        assert!(
-            err.contains("(2 answered: 1 solved, 1 without solution; 1 given up; 0 invalid)"),
-            "{err}"
-        );
+    // For each engine a puzzle that needs more than 20 of its nodes (the
+    // bits engine solves the first by reasoning alone).
+    for (engine, hard) in [
+        (
+            "compact",
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+        ),
+        (
+            "bits",
+            "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+        ),
+    ] {
+        let (out, _, _) = cover(&["sudoku", "--engine", engine, "--json"], hard.as_bytes());
+        let record = &json_lines(&out)[0];
+        let needed = record["nodes"].as_u64().unwrap();
+        let solution = record["solution"].as_str().unwrap().to_owned();
+        assert!(needed > 20, "{engine}: {needed} nodes");
+        // One empty cell: a search of two nodes (compact), or one (bits:
+        // no guess).
+        let easy = format!(".{}", &solution[1..]);
+        let clash = format!("11{}", &hard[2..]);
+        let input = format!("{hard}\n{easy}\n{clash}\n");
+        for jobs in ["1", "3"] {
+            let (out, err, code) = cover(
+                &[
+                    "sudoku",
+                    "--engine",
+                    engine,
+                    "--max-nodes",
+                    "20",
+                    "--stats",
+                    "--jobs",
+                    jobs,
+                ],
+                input.as_bytes(),
+            );
+            assert_eq!(
+                out,
+                format!("gave up\n{solution}\nno solution\n"),
+                "{engine} --jobs {jobs}"
+            );
+            assert_eq!(code, 1, "{engine} --jobs {jobs}");
+            assert!(
+                err.contains("(2 answered: 1 solved, 1 without solution; 1 given up; 0 invalid)"),
+                "{err}"
+            );
+            let (out, _, _) = cover(
+                &[
+                    "sudoku",
+                    "--engine",
+                    engine,
+                    "--max-nodes",
+                    "20",
+                    "--count",
+                    "--jobs",
+                    jobs,
+                ],
+                input.as_bytes(),
+            );
+            assert_eq!(out, "gave up\n1\n0\n", "{engine} --jobs {jobs}");
+        }
         let (out, _, _) = cover(
-            &["sudoku", "--max-nodes", "20", "--count", "--jobs", jobs],
+            &["sudoku", "--engine", engine, "--max-nodes", "20", "--json"],
             input.as_bytes(),
         );
-        assert_eq!(out, "gave up\n1\n0\n", "--jobs {jobs}");
+        let records = json_lines(&out);
+        let statuses: Vec<&str> = records
+            .iter()
+            .map(|r| r["status"].as_str().unwrap())
+            .collect();
+        assert_eq!(statuses, ["gave_up", "solved", "no_solution"]);
+        assert_eq!(records[0]["nodes"], 20);
+        assert!(records[0].get("solution").is_none());
+        // A bound the search does not reach changes nothing.
+        let bound = needed.to_string();
+        let (out, _, code) = cover(
+            &["sudoku", "--engine", engine, "--max-nodes", &bound],
+            hard.as_bytes(),
+        );
+        assert_eq!((out, code), (format!("{solution}\n"), 0));
     }
-    let (out, _, _) = cover(&["sudoku", "--max-nodes", "20", "--json"], input.as_bytes());
-    let records = json_lines(&out);
-    let statuses: Vec<&str> = records
-        .iter()
-        .map(|r| r["status"].as_str().unwrap())
-        .collect();
-    assert_eq!(statuses, ["gave_up", "solved", "no_solution"]);
-    assert_eq!(records[0]["nodes"], 20);
-    assert!(records[0].get("solution").is_none());
-    // A bound the search does not reach changes nothing.
-    let bound = needed.to_string();
-    let (out, _, code) = cover(&["sudoku", "--max-nodes", &bound], hard.as_bytes());
-    assert_eq!((out, code), (format!("{solution}\n"), 0));
     // --all: the solutions found by then, then `gave up`, then the blank
     // line that ends the puzzle's answer; each solution checked.
     let empty = ".".repeat(16);
@@ -437,6 +478,7 @@ fn usage_errors() {
         &["sudoku", "--limit", "0"],
         &["sudoku", "--max-nodes", "0"],
         &["sudoku", "--engine", "quantum"],
+        &["sudoku", "--engine", "bits", "--propagate", "full"],
     ] {
         let (_, err, code) = cover(args, b"");
         assert_eq!(code, 2, "{args:?}: {err}");

@@ -11,6 +11,11 @@
 //! The problem is built once per size and per [`Solver`]; a puzzle is the
 //! search with its givens' options forced, so nothing is rebuilt between
 //! puzzles, and contradicting givens simply give no solution.
+//!
+//! The [`Solver`] also holds the one engine that is not exact cover: the
+//! bit-parallel 9×9 [`BitSolver`], which [`Engine::Auto`] (the default)
+//! uses for 9×9 puzzles searched without a propagator, because it answers
+//! them in a third to a half of the compact engine's time.
 
 use dlx_core::Search;
 use dlx_core::{
@@ -21,6 +26,7 @@ use dlx_core::{
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
+use super::bits::BitSolver;
 use super::propagate::{Level, SudokuPropagator};
 use super::symbols::Size;
 use super::Puzzle;
@@ -117,9 +123,18 @@ impl Model {
 /// Which engine searches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Engine {
-    /// [`CompactSolver`]: bit masks and saved states, several times faster
-    /// (falls back to the linked engine where it does not apply).
+    /// The fastest for the puzzle, from measurements (`cargo xtask bench
+    /// bits`): [`Engine::Bits`] for 9×9 when no propagator is asked for
+    /// (its reasoning is its own), else [`Engine::Compact`].
     #[default]
+    Auto,
+    /// [`BitSolver`]: candidates as bit masks, singles and box-line
+    /// reasoning between guesses. 9×9 only; other sizes search with the
+    /// compact engine. Its nodes are one per guess plus the root, and no
+    /// propagator applies.
+    Bits,
+    /// [`CompactSolver`]: bit masks and saved states, several times faster
+    /// than the linked engine (falls back to it where it does not apply).
     Compact,
     /// The classic dancing links of [`dlx_core::Solver`], the reference:
     /// its node counts are Knuth's.
@@ -172,6 +187,8 @@ pub struct Solver {
     max_nodes: Option<u64>,
     /// How much reasoning between choices ([`Solver::propagate`]).
     level: Level,
+    /// The 9×9 bit-parallel engine, made when first used.
+    bits: Option<BitSolver>,
 }
 
 impl Default for Solver {
@@ -191,6 +208,7 @@ impl Solver {
             split_after: None,
             max_nodes: None,
             level: Level::None,
+            bits: None,
         }
     }
 
@@ -247,7 +265,9 @@ impl Solver {
         self.searchers[size.box_side()].get_or_insert_with(|| {
             let model = Model::new(size);
             let compact = match engine {
-                Engine::Compact => CompactSolver::new(model.problem()).ok(),
+                Engine::Auto | Engine::Bits | Engine::Compact => {
+                    CompactSolver::new(model.problem()).ok()
+                }
                 Engine::Linked => None,
             };
             let linked = compact.is_none().then(|| Linked::new(model.problem()));
@@ -262,6 +282,16 @@ impl Solver {
         })
     }
 
+    /// Whether puzzles of `size` go to the bit-parallel engine.
+    pub fn uses_bits(&self, size: Size) -> bool {
+        size.box_side() == 3
+            && match self.engine {
+                Engine::Bits => true,
+                Engine::Auto => self.level.rules_for(size).is_none(),
+                Engine::Compact | Engine::Linked => false,
+            }
+    }
+
     /// Searches `puzzle` within `limits` (and [`Solver::max_nodes`]) and
     /// hands each solution to `visit` as a grid of digits `1..=n²`, row by
     /// row (givens included). Returning [`Control::Stop`] ends the search.
@@ -269,6 +299,9 @@ impl Solver {
     where
         F: FnMut(&[u8]) -> Control,
     {
+        if self.uses_bits(puzzle.size) {
+            return self.solve_bits(puzzle, limits, visit);
+        }
         let capped;
         let limits = match self.max_nodes {
             Some(most) if limits.node_budget.is_none_or(|budget| budget > most) => {
@@ -307,6 +340,33 @@ impl Solver {
         report
     }
 
+    /// [`Solver::solve`] by the bit-parallel engine. Its nodes are the
+    /// root plus one per guess, so a node budget of `n` allows `n - 1`
+    /// guesses.
+    fn solve_bits<F>(&mut self, puzzle: &Puzzle, limits: &Limits, visit: F) -> Report
+    where
+        F: FnMut(&[u8]) -> Control,
+    {
+        let budget = match (limits.node_budget, self.max_nodes) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let limits = Limits {
+            node_budget: budget.map(|nodes| nodes.saturating_sub(1)),
+            ..limits.clone()
+        };
+        let bits = self.bits.get_or_insert_with(BitSolver::new);
+        let (outcome, stats) = bits.search(&puzzle.cells, &limits, visit);
+        Report {
+            outcome,
+            stats: Stats {
+                nodes: stats.guesses + 1,
+                solutions: stats.solutions,
+                ..Stats::default()
+            },
+        }
+    }
+
     /// The compact engine of `puzzle`'s size, when it searches (to share
     /// a long search), and the model.
     fn compact_of(&mut self, puzzle: &Puzzle) -> Option<(&Model, &mut CompactSolver)> {
@@ -322,7 +382,10 @@ impl Solver {
         // dead ends it meets (see `SudokuPropagator::choose`), so a part
         // searched on another thread would branch otherwise, and the first
         // solution could depend on the threads.
-        if self.max_nodes.is_some() || self.level.rules_for(puzzle.size).is_some() {
+        if self.max_nodes.is_some()
+            || self.level.rules_for(puzzle.size).is_some()
+            || self.uses_bits(puzzle.size)
+        {
             return None;
         }
         let nodes = self.split_after?;
@@ -347,7 +410,11 @@ impl Solver {
     /// Hands the first solution of `puzzle` to `visit`, if there is one (as
     /// [`Solver::solve`] does), and returns the search's report.
     pub fn first_with<F: FnOnce(&[u8])>(&mut self, puzzle: &Puzzle, visit: F) -> Report {
-        if let Some(restarts) = self.searcher(puzzle.size).restarts.clone() {
+        let restarts = match self.uses_bits(puzzle.size) {
+            true => None,
+            false => self.searcher(puzzle.size).restarts.clone(),
+        };
+        if let Some(restarts) = restarts {
             return self.first_restarted(puzzle, &restarts, visit);
         }
         let mut visit = Some(visit);
@@ -502,8 +569,8 @@ mod tests {
     }
 
     #[test]
-    fn both_engines_solve_and_agree() {
-        for engine in [Engine::Compact, Engine::Linked] {
+    fn every_engine_solves_and_agrees() {
+        for engine in [Engine::Auto, Engine::Bits, Engine::Compact, Engine::Linked] {
             let mut solver = Solver::new(engine);
             let p = puzzle(HARD);
             let (grid, report) = solver.first(&p);
@@ -526,7 +593,7 @@ mod tests {
     #[test]
     fn contradicting_givens_have_no_solution() {
         let bad = format!("11{}", &HARD[2..]);
-        for engine in [Engine::Compact, Engine::Linked] {
+        for engine in [Engine::Auto, Engine::Bits, Engine::Compact, Engine::Linked] {
             let mut solver = Solver::new(engine);
             let (grid, report) = solver.first(&puzzle(&bad));
             assert_eq!((grid, report.stats.solutions), (None, 0));
@@ -579,11 +646,14 @@ mod tests {
         assert!(puzzles.len() > 50);
         let mut compact = Solver::new(Engine::Compact);
         let mut linked = Solver::new(Engine::Linked);
+        let mut bits = Solver::new(Engine::Bits);
         for (file, puzzle) in &puzzles {
             let a = compact.count(puzzle, Some(1000)).stats.solutions;
             let b = linked.count(puzzle, Some(1000)).stats.solutions;
             assert_eq!(a, b, "{file} line {}", puzzle.line);
-            for solver in [&mut compact, &mut linked] {
+            let c = bits.count(puzzle, Some(1000)).stats.solutions;
+            assert_eq!(a, c, "{file} line {}", puzzle.line);
+            for solver in [&mut compact, &mut linked, &mut bits] {
                 let (grid, _) = solver.first(puzzle);
                 assert_eq!(grid.is_some(), a > 0);
                 if let Some(grid) = grid {
@@ -788,6 +858,49 @@ mod tests {
             let (got, report) = pool.install(|| bounded.first(&p));
             assert_eq!((got, report.outcome), (None, Outcome::NodeBudget));
         }
+    }
+
+    /// The bits engine's nodes are its guesses plus the root; a bound of
+    /// `n` nodes allows `n - 1` guesses, on one thread.
+    #[test]
+    fn bits_searches_give_up_at_their_bound() {
+        let p = puzzle(
+            "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
+        );
+        let mut free = Solver::new(Engine::Bits);
+        assert!(free.uses_bits(p.size));
+        let (want, report) = free.first(&p);
+        let needed = report.stats.nodes;
+        assert!(needed > 10, "{needed} nodes");
+        check(&p, want.as_deref().unwrap());
+        let mut bounded = Solver::new(Engine::Bits);
+        bounded.split_after(Some(1));
+        bounded.max_nodes(Some(needed));
+        let (got, report) = bounded.first(&p);
+        assert_eq!((got, report.stats.nodes), (want, needed));
+        assert_ne!(report.outcome, Outcome::NodeBudget);
+        bounded.max_nodes(Some(needed - 1));
+        let (got, report) = bounded.first(&p);
+        assert_eq!((got, report.outcome), (None, Outcome::NodeBudget));
+        assert_eq!(report.stats.nodes, needed - 1);
+        // A tighter budget of the caller's own stands.
+        let limits = Limits {
+            node_budget: Some(3),
+            ..Limits::none()
+        };
+        let report = bounded.solve(&p, &limits, |_| Control::Continue);
+        assert_eq!(
+            (report.outcome, report.stats.nodes),
+            (Outcome::NodeBudget, 3)
+        );
+        // Auto uses it for 9×9 without a propagator only.
+        let mut auto = Solver::new(Engine::Auto);
+        assert!(auto.uses_bits(p.size));
+        assert!(!auto.uses_bits(Size::new(4).unwrap()));
+        auto.propagate(Level::Basic);
+        assert!(!auto.uses_bits(p.size));
+        auto.propagate(Level::Auto);
+        assert!(auto.uses_bits(p.size));
     }
 
     #[test]
