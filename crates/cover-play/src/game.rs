@@ -161,9 +161,10 @@ pub struct Solution {
 }
 
 thread_local! {
-    /// One solver per thread: it keeps a model and engine per size.
+    /// One solver per thread: it keeps a model and engine per size (the
+    /// bit-parallel engine for 9×9, exact cover with propagation beyond).
     static SOLVER: RefCell<Solver> = RefCell::new({
-        let mut solver = Solver::new(Engine::Compact);
+        let mut solver = Solver::new(Engine::Auto);
         solver.propagate(Level::Auto);
         solver
     });
