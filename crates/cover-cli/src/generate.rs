@@ -8,6 +8,7 @@
 //! bytes), the progress bar, the output (text or JSON) and the session's
 //! bookkeeping.
 
+use std::cell::RefCell;
 use std::io::Write;
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -207,14 +208,13 @@ pub fn run(args: &GenerateArgs, session: &mut Session) -> anyhow::Result<()> {
         let end = args.count.min(start.saturating_add(chunk));
         let puzzles: Vec<Generated> = (start..end)
             .into_par_iter()
-            .map_init(
-                || Generator::new(request.size).expect("--size allows generated sizes only"),
-                |generator, index| {
-                    let generated = generator.generate(&request, seed, index);
-                    done.fetch_add(1, Ordering::Relaxed);
-                    generated
-                },
-            )
+            .map(|index| {
+                let generated = with_generator(request.size, |generator| {
+                    generator.generate(&request, seed, index)
+                });
+                done.fetch_add(1, Ordering::Relaxed);
+                generated
+            })
             .collect();
         for (index, generated) in (start + 1..).zip(&puzzles) {
             write_puzzle(&mut out, args, seed, index, generated)?;
@@ -231,6 +231,24 @@ pub fn run(args: &GenerateArgs, session: &mut Session) -> anyhow::Result<()> {
     ticker.finish();
     out.flush()?;
     Ok(())
+}
+
+thread_local! {
+    /// Each thread's generator, built once (a 9×9 model takes longer to
+    /// build than a hundred puzzles take to make). A generator's output
+    /// does not depend on what it made before.
+    static GENERATOR: RefCell<Option<Generator>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` on this thread's generator of `size`.
+fn with_generator<T>(size: Size, f: impl FnOnce(&mut Generator) -> T) -> T {
+    GENERATOR.with(|cell| {
+        let mut generator = cell.borrow_mut();
+        if generator.as_ref().is_none_or(|g| g.size() != size) {
+            *generator = Some(Generator::new(size).expect("--size allows generated sizes only"));
+        }
+        f(generator.as_mut().expect("built above"))
+    })
 }
 
 /// Writes one puzzle, text or JSON.
