@@ -17,7 +17,7 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use cover_models::sudoku::{BitSolver, Puzzles, Solver};
+use cover_models::sudoku::{BitSolver, Engine, Puzzles, Solver};
 use dlx_core::{Control, Limits};
 
 use crate::bench::shared_dir;
@@ -94,7 +94,7 @@ pub fn run(args: &[String]) -> Result<()> {
             for (grid, first) in grids.iter().zip(&firsts) {
                 assert!(is_solution_of(grid, first), "{name}: a bad grid");
             }
-            let mut compact = Solver::default();
+            let mut compact = Solver::new(Engine::Compact);
             let compact_time = best_of(runs, || {
                 for puzzle in &puzzles {
                     let report = if limit == 1 {
