@@ -163,14 +163,21 @@ const fn tables() -> Tables {
 
 static T: Tables = tables();
 
+/// Where digit `d + 1`'s cells of band `b` are kept in a board.
+#[inline(always)]
+const fn at(d: usize, b: usize) -> usize {
+    b * 9 + d
+}
+
 /// The other two bands of each band.
 const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
 
 /// A position: per digit and band, the cells that may still take it.
 #[derive(Debug, Clone, Copy)]
 struct Board {
-    /// `candidates[d * 3 + b]`: the cells of band `b` that may hold digit
-    /// `d + 1` (its placed cells included).
+    /// `candidates[at(d, b)]`: the cells of band `b` that may hold digit
+    /// `d + 1` (its placed cells included). Band-major, so that the nine
+    /// digits of a band are side by side for vector operations.
     candidates: [u32; 27],
     /// `candidates` as last reasoned about; a difference is work to do.
     seen: [u32; 27],
@@ -193,7 +200,7 @@ impl Board {
     #[inline]
     fn assign(&mut self, b: usize, bit: u32, d: usize) {
         let row = T.row_of[bit.trailing_zeros() as usize];
-        self.candidates[d * 3 + b] &= !(row ^ bit);
+        self.candidates[at(d, b)] &= !(row ^ bit);
     }
 
     /// The band reasoning for digit `d` in band `b`: the row-to-box
@@ -207,7 +214,7 @@ impl Board {
     /// changed. `false` at a dead end.
     #[inline(always)]
     fn update(&mut self, d: usize, b: usize) -> bool {
-        let i = d * 3 + b;
+        let i = at(d, b);
         let a = self.candidates[i];
         let occupancy = usize::from(T.boxes_of_row[(a & ROW) as usize])
             | usize::from(T.boxes_of_row[(a >> 9 & ROW) as usize]) << 3
@@ -219,15 +226,15 @@ impl Board {
         let columns = (a | a >> 9 | a >> 18) & ROW;
         let keep = T.column_keep[columns as usize];
         let [b1, b2] = OTHER_BANDS[b];
-        self.candidates[d * 3 + b1] &= keep;
-        self.candidates[d * 3 + b2] &= keep;
+        self.candidates[at(d, b1)] &= keep;
+        self.candidates[at(d, b2)] &= keep;
         let placed_rows = T.single[(a & ROW) as usize]
             | T.single[(a >> 9 & ROW) as usize] << 1
             | T.single[(a >> 18 & ROW) as usize] << 2;
         let placed = a & T.rows[usize::from(placed_rows & 7)];
         self.open_cells[b] &= !placed;
-        for e in 0..9 {
-            self.candidates[e * 3 + b] &= !placed;
+        for other in &mut self.candidates[at(0, b)..at(0, b + 1)] {
+            *other &= !placed;
         }
         self.candidates[i] = a;
         self.seen[i] = a;
@@ -243,7 +250,7 @@ impl Board {
                 let mut changed = false;
                 for d in 0..9 {
                     for b in 0..3 {
-                        if self.candidates[d * 3 + b] != self.seen[d * 3 + b] {
+                        if self.candidates[at(d, b)] != self.seen[at(d, b)] {
                             changed = true;
                             if !self.update(d, b) {
                                 return false;
@@ -273,7 +280,7 @@ impl Board {
                     // from each other, which empties both: the next pass
                     // finds the dead end.
                     for d in 0..9 {
-                        let mut hits = singles & self.candidates[d * 3 + b];
+                        let mut hits = singles & self.candidates[at(d, b)];
                         while hits != 0 {
                             let bit = hits & hits.wrapping_neg();
                             hits ^= bit;
@@ -297,34 +304,41 @@ impl Board {
     /// takes it. `None` when a column has no place for a digit, else
     /// whether anything was assigned.
     fn column_singles(&mut self) -> Option<bool> {
-        let mut assigned = false;
-        for d in 0..9 {
-            // Per band, the columns with one place or more and with two
-            // or more; then the same across the bands.
-            let (mut one, mut two, mut placed) = (0u32, 0u32, 0u32);
-            for b in 0..3 {
-                let a = self.candidates[d * 3 + b];
-                placed |= a & !self.open_cells[b];
+        // Per digit, the columns with one place or more and with two or
+        // more, and those where it is placed: band by band, the nine
+        // digits side by side (they vectorise). A digit's assignments
+        // below change no other digit's candidates, so all are counted
+        // first.
+        let (mut one, mut two, mut placed) = ([0u32; 9], [0u32; 9], [0u32; 9]);
+        for b in 0..3 {
+            let open = self.open_cells[b];
+            let band = &self.candidates[at(0, b)..at(0, b + 1)];
+            for d in 0..9 {
+                let a = band[d];
+                placed[d] |= a & !open;
                 let (middle, bottom) = (a >> 9, a >> 18);
                 let upper = a | middle;
                 let band_one = (upper | bottom) & ROW;
                 let band_two = ((a & middle) | (upper & bottom)) & ROW;
-                two |= band_two | (one & band_one);
-                one |= band_one;
+                two[d] |= band_two | (one[d] & band_one);
+                one[d] |= band_one;
             }
-            if one != ROW {
-                return None;
-            }
-            let placed = (placed | placed >> 9 | placed >> 18) & ROW;
-            let mut singles = !two & !placed & ROW;
+        }
+        if one.iter().any(|&columns| columns != ROW) {
+            return None;
+        }
+        let mut assigned = false;
+        for d in 0..9 {
+            let placed = (placed[d] | placed[d] >> 9 | placed[d] >> 18) & ROW;
+            let mut singles = !two[d] & !placed & ROW;
             while singles != 0 {
                 let column = singles & singles.wrapping_neg();
                 singles ^= column;
                 let columns = column | column << 9 | column << 18;
                 // An earlier single of this pass may have taken the
                 // column's last place (by clearing the rest of its row).
-                let b = (0..3).find(|&b| self.candidates[d * 3 + b] & columns != 0)?;
-                self.assign(b, self.candidates[d * 3 + b] & columns, d);
+                let b = (0..3).find(|&b| self.candidates[at(d, b)] & columns != 0)?;
+                self.assign(b, self.candidates[at(d, b)] & columns, d);
                 assigned = true;
             }
         }
@@ -337,7 +351,7 @@ impl Board {
     fn counts(&self, b: usize) -> (u32, u32, u32) {
         let (mut one, mut two, mut three) = (0, 0, 0);
         for d in 0..9 {
-            let c = self.candidates[d * 3 + b];
+            let c = self.candidates[at(d, b)];
             three |= two & c;
             two |= one & c;
             one |= c;
@@ -375,7 +389,7 @@ impl Board {
     fn write(&self, grid: &mut [u8; CELLS]) {
         for d in 0..9 {
             for b in 0..3 {
-                let mut rest = self.candidates[d * 3 + b];
+                let mut rest = self.candidates[at(d, b)];
                 while rest != 0 {
                     grid[b * 27 + rest.trailing_zeros() as usize] = d as u8 + 1;
                     rest &= rest - 1;
@@ -484,7 +498,7 @@ impl BitSolver {
             assert!(digit <= 9, "digits are 0..=9");
             if digit != 0 {
                 let (b, bit) = (cell / 27, 1u32 << (cell % 27));
-                given[usize::from(digit - 1) * 3 + b] |= bit;
+                given[at(usize::from(digit - 1), b)] |= bit;
                 filled[b] |= bit;
             }
         }
@@ -503,10 +517,10 @@ impl BitSolver {
                     rows |= ROW << (9 * row);
                 }
             }
-            board.candidates[i] = (BAND & !filled[i % 3] & !rows) | mine;
+            board.candidates[i] = (BAND & !filled[i / 9] & !rows) | mine;
         }
         if let Some((cell, digit)) = struck {
-            board.candidates[usize::from(digit - 1) * 3 + cell / 27] &= !(1 << (cell % 27));
+            board.candidates[at(usize::from(digit - 1), cell / 27)] &= !(1 << (cell % 27));
         }
         let budget = limits.node_budget.unwrap_or(u64::MAX);
         let cancel = limits.cancel.as_deref();
@@ -535,14 +549,14 @@ impl BitSolver {
                     stats.guesses += 1;
                     let (b, bit) = board.guess_cell();
                     let d = (0..9)
-                        .find(|&d| board.candidates[d * 3 + b] & bit != 0)
+                        .find(|&d| board.candidates[at(d, b)] & bit != 0)
                         .expect("propagation leaves every empty cell a candidate");
                     let mut other = Saved {
                         candidates: board.candidates,
                         open_cells: board.open_cells,
-                        struck: (d * 3 + b) as u32,
+                        struck: at(d, b) as u32,
                     };
-                    other.candidates[d * 3 + b] &= !bit;
+                    other.candidates[at(d, b)] &= !bit;
                     self.stack.push(other);
                     board.assign(b, bit, d);
                     continue;
