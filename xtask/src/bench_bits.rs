@@ -7,7 +7,9 @@
 //!
 //! Two modes per set: the first solution, and solve-and-prove-unique
 //! (count up to 2). Each time is the best of `--runs` passes over the
-//! whole set (default 3), parsing excluded. Answers are checked on the
+//! whole set (default 3; a set under 5,000 puzzles is run several times
+//! per pass), the three engines taking turns within each run, parsing
+//! excluded. Answers are checked on the
 //! way: every puzzle of these sets has one solution, so each engine must
 //! count exactly one, and each first solution must be a valid grid that
 //! keeps the givens (an independent check here, after the clock stops).
@@ -68,6 +70,8 @@ pub fn run(args: &[String]) -> Result<()> {
             .iter()
             .map(|g| sudoku::Sudoku::from_bytes(*g).expect("valid digits"))
             .collect();
+        // Small sets are run several times per pass, for steadier times.
+        let repeats = (5000 / grids.len().max(1)).max(1) as u32;
         for (mode, limit) in [("first", 1u64), ("unique", 2)] {
             let limits = Limits::solutions(limit);
             let mut bits = BitSolver::new();
@@ -75,7 +79,8 @@ pub fn run(args: &[String]) -> Result<()> {
             // The first solution of each puzzle is kept (as the peer's
             // answer is) and checked after the clock stops.
             let mut firsts = vec![[0u8; 81]; grids.len()];
-            let bits_time = best_of(runs, || {
+            let mut compact = Solver::new(Engine::Compact);
+            let mut bits_pass = || {
                 (guesses, rounds) = (0, 0);
                 for (grid, first) in grids.iter().zip(&mut firsts) {
                     let mut count = 0;
@@ -90,12 +95,8 @@ pub fn run(args: &[String]) -> Result<()> {
                     guesses += stats.guesses;
                     rounds += stats.rounds;
                 }
-            });
-            for (grid, first) in grids.iter().zip(&firsts) {
-                assert!(is_solution_of(grid, first), "{name}: a bad grid");
-            }
-            let mut compact = Solver::new(Engine::Compact);
-            let compact_time = best_of(runs, || {
+            };
+            let mut compact_pass = || {
                 for puzzle in &puzzles {
                     let report = if limit == 1 {
                         compact.first(puzzle).1
@@ -104,8 +105,8 @@ pub fn run(args: &[String]) -> Result<()> {
                     };
                     assert_eq!(report.stats.solutions, 1, "{name}: one solution");
                 }
-            });
-            let peer_time = best_of(runs, || {
+            };
+            let mut peer_pass = || {
                 for peer in &peers {
                     let solved = if limit == 1 {
                         peer.some_solution()
@@ -114,7 +115,15 @@ pub fn run(args: &[String]) -> Result<()> {
                     };
                     assert!(solved.is_some(), "{name}: the peer solves it");
                 }
-            });
+            };
+            let [bits_time, compact_time, peer_time] = by_turns(
+                runs,
+                repeats,
+                [&mut bits_pass, &mut compact_pass, &mut peer_pass],
+            );
+            for (grid, first) in grids.iter().zip(&firsts) {
+                assert!(is_solution_of(grid, first), "{name}: a bad grid");
+            }
             let per = |t: Duration| t.as_secs_f64() * 1e6 / grids.len() as f64;
             println!(
                 "{name:<26} {:>6} {mode:<7} {:>9.2} {:>9.2} {:>9.2} {:>11.2} {:>12.2}",
@@ -136,15 +145,25 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-fn best_of(runs: usize, mut pass: impl FnMut()) -> Duration {
-    (0..runs.max(1))
-        .map(|_| {
+/// The best time of each pass over `runs` runs, the passes taking turns
+/// within each run (so that the machine's drift falls on all alike); a
+/// pass's time is that of `repeats` calls, divided by `repeats`.
+fn by_turns<const N: usize>(
+    runs: usize,
+    repeats: u32,
+    mut passes: [&mut dyn FnMut(); N],
+) -> [Duration; N] {
+    let mut best = [Duration::MAX; N];
+    for _ in 0..runs.max(1) {
+        for (pass, best) in passes.iter_mut().zip(&mut best) {
             let start = Instant::now();
-            pass();
-            start.elapsed()
-        })
-        .min()
-        .expect("at least one run")
+            for _ in 0..repeats {
+                pass();
+            }
+            *best = (*best).min(start.elapsed() / repeats);
+        }
+    }
+    best
 }
 
 /// A full valid 9×9 grid that keeps the givens: every row, column and box
