@@ -368,21 +368,35 @@ impl Board {
     /// cell, else the first with three candidates, else the first empty.
     fn guess_cell(&self) -> (usize, u32) {
         let mut first = None;
+        let mut triple = None;
         for b in 0..3 {
             let open = self.open_cells[b];
             if open == 0 {
                 continue;
             }
-            let (_, two, three) = self.counts(b);
+            let (mut one, mut two, mut three, mut four) = (0u32, 0u32, 0u32, 0u32);
+            for d in 0..9 {
+                let c = self.candidates[at(d, b)];
+                four |= three & c;
+                three |= two & c;
+                two |= one & c;
+                one |= c;
+            }
             let pairs = open & two & !three;
             if pairs != 0 {
                 return (b, pairs & pairs.wrapping_neg());
+            }
+            let triples = open & three & !four;
+            if triple.is_none() && triples != 0 {
+                triple = Some((b, triples & triples.wrapping_neg()));
             }
             if first.is_none() {
                 first = Some((b, open & open.wrapping_neg()));
             }
         }
-        first.expect("an unsolved board has an empty cell")
+        triple
+            .or(first)
+            .expect("an unsolved board has an empty cell")
     }
 
     /// Writes the solved board as digits.
