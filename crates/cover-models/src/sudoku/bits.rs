@@ -33,11 +33,17 @@
 //! play` check uniqueness with it.
 //!
 //! Status (issue 18): its counts equal the exact-cover engines' at every
-//! limit on random puzzles (see the tests); `cargo xtask bench bits`
-//! puts it at 0.33–0.63 times the compact engine's time and 1.0–1.4
-//! times the `sudoku` crate's on the public 9×9 sets. It makes about half
-//! the guesses of that crate's method but spends more instructions per
-//! guess; no SIMD path yet.
+//! limit on random puzzles (see the tests). `cargo xtask bench bits` puts
+//! it at 0.26–0.53 times the compact engine's time and 0.90–1.15 times
+//! the `sudoku` crate's (JCZSolve) on the four public 9×9 sets, first
+//! solution and unique, the engines by turns in one process. It makes
+//! about half that crate's guesses and spends more per guess. Tried and
+//! dropped (A/B by turns): a bitmask of changed entries instead of the
+//! sweep, clearing a placed cell from the other digits only when it is
+//! new, other guess cells (fewest empty cells in the band, the last
+//! bivalue cell), no column hidden singles (more guesses, the same time),
+//! and the search compiled for x86-64-v3 behind run-time detection (no
+//! gain, so no `unsafe`).
 
 use std::sync::atomic::Ordering;
 
