@@ -34,9 +34,12 @@
 //!
 //! Status (issue 18): its counts equal the exact-cover engines' at every
 //! limit on random puzzles (see the tests). `cargo xtask bench bits` puts
-//! it at 0.26–0.53 times the compact engine's time and 0.90–1.15 times
-//! the `sudoku` crate's (JCZSolve) on the four public 9×9 sets, first
-//! solution and unique, the engines by turns in one process. It makes
+//! it at 0.3–0.6 times the compact engine's time and 0.93–1.06 times the
+//! `sudoku` crate's (JCZSolve) on the four public 9×9 sets, first
+//! solution and unique, the engines by turns in one process; the outlier
+//! is forum_hardest_1106's first solutions (375 puzzles, 1.0–1.5: with
+//! three-candidate guesses it needs 127 guesses a puzzle where the first
+//! empty cell needed 87, though its unique mode needs 8% fewer). It makes
 //! about half that crate's guesses and spends more per guess. Tried and
 //! dropped (A/B by turns): a bitmask of changed entries instead of the
 //! sweep, clearing a placed cell from the other digits only when it is
