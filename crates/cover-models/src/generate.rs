@@ -80,6 +80,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use thiserror::Error;
 
+use crate::sudoku::logic::Geometry;
 use crate::sudoku::{BitSolver, Engine, Layout, Model, Notation, Puzzle, Size, Solver, Symbols};
 
 /// The sizes (box sides) the generator makes: 4×4, 9×9, 16×16. A minimal
@@ -664,33 +665,18 @@ impl Generator {
     }
 }
 
-/// The units of one size as tables, for [`Units::forces`].
+/// The singles check of [`Generator::stays_unique`], over a size's
+/// [`Geometry`] (its unit tables).
 #[derive(Debug)]
 struct Units {
-    /// Per cell: its row, its column and its box, as unit numbers (rows
-    /// `0..side`, columns `side..2 side`, boxes `2 side..3 side`).
-    of_cell: Vec<[u8; 3]>,
-    /// Per unit: its cells.
-    cells: Vec<Vec<u16>>,
+    geometry: Geometry,
 }
 
 impl Units {
     fn new(size: Size) -> Units {
-        let (n, side) = (size.box_side(), size.side());
-        let of_cell: Vec<[u8; 3]> = (0..size.cells())
-            .map(|c| {
-                let (row, column) = (c / side, c % side);
-                let bx = row / n * n + column / n;
-                [row, side + column, 2 * side + bx].map(|u| u as u8)
-            })
-            .collect();
-        let mut cells = vec![Vec::with_capacity(side); 3 * side];
-        for (c, units) in of_cell.iter().enumerate() {
-            for &u in units {
-                cells[usize::from(u)].push(c as u16);
-            }
+        Units {
+            geometry: Geometry::new(size),
         }
-        Units { of_cell, cells }
     }
 
     /// Per unit, the digits `puzzle` (0 empty) holds there, as bits: the
@@ -707,8 +693,8 @@ impl Units {
 
     /// Records that `cell` now holds `digit` (`true`) or no longer does.
     fn set(&self, holds: &mut Holds, cell: usize, digit: u8, present: bool) {
-        for &u in &self.of_cell[cell] {
-            let unit = &mut holds[usize::from(u)];
+        for u in self.geometry.cell_units(cell) {
+            let unit = &mut holds[u];
             if present {
                 *unit |= 1 << (digit - 1);
             } else {
@@ -724,16 +710,16 @@ impl Units {
     /// box (a hidden single).
     fn forces(&self, puzzle: &[u8], holds: &Holds, cell: usize, digit: u8) -> bool {
         let seen = |c: usize| {
-            let [r, k, b] = self.of_cell[c].map(usize::from);
+            let [r, k, b] = self.geometry.cell_units(c);
             holds[r] | holds[k] | holds[b]
         };
         let bit = 1u32 << (digit - 1);
-        let all = (1u32 << (self.cells.len() / 3)) - 1;
+        let all = (1u32 << self.geometry.side()) - 1;
         if seen(cell) | bit == all {
             return true;
         }
-        self.of_cell[cell].iter().any(|&u| {
-            self.cells[usize::from(u)].iter().all(|&c| {
+        self.geometry.cell_units(cell).into_iter().any(|u| {
+            self.geometry.unit_cells(u).iter().all(|&c| {
                 let c = usize::from(c);
                 c == cell || puzzle[c] != 0 || seen(c) & bit != 0
             })
