@@ -410,9 +410,10 @@ impl Solver {
     /// Hands the first solution of `puzzle` to `visit`, if there is one (as
     /// [`Solver::solve`] does), and returns the search's report.
     pub fn first_with<F: FnOnce(&[u8])>(&mut self, puzzle: &Puzzle, visit: F) -> Report {
-        let restarts = match self.uses_bits(puzzle.size) {
-            true => None,
-            false => self.searcher(puzzle.size).restarts.clone(),
+        let restarts = if self.uses_bits(puzzle.size) {
+            None
+        } else {
+            self.searcher(puzzle.size).restarts.clone()
         };
         if let Some(restarts) = restarts {
             return self.first_restarted(puzzle, &restarts, visit);
