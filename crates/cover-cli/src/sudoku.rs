@@ -181,10 +181,11 @@ pub struct SudokuArgs {
 
     /// The search engine.
     ///
-    /// `auto` (the default): `bits` for 9×9 unless --propagate asks for
-    /// basic or full reasoning, else `compact`; the fastest, measured by
-    /// `cargo xtask bench bits`. `bits` on other sizes searches with
-    /// `compact`. Answers are the same with every engine (of a puzzle with
+    /// `auto` (the default): `bits` for 4×4 and 9×9 unless --propagate
+    /// asks for basic or full reasoning, else `compact`; the fastest,
+    /// measured by `cargo xtask bench bits` and `bench wide`. `bits` has
+    /// engines up to 25×25 (on 16×16 and 25×25 slower than `compact`);
+    /// larger sizes search with `compact`. Answers are the same with every engine (of a puzzle with
     /// several solutions the first found may differ); search nodes differ.
     #[arg(long, value_enum, value_name = "ENGINE", default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
@@ -225,9 +226,9 @@ fn parse_symbols(text: &str) -> Result<Symbols, SymbolsError> {
 /// The engines of `cover sudoku`.
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EngineArg {
-    /// The fastest for the size: bits for 9×9, else compact.
+    /// The fastest for the size: bits for 4×4 and 9×9, else compact.
     Auto,
-    /// Bit-parallel 9×9: candidates as bit masks, singles and box-line
+    /// Bit-parallel (to 25×25): candidates as bit masks, singles and box-line
     /// between guesses (nodes: one per guess plus the root).
     Bits,
     /// Exact cover on bit masks and saved states (its search nodes differ

@@ -10,10 +10,11 @@
 //!   options, forced.
 //! - [`Solver`]: one per thread; keeps a model and an engine per size and
 //!   solves puzzle after puzzle, handing each solution grid to a callback.
-//! - [`BitSolver`]: a bit-parallel 9×9 engine (candidates as bit boards,
+//! - [`BitSolver`]: the bit-parallel 9×9 engine (candidates as bit boards,
 //!   singles and box-line to a fixpoint, binary guesses on a stack of
-//!   copies); a first version, not yet used by `cover sudoku` (see its
-//!   module's status).
+//!   copies), `cover sudoku`'s default for 9×9; [`WideSolver`], the same
+//!   search generic over the box side, for 4×4, 16×16 and 25×25 (see the
+//!   modules' status for how they compare with the exact-cover engines).
 //! - A [`Puzzle`] writes a solution back in its own layout and symbols
 //!   ([`Puzzle::write_solution`], [`Puzzle::line_form`],
 //!   [`Puzzle::write_pretty`]).
@@ -46,6 +47,7 @@ mod model;
 mod parse;
 mod propagate;
 mod symbols;
+pub mod wide;
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -55,6 +57,7 @@ pub use model::{Engine, Model, Solver};
 pub use parse::{InputError, ParseError, ParseErrorKind, Puzzles};
 pub use propagate::{Level, SudokuPropagator};
 pub use symbols::{is_empty_marker, Size, Symbols, SymbolsError, NOT_A_CELL};
+pub use wide::{Bits16, Bits25, Bits4, WideSolver};
 
 /// How the puzzles of an input are laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

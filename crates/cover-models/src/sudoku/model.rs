@@ -12,10 +12,12 @@
 //! search with its givens' options forced, so nothing is rebuilt between
 //! puzzles, and contradicting givens simply give no solution.
 //!
-//! The [`Solver`] also holds the one engine that is not exact cover: the
-//! bit-parallel 9×9 [`BitSolver`], which [`Engine::Auto`] (the default)
-//! uses for 9×9 puzzles searched without a propagator, because it answers
-//! them in a third to a half of the compact engine's time.
+//! The [`Solver`] also holds the engines that are not exact cover: the
+//! bit-parallel 9×9 [`BitSolver`] and its generic sibling for 4×4, 16×16
+//! and 25×25 ([`WideSolver`](super::WideSolver)). [`Engine::Auto`] (the
+//! default) uses them for 4×4 and 9×9 puzzles searched without a
+//! propagator, because they answer those in a third to two thirds of the
+//! compact engine's time.
 
 use dlx_core::Search;
 use dlx_core::{
@@ -26,9 +28,10 @@ use dlx_core::{
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
-use super::bits::BitSolver;
+use super::bits::{BitSolver, BitStats};
 use super::propagate::{Level, SudokuPropagator};
 use super::symbols::Size;
+use super::wide::{Bits16, Bits25, Bits4};
 use super::Puzzle;
 
 /// The node budget of the first search of a propagated
@@ -124,13 +127,16 @@ impl Model {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Engine {
     /// The fastest for the puzzle, from measurements (`cargo xtask bench
-    /// bits`): [`Engine::Bits`] for 9×9 when no propagator is asked for
-    /// (its reasoning is its own), else [`Engine::Compact`].
+    /// bits` and `bench wide`): [`Engine::Bits`] for 4×4 and 9×9 when no
+    /// propagator is asked for (its reasoning is its own), else
+    /// [`Engine::Compact`] (from 16×16 it beats the bits engine, with full
+    /// propagation and without).
     #[default]
     Auto,
-    /// [`BitSolver`]: candidates as bit masks, singles and box-line
-    /// reasoning between guesses. 9×9 only; other sizes search with the
-    /// compact engine. Its nodes are one per guess plus the root, and no
+    /// Candidates as bit masks, singles and box-line reasoning between
+    /// guesses: [`BitSolver`] for 9×9, [`WideSolver`](super::WideSolver)
+    /// for 4×4, 16×16 and 25×25; larger sizes search with the compact
+    /// engine. Its nodes are one per guess plus the root, and no
     /// propagator applies.
     Bits,
     /// [`CompactSolver`]: bit masks and saved states, several times faster
@@ -187,8 +193,56 @@ pub struct Solver {
     max_nodes: Option<u64>,
     /// How much reasoning between choices ([`Solver::propagate`]).
     level: Level,
-    /// The 9×9 bit-parallel engine, made when first used.
-    bits: Option<BitSolver>,
+    /// The bit-parallel engines, each made when first used.
+    bits: BitEngines,
+}
+
+/// The bit-parallel engine of each size it has one for.
+#[derive(Debug, Default)]
+struct BitEngines {
+    four: Option<Bits4>,
+    nine: Option<BitSolver>,
+    sixteen: Option<Bits16>,
+    twenty_five: Option<Bits25>,
+}
+
+impl BitEngines {
+    /// Whether there is one for `size`.
+    fn cover(size: Size) -> bool {
+        (2..=5).contains(&size.box_side())
+    }
+
+    /// [`BitSolver::search`] with the engine of the size of `cells`.
+    fn search<F>(
+        &mut self,
+        size: Size,
+        cells: &[u8],
+        limits: &Limits,
+        visit: F,
+    ) -> (Outcome, BitStats)
+    where
+        F: FnMut(&[u8]) -> Control,
+    {
+        match size.box_side() {
+            2 => self
+                .four
+                .get_or_insert_with(Bits4::new)
+                .search(cells, limits, visit),
+            3 => self
+                .nine
+                .get_or_insert_with(BitSolver::new)
+                .search(cells, limits, visit),
+            4 => self
+                .sixteen
+                .get_or_insert_with(Bits16::new)
+                .search(cells, limits, visit),
+            5 => self
+                .twenty_five
+                .get_or_insert_with(Bits25::new)
+                .search(cells, limits, visit),
+            _ => unreachable!("BitEngines::cover checks the size"),
+        }
+    }
 }
 
 impl Default for Solver {
@@ -208,7 +262,7 @@ impl Solver {
             split_after: None,
             max_nodes: None,
             level: Level::None,
-            bits: None,
+            bits: BitEngines::default(),
         }
     }
 
@@ -282,14 +336,16 @@ impl Solver {
         })
     }
 
-    /// Whether puzzles of `size` go to the bit-parallel engine.
+    /// Whether puzzles of `size` go to a bit-parallel engine.
     pub fn uses_bits(&self, size: Size) -> bool {
-        size.box_side() == 3
-            && match self.engine {
-                Engine::Bits => true,
-                Engine::Auto => self.level.rules_for(size).is_none(),
-                Engine::Compact | Engine::Linked => false,
-            }
+        match self.engine {
+            Engine::Bits => BitEngines::cover(size),
+            // From `cargo xtask bench bits` and `bench wide`: faster than
+            // the compact engine on 4×4 and 9×9; from 16×16, slower than it
+            // with full propagation (and than it without).
+            Engine::Auto => size.box_side() <= 3 && self.level.rules_for(size).is_none(),
+            Engine::Compact | Engine::Linked => false,
+        }
     }
 
     /// Searches `puzzle` within `limits` (and [`Solver::max_nodes`]) and
@@ -355,8 +411,7 @@ impl Solver {
             node_budget: budget.map(|nodes| nodes.saturating_sub(1)),
             ..limits.clone()
         };
-        let bits = self.bits.get_or_insert_with(BitSolver::new);
-        let (outcome, stats) = bits.search(&puzzle.cells, &limits, visit);
+        let (outcome, stats) = self.bits.search(puzzle.size, &puzzle.cells, &limits, visit);
         Report {
             outcome,
             stats: Stats {
@@ -643,6 +698,8 @@ mod tests {
             ("grid_9x9_spaced.txt", None),
             ("line_16x16_digits.txt", Some("123456789ABCDEFG")),
             ("grid_16x16_letters.txt", None),
+            ("line_25x25.txt", None),
+            ("grid_25x25_numbers.txt", None),
         ]);
         assert!(puzzles.len() > 50);
         let mut compact = Solver::new(Engine::Compact);
@@ -894,10 +951,21 @@ mod tests {
             (report.outcome, report.stats.nodes),
             (Outcome::NodeBudget, 3)
         );
-        // Auto uses it for 9×9 without a propagator only.
+        // Auto uses it for 4×4 and 9×9 without a propagator only; bits
+        // has an engine for every size to 25×25.
         let mut auto = Solver::new(Engine::Auto);
         assert!(auto.uses_bits(p.size));
+        assert!(auto.uses_bits(Size::new(2).unwrap()));
         assert!(!auto.uses_bits(Size::new(4).unwrap()));
+        let sizes = |solver: &Solver| -> Vec<usize> {
+            Size::all()
+                .filter(|&size| solver.uses_bits(size))
+                .map(Size::box_side)
+                .collect()
+        };
+        assert_eq!(sizes(&Solver::new(Engine::Bits)), [2, 3, 4, 5]);
+        auto.propagate(Level::None);
+        assert_eq!(sizes(&auto), [2, 3]);
         auto.propagate(Level::Basic);
         assert!(!auto.uses_bits(p.size));
         auto.propagate(Level::Auto);
