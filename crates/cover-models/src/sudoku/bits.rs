@@ -19,8 +19,8 @@
 //! - hidden singles in columns (rows and boxes are the band reasoning's).
 //!
 //! A cell with no candidate, or a unit where a digit has no place, is a
-//! dead end. Otherwise it guesses on an empty cell with the fewest
-//! candidates (bivalue first), its smallest digit: the board with that
+//! dead end. Otherwise it guesses on a bivalue cell, else on the first
+//! empty cell of a band with the fewest candidates, its smallest digit: the board with that
 //! digit placed is searched now, and the board with that digit struck
 //! out is pushed on a stack of copies (binary branching, no recursion;
 //! the stack is reserved once, 81 boards deep). Every solution is found
@@ -34,19 +34,21 @@
 //!
 //! Status (issue 18): its counts equal the exact-cover engines' at every
 //! limit on random puzzles (see the tests). `cargo xtask bench bits` puts
-//! it at 0.3–0.6 times the compact engine's time and 0.93–1.06 times the
-//! `sudoku` crate's (JCZSolve) on the four public 9×9 sets, first
-//! solution and unique, the engines by turns in one process; the outlier
-//! is forum_hardest_1106's first solutions (375 puzzles, 1.0–1.5: with
-//! three-candidate guesses it needs 127 guesses a puzzle where the first
-//! empty cell needed 87, though its unique mode needs 8% fewer). It makes
-//! about half that crate's guesses and spends more per guess. Tried and
-//! dropped (A/B by turns): a bitmask of changed entries instead of the
-//! sweep, clearing a placed cell from the other digits only when it is
-//! new, other guess cells (fewest empty cells in the band, the last
-//! bivalue cell), no column hidden singles (more guesses, the same time),
-//! and the search compiled for x86-64-v3 behind run-time detection (no
-//! gain, so no `unsafe`).
+//! it at 0.25–0.6 times the compact engine's time and 0.83–1.15 times
+//! the `sudoku` crate's (JCZSolve) on the four public 9×9 sets, first
+//! solution and unique, the engines by turns in one process (runs of the
+//! same build move a cell by ±10%). The guess rule was the first cell
+//! with three candidates when no cell is bivalue; the `sudoku` crate's
+//! rule (the fewest among each band's first empty cell) takes the first
+//! solutions of forum_hardest_1106 from 127 guesses a puzzle to 86 and
+//! from 1.4 times that crate's time to 1.0, and is within noise
+//! elsewhere. It makes about half that crate's guesses and spends more
+//! per guess. Tried and dropped (A/B by turns): a bitmask of changed
+//! entries instead of the sweep, clearing a placed cell from the other
+//! digits only when it is new, other guess cells (fewest empty cells in
+//! the band, the last bivalue cell), no column hidden singles (more
+//! guesses, the same time), and the search compiled for x86-64-v3 behind
+//! run-time detection (no gain, so no `unsafe`).
 
 use std::sync::atomic::Ordering;
 
@@ -376,10 +378,12 @@ impl Board {
     }
 
     /// The empty cell to guess on, as (band, bit): the first bivalue
-    /// cell, else the first with three candidates, else the first empty.
+    /// cell, else of the first empty cell of each band the one with the
+    /// fewest candidates (the `sudoku` crate's rule; the first cell with
+    /// three candidates, tried before, needed 47% more guesses for the
+    /// first solutions of forum_hardest_1106, and took 1.5 times as long).
     fn guess_cell(&self) -> (usize, u32) {
-        let mut first = None;
-        let mut triple = None;
+        let mut best = (u32::MAX, 0, 0);
         for b in 0..3 {
             let open = self.open_cells[b];
             if open == 0 {
@@ -390,17 +394,14 @@ impl Board {
             if pairs != 0 {
                 return (b, pairs & pairs.wrapping_neg());
             }
-            let triples = open & three & !four;
-            if triple.is_none() && triples != 0 {
-                triple = Some((b, triples & triples.wrapping_neg()));
-            }
-            if first.is_none() {
-                first = Some((b, open & open.wrapping_neg()));
+            let cell = open & open.wrapping_neg();
+            let more = u32::from(cell & three != 0) + u32::from(cell & four != 0);
+            if more < best.0 {
+                best = (more, b, cell);
             }
         }
-        triple
-            .or(first)
-            .expect("an unsolved board has an empty cell")
+        assert!(best.0 != u32::MAX, "an unsolved board has an empty cell");
+        (best.1, best.2)
     }
 
     /// Writes the solved board as digits.
