@@ -418,6 +418,47 @@ impl Board {
     }
 }
 
+/// Counts a solution and hands `grid` to `visit`: the outcome that ends
+/// the search, if this one does (the caller stops or the limit is reached).
+/// Shared by the bit-parallel engines, so their limits mean the same.
+#[inline]
+pub(super) fn solution_found<F>(
+    stats: &mut BitStats,
+    limits: &Limits,
+    visit: &mut F,
+    grid: &[u8],
+) -> Option<Outcome>
+where
+    F: FnMut(&[u8]) -> Control,
+{
+    stats.solutions += 1;
+    if visit(grid) == Control::Stop {
+        return Some(Outcome::Stopped);
+    }
+    limits
+        .max_solutions
+        .is_some_and(|max| stats.solutions >= max)
+        .then_some(Outcome::SolutionLimit)
+}
+
+/// Counts a guess about to be made: the outcome that ends the search
+/// instead, if the guess budget is spent or the search was cancelled.
+#[inline]
+pub(super) fn guess_allowed(
+    stats: &mut BitStats,
+    budget: u64,
+    cancel: Option<&std::sync::atomic::AtomicBool>,
+) -> Option<Outcome> {
+    if stats.guesses >= budget {
+        return Some(Outcome::NodeBudget);
+    }
+    if cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+        return Some(Outcome::Cancelled);
+    }
+    stats.guesses += 1;
+    None
+}
+
 /// A branch left for later: a board at its fixpoint with one candidate
 /// struck. At a fixpoint `seen` equals `candidates`, so it is not kept:
 /// half the bytes to copy.
@@ -547,25 +588,14 @@ impl BitSolver {
         loop {
             if board.propagate(&mut stats.rounds) {
                 if board.solved() {
-                    stats.solutions += 1;
                     board.write(&mut self.grid);
-                    if visit(&self.grid) == Control::Stop {
-                        return (Outcome::Stopped, stats);
-                    }
-                    if limits
-                        .max_solutions
-                        .is_some_and(|max| stats.solutions >= max)
-                    {
-                        return (Outcome::SolutionLimit, stats);
+                    if let Some(end) = solution_found(&mut stats, limits, &mut visit, &self.grid) {
+                        return (end, stats);
                     }
                 } else {
-                    if stats.guesses >= budget {
-                        return (Outcome::NodeBudget, stats);
+                    if let Some(end) = guess_allowed(&mut stats, budget, cancel) {
+                        return (end, stats);
                     }
-                    if cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
-                        return (Outcome::Cancelled, stats);
-                    }
-                    stats.guesses += 1;
                     let (b, bit) = board.guess_cell();
                     let d = (0..9)
                         .find(|&d| board.candidates[at(d, b)] & bit != 0)

@@ -49,11 +49,10 @@
 
 use std::fmt::Debug;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not, Shl, Shr};
-use std::sync::atomic::Ordering;
 
 use dlx_core::{Control, Limits, Outcome};
 
-use super::bits::BitStats;
+use super::bits::{guess_allowed, solution_found, BitStats};
 
 mod sealed {
     pub trait Sealed {}
@@ -256,25 +255,14 @@ impl<L: Lane, const N: usize, const LANES: usize> WideSolver<L, N, LANES> {
         loop {
             if self.propagate(&mut board, &mut seen, &mut stats.rounds) {
                 if board.open[..N].iter().all(|&open| open == L::ZERO) {
-                    stats.solutions += 1;
                     self.write(&board);
-                    if visit(&self.grid) == Control::Stop {
-                        return (Outcome::Stopped, stats);
-                    }
-                    if limits
-                        .max_solutions
-                        .is_some_and(|max| stats.solutions >= max)
-                    {
-                        return (Outcome::SolutionLimit, stats);
+                    if let Some(end) = solution_found(&mut stats, limits, &mut visit, &self.grid) {
+                        return (end, stats);
                     }
                 } else {
-                    if stats.guesses >= budget {
-                        return (Outcome::NodeBudget, stats);
+                    if let Some(end) = guess_allowed(&mut stats, budget, cancel) {
+                        return (end, stats);
                     }
-                    if cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
-                        return (Outcome::Cancelled, stats);
-                    }
-                    stats.guesses += 1;
                     let (b, bit) = Self::guess_cell(&board);
                     let d = (0..Self::SIDE)
                         .find(|&d| board.candidates[b * Self::SIDE + d] & bit != L::ZERO)
