@@ -23,6 +23,7 @@ use cover_models::sudoku::{BitSolver, Engine, Puzzles, Solver};
 use dlx_core::{Control, Limits};
 
 use crate::bench::shared_dir;
+use crate::bench_wide::is_solution_of;
 
 const SETS: &[&str] = &[
     "forum_hardest_1905_11plus",
@@ -122,7 +123,7 @@ pub fn run(args: &[String]) -> Result<()> {
                 [&mut bits_pass, &mut compact_pass, &mut peer_pass],
             );
             for (grid, first) in grids.iter().zip(&firsts) {
-                assert!(is_solution_of(grid, first), "{name}: a bad grid");
+                assert!(is_solution_of(3, grid, first), "{name}: a bad grid");
             }
             let per = |t: Duration| t.as_secs_f64() * 1e6 / grids.len() as f64;
             println!(
@@ -148,7 +149,7 @@ pub fn run(args: &[String]) -> Result<()> {
 /// The best time of each pass over `runs` runs, the passes taking turns
 /// within each run (so that the machine's drift falls on all alike); a
 /// pass's time is that of `repeats` calls, divided by `repeats`.
-fn by_turns<const N: usize>(
+pub fn by_turns<const N: usize>(
     runs: usize,
     repeats: u32,
     mut passes: [&mut dyn FnMut(); N],
@@ -164,26 +165,4 @@ fn by_turns<const N: usize>(
         }
     }
     best
-}
-
-/// A full valid 9×9 grid that keeps the givens: every row, column and box
-/// holds 1 to 9 once.
-fn is_solution_of(puzzle: &[u8], grid: &[u8]) -> bool {
-    let unit_ok = |cell_at: &dyn Fn(usize) -> usize| {
-        let mut seen = 0u16;
-        (0..9).all(|j| {
-            let digit = grid[cell_at(j)];
-            let bit = 1u16 << digit;
-            let fresh = (1..=9).contains(&digit) && seen & bit == 0;
-            seen |= bit;
-            fresh
-        })
-    };
-    grid.len() == 81
-        && puzzle.iter().zip(grid).all(|(&p, &g)| p == 0 || p == g)
-        && (0..9).all(|i| {
-            unit_ok(&|j| i * 9 + j)
-                && unit_ok(&|j| j * 9 + i)
-                && unit_ok(&|j| (i / 3 * 3 + j / 3) * 9 + i % 3 * 3 + j % 3)
-        })
 }

@@ -21,7 +21,7 @@
 //!
 //! Usage: `cargo xtask bench wide [--runs N] [--budget NODES] [16x16|25x25 ...]`.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 use cover_models::sudoku::{
@@ -30,6 +30,7 @@ use cover_models::sudoku::{
 use dlx_core::{Control, Limits, Outcome};
 
 use crate::bench::shared_dir;
+use crate::bench_bits::by_turns;
 
 struct Set {
     name: &'static str,
@@ -118,8 +119,12 @@ pub fn run(args: &[String]) -> Result<()> {
         }
         let side = puzzles[0].size.side();
         // The column of the level `cover sudoku` uses by default for the
-        // size (`--propagate auto`): full from 16×16, none below.
-        let default = if side >= 16 { 1 } else { 2 };
+        // size (`--propagate auto`).
+        let default = if Level::Auto.rules_for(puzzles[0].size).is_some() {
+            1
+        } else {
+            2
+        };
         for (mode, limit) in [("first", 1u64), ("unique", 2)] {
             let limits = Limits {
                 max_solutions: Some(limit),
@@ -159,6 +164,7 @@ pub fn run(args: &[String]) -> Result<()> {
             let mut none_answers = full_answers.clone();
             let times = by_turns(
                 runs,
+                1,
                 [
                     &mut bits_pass,
                     &mut || compact_pass(&mut full, &puzzles, limit, &mut full_answers),
@@ -275,22 +281,9 @@ fn short(n: u64) -> String {
     }
 }
 
-/// The best time of each pass over `runs` runs, the passes taking turns
-/// within each run.
-fn by_turns<const N: usize>(runs: usize, mut passes: [&mut dyn FnMut(); N]) -> [Duration; N] {
-    let mut best = [Duration::MAX; N];
-    for _ in 0..runs.max(1) {
-        for (pass, best) in passes.iter_mut().zip(&mut best) {
-            let start = Instant::now();
-            pass();
-            *best = (*best).min(start.elapsed());
-        }
-    }
-    best
-}
-
-/// A full valid grid of box side `n` that keeps the givens.
-fn is_solution_of(n: usize, puzzle: &[u8], grid: &[u8]) -> bool {
+/// A full valid grid of box side `n` that keeps the givens: every row,
+/// column and box holds `1..=n²` once (trusting no engine).
+pub fn is_solution_of(n: usize, puzzle: &[u8], grid: &[u8]) -> bool {
     let s = n * n;
     let unit_ok = |cell_at: &dyn Fn(usize) -> usize| {
         let mut seen = vec![false; s + 1];
