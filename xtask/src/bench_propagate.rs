@@ -20,7 +20,13 @@
 //! the plain branch and bound runs within a node budget, and where it
 //! finishes its score must equal the propagated one.
 //!
-//! Usage: `cargo xtask bench propagate [--runs N] [--quick] [sudoku|target]`.
+//! With `--gecode PATH`, a program built from Gecode's own sudoku example
+//! (see [`Gecode`]) also runs each 25×25 puzzle, within `--gecode-seconds`
+//! (20) each, after the levels, so the constraint solver the 25×25 bar was
+//! set by is measured in the same command.
+//!
+//! Usage: `cargo xtask bench propagate [--runs N] [--quick] [--gecode PATH
+//! [--gecode-seconds S]] [sudoku|target]`.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -210,7 +216,7 @@ fn solver_for(variant: &Variant) -> Solver {
     solver
 }
 
-fn bench_sudoku(dir: &Path, runs: usize, quick: bool) -> Result<()> {
+fn bench_sudoku(dir: &Path, runs: usize, quick: bool, gecode: &Gecode) -> Result<()> {
     let variants = variants(quick);
     for set in SETS {
         let mut puzzles: Vec<Puzzle> = Vec::new();
@@ -293,8 +299,77 @@ fn bench_sudoku(dir: &Path, runs: usize, quick: bool) -> Result<()> {
                 },
             );
         }
+        if set.each {
+            if let Some(program) = &gecode.program {
+                gecode.run(program, puzzles.len())?;
+            }
+        }
     }
     Ok(())
+}
+
+/// The peer for the 25×25 set: a program built from Gecode's
+/// `examples/sudoku.cpp` (its own model: domain-consistent `distinct` per
+/// row, column and box, AFC/size branching), whose puzzles are compiled in
+/// and chosen by index. Built by hand, e.g. with Debian's `libgecode-dev`:
+/// `g++ -O2 -I. examples/sudoku.cpp -o gecode-sudoku -lgecodedriver
+/// -lgecodegist -lgecodesearch -lgecodeminimodel -lgecodeint -lgecodeset
+/// -lgecodefloat -lgecodekernel -lgecodesupport -lpthread` in a Gecode
+/// checkout.
+struct Gecode {
+    program: Option<std::path::PathBuf>,
+    /// Its time limit per puzzle.
+    seconds: u64,
+}
+
+/// The Gecode example index of each puzzle of `gecode_25x25.txt`, in file
+/// order (Alain Frisch's 16 minimal puzzles, then the two of examples 89
+/// and 90; matched by their text).
+const GECODE_25X25: [u32; 18] = [
+    18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 89, 90,
+];
+
+impl Gecode {
+    /// Runs the example on the first `count` puzzles of the set, one at a
+    /// time, and prints its time and nodes for each.
+    fn run(&self, program: &Path, count: usize) -> Result<()> {
+        println!(
+            "gecode ({}, -time {} s): puzzle, s / nodes",
+            program.display(),
+            self.seconds
+        );
+        let (mut solved, mut total) = (0, 0.0);
+        for (p, index) in GECODE_25X25.iter().take(count).enumerate() {
+            let output = std::process::Command::new(program)
+                .args(["-mode", "stat", "-time"])
+                .arg((self.seconds * 1000).to_string())
+                .arg(index.to_string())
+                .output()
+                .with_context(|| format!("running {}", program.display()))?;
+            let text = String::from_utf8_lossy(&output.stdout);
+            // Lines such as "runtime:      4.934 (4934.136 ms)", "solutions:    1".
+            let field = |name: &str| {
+                text.lines()
+                    .find_map(|l| l.trim().strip_prefix(name))
+                    .map(|rest| rest.trim().to_string())
+            };
+            let ms: f64 = field("runtime:")
+                .and_then(|r| r.split('(').nth(1)?.split_whitespace().next()?.parse().ok())
+                .with_context(|| format!("no runtime in {}'s output", program.display()))?;
+            let nodes = field("nodes:").unwrap_or_default();
+            let found = field("solutions:").is_some_and(|n| n != "0");
+            total += ms / 1000.0;
+            solved += usize::from(found);
+            let cell = if found {
+                format!("{:.4} / {nodes}", ms / 1000.0)
+            } else {
+                format!("gave up at {} s / {nodes}", self.seconds)
+            };
+            println!("{:>6} {cell:>28}", p + 1);
+        }
+        println!("gecode: {solved}/{count} solved, {total:.1} s in all");
+        Ok(())
+    }
 }
 
 /// Random target puzzles: `count` of each number of givens in `givens`,
@@ -414,12 +489,25 @@ fn bench_target(runs: usize, quick: bool) -> Result<()> {
 pub fn run(args: &[String]) -> Result<()> {
     let mut runs = 3;
     let mut quick = false;
+    let mut gecode = Gecode {
+        program: None,
+        seconds: 20,
+    };
     let mut parts: Vec<&str> = Vec::new();
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--runs" => runs = args.next().context("--runs needs a number")?.parse()?,
             "--quick" => quick = true,
+            "--gecode" => {
+                gecode.program = Some(args.next().context("--gecode needs a program")?.into())
+            }
+            "--gecode-seconds" => {
+                gecode.seconds = args
+                    .next()
+                    .context("--gecode-seconds needs a number")?
+                    .parse()?
+            }
             "sudoku" | "target" => parts.push(arg.as_str()),
             other => bail!("bench propagate: unknown argument {other}"),
         }
@@ -430,7 +518,7 @@ pub fn run(args: &[String]) -> Result<()> {
     if parts.contains(&"sudoku") {
         let dir = shared_dir().join("datasets");
         if dir.is_dir() {
-            bench_sudoku(&dir, runs, quick)?;
+            bench_sudoku(&dir, runs, quick, &gecode)?;
         } else {
             println!(
                 "bench propagate: no {} here; the sudoku sets are skipped",

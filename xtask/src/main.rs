@@ -6,9 +6,10 @@
 //!   generator (see `bench_generate`);
 //!   `bench play [--requests N] [--concurrency C]` puts a bounded load on
 //!   `cover play`'s server over loopback (see `bench_play`);
-//!   `bench propagate [--runs N] [--quick] [sudoku|target]` times each
-//!   propagation level and rule on the hard sudoku sets and target sudoku
-//!   (see `bench_propagate`);
+//!   `bench propagate [--runs N] [--quick] [--gecode PATH] [sudoku|target]`
+//!   times each propagation level and rule on the hard sudoku sets and
+//!   target sudoku, with Gecode's sudoku example beside them on 25×25 when
+//!   given (see `bench_propagate`);
 //!   `bench radar [--quick]` times `cover radar`'s solver (see `bench_radar`);
 //!   `bench sudoku [--runs N] [SET ...]` times `cover sudoku` on the puzzle
 //!   sets of `../shared/datasets/` (see `bench_sudoku`);
