@@ -10,14 +10,15 @@
 //! included), and per band the cells still empty, as the 9×9 engine does.
 //! Between guesses, to a fixpoint:
 //! - band reasoning, per digit and band, wherever the candidates changed:
-//!   a row whose places lie in one box takes the rest of that box from the
-//!   band's other rows (claiming), a box whose places lie in one row takes
-//!   the rest of that row (pointing), both repeated until nothing changes;
-//!   then a row with one place left is placed there (the other digits
-//!   leave the cell), and a box whose places lie in one column takes that
-//!   column from the other bands (a placed digit's column peers go this
-//!   way). A row or box with no place is a dead end. A box with one place
-//!   needs no rule of its own: pointing leaves its row that one place.
+//!   the digit's places must match the band's rows to its boxes (each
+//!   takes it once), so a row's part of a box in no such matching loses
+//!   it (up to 16×16 in closed form, a few word operations per
+//!   permutation of the other rows; at 25×25 as claiming and pointing
+//!   repeated, which is cheaper there and nearly as strong); then a row
+//!   with one place left is placed there (the other digits leave the
+//!   cell), and a box whose places lie in one column takes that column
+//!   from the other bands (a placed digit's column peers go this way).
+//!   A digit with no matching left is a dead end.
 //! - naked singles: a cell with one candidate takes it (a band at a time,
 //!   by bit-sliced counting over the digits);
 //! - hidden singles in columns.
@@ -29,23 +30,26 @@
 //! is found once, so counts are exact.
 //!
 //! The 9×9 engine is this search specialised: its tables settle a band in
-//! one lookup where this one loops over rows and boxes. Like it, this
+//! one lookup where this one computes the matching a word at a time. Like it, this
 //! module knows nothing of exact cover, files or output: digits `1..=s`
 //! (0 for empty) in, row by row; solutions out to a callback.
 //!
-//! Status (issue 18), from `cargo xtask bench wide` (one thread, the
-//! engines by turns): on random 4×4 puzzles it takes 0.64–0.68 of the
-//! compact engine's time, so `Engine::Auto` runs it there. On the 155
+//! Status (issue 18), from `cargo xtask bench wide --runs 3` (one
+//! thread, the engines by turns): on random 4×4 puzzles it takes 0.58 of
+//! the compact engine's time, so `Engine::Auto` runs it there. On the 155
 //! public 16×16 grids it needs as many guesses as the compact engine with
-//! full propagation needs nodes (24,000 against 23,000) but takes 3.3
-//! times as long, and 1.0–1.7 times the compact engine without
-//! propagation; on the Gecode 25×25 puzzles it settles none within 200,000
-//! guesses, where full propagation settles 2. So from 16×16 `auto` keeps
-//! the compact engine; `--engine bits` runs this one. Per guess it runs
+//! full propagation needs nodes (24,000 against 23,000) but takes 2.4–3.0
+//! times as long (3.4–3.9 with claiming and pointing repeated instead of
+//! the closed-form matching, which prunes no more there but costs less);
+//! on the Gecode 25×25 puzzles it settles none within 100,000 guesses,
+//! where full propagation settles 2. So from 16×16 `auto` keeps the
+//! compact engine; `--engine bits` runs this one. Per guess it runs
 //! about 43 band updates (a placement touches every digit of its band and
 //! the column in the other bands). Tried and dropped: marking changed
 //! entries in a 128-bit mask instead of sweeping for differences (9–10%
-//! slower).
+//! slower); the matching at 25×25 (1.4 times the time a guess); skipping
+//! a band whose entries all stand as last reasoned about with one folded
+//! test (4% at 16×16, within the noise).
 
 use std::fmt::Debug;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not, Shl, Shr};
@@ -161,6 +165,58 @@ struct Masks<L> {
     segment: [u32; MAX_N],
     /// The first cell of each row's part of each box.
     group_starts: L,
+    /// For `j` in `1..N`: the group starts of boxes `0..N-j` and of boxes
+    /// `N-j..N`, where box `k` takes box `k + j`'s bit from above and
+    /// from below (wrapping around) when the boxes of a row are rotated.
+    box_turn: [(L, L); MAX_N],
+}
+
+/// The permutations of `1..n` for `n = N - 1` (padded to four entries):
+/// the ways the rows after a segment's row can take the boxes after its
+/// box (in turn order), for the row-to-box matching of band reasoning.
+fn permutations_after(n: usize) -> &'static [[u8; 4]] {
+    const ONE: [[u8; 4]; 1] = [[1, 0, 0, 0]];
+    const TWO: [[u8; 4]; 2] = [[1, 2, 0, 0], [2, 1, 0, 0]];
+    const THREE: [[u8; 4]; 6] = [
+        [1, 2, 3, 0],
+        [1, 3, 2, 0],
+        [2, 1, 3, 0],
+        [2, 3, 1, 0],
+        [3, 1, 2, 0],
+        [3, 2, 1, 0],
+    ];
+    const FOUR: [[u8; 4]; 24] = [
+        [1, 2, 3, 4],
+        [1, 2, 4, 3],
+        [1, 3, 2, 4],
+        [1, 3, 4, 2],
+        [1, 4, 2, 3],
+        [1, 4, 3, 2],
+        [2, 1, 3, 4],
+        [2, 1, 4, 3],
+        [2, 3, 1, 4],
+        [2, 3, 4, 1],
+        [2, 4, 1, 3],
+        [2, 4, 3, 1],
+        [3, 1, 2, 4],
+        [3, 1, 4, 2],
+        [3, 2, 1, 4],
+        [3, 2, 4, 1],
+        [3, 4, 1, 2],
+        [3, 4, 2, 1],
+        [4, 1, 2, 3],
+        [4, 1, 3, 2],
+        [4, 2, 1, 3],
+        [4, 2, 3, 1],
+        [4, 3, 1, 2],
+        [4, 3, 2, 1],
+    ];
+    match n {
+        1 => &ONE,
+        2 => &TWO,
+        3 => &THREE,
+        _ => &FOUR,
+    }
 }
 
 /// The bit-parallel engine for grids of box side `N` (side `N²`), bands
@@ -205,6 +261,7 @@ impl<L: Lane, const N: usize, const LANES: usize> WideSolver<L, N, LANES> {
             boxes: [L::ZERO; MAX_N],
             segment: [0; MAX_N],
             group_starts: L::ZERO,
+            box_turn: [(L::ZERO, L::ZERO); MAX_N],
         };
         for k in 0..N {
             masks.row[k] = row_bits << (k as u32 * side);
@@ -214,6 +271,20 @@ impl<L: Lane, const N: usize, const LANES: usize> WideSolver<L, N, LANES> {
             for r in 0..N {
                 masks.boxes[k] |= L::from(masks.segment[k]) << (r as u32 * side);
                 masks.group_starts |= L::from(1u32 << (k * N)) << (r as u32 * side);
+            }
+        }
+        for j in 1..N {
+            for k in 0..N {
+                let start = L::from(1u32 << (k * N));
+                let mut column = L::ZERO;
+                for r in 0..N {
+                    column |= start << (r as u32 * side);
+                }
+                if k + j < N {
+                    masks.box_turn[j].0 |= column;
+                } else {
+                    masks.box_turn[j].1 |= column;
+                }
             }
         }
         WideSolver {
@@ -344,18 +415,61 @@ impl<L: Lane, const N: usize, const LANES: usize> WideSolver<L, N, LANES> {
         (a >> (r * Self::SIDE) as u32).low_u32() & ((1u32 << (Self::SIDE - 1)) * 2 - 1)
     }
 
-    /// The band reasoning for digit `d` of band `b`; `false` at a dead end.
-    ///
-    /// A row's part of a box is a group of `N` adjacent bits, so the
-    /// groups holding a place are found for the whole band at once (the
-    /// group's bits folded onto its first), and a row or box with a single
-    /// such group is one test on a masked word.
-    #[inline]
-    fn update(&self, board: &mut Board<L, LANES>, d: usize, b: usize) -> bool {
+    /// The cells of the segments (a row's part of a box) of band entry `a`
+    /// that lie in some row-to-box matching of the occupied segments. The
+    /// digit sits once in each row of the band and once in each box, so
+    /// its places match the rows to the boxes; a segment in no matching
+    /// cannot hold it. This is claiming and pointing within the band (box-
+    /// line both ways), and more. With rows and boxes counted from the
+    /// segment's own (`r + i`, `k + j`, wrapping around), segment (r, k)
+    /// is in a matching when it is occupied and, for some permutation `p`
+    /// of `1..N`, so is (r + i, k + p(i)) for every `i` in `1..N`: a few
+    /// word operations per permutation, for all segments at once.
+    #[inline(always)]
+    fn matched(&self, a: L) -> L {
         let m = &self.masks;
-        let i = b * Self::SIDE + d;
-        let mut a = board.candidates[i];
-        // Claiming and pointing to a fixpoint within the band.
+        let side = Self::SIDE as u32;
+        let n = N as u32;
+        // Each group's occupancy at its first cell.
+        let mut folded = a;
+        for shift in 1..n {
+            folded |= a >> shift;
+        }
+        let occupied = folded & m.group_starts;
+        // turned[i][j]: the occupancy of segment (r + i, k + j) at (r, k).
+        let mut turned = [[L::ZERO; MAX_N]; MAX_N];
+        for j in 1..N {
+            let (low, high) = m.box_turn[j];
+            let j = j as u32;
+            let boxes = ((occupied >> (j * n)) & low) | ((occupied << ((n - j) * n)) & high);
+            for (i, row) in turned.iter_mut().enumerate().take(N).skip(1) {
+                let i = i as u32;
+                row[j as usize] = ((boxes >> (i * side)) | (boxes << ((n - i) * side))) & m.band;
+            }
+        }
+        let mut matched = L::ZERO;
+        for p in permutations_after(N - 1) {
+            let mut all = m.band;
+            for i in 1..N {
+                all &= turned[i][usize::from(p[i - 1])];
+            }
+            matched |= all;
+        }
+        let alive = occupied & matched;
+        let mut cells = alive;
+        for shift in 1..n {
+            cells |= alive << shift;
+        }
+        cells
+    }
+
+    /// Band entry `a` after claiming and pointing to a fixpoint: a row
+    /// whose places lie in one box takes the rest of that box from the
+    /// band's other rows, a box whose places lie in one row takes the rest
+    /// of that row. Zero when a row or box has no place left.
+    #[inline]
+    fn claimed_and_pointed(&self, mut a: L) -> L {
+        let m = &self.masks;
         loop {
             let mut folded = a;
             for shift in 1..N as u32 {
@@ -366,7 +480,7 @@ impl<L: Lane, const N: usize, const LANES: usize> WideSolver<L, N, LANES> {
             for r in 0..N {
                 let in_row = groups & m.row[r];
                 if in_row == L::ZERO {
-                    return false;
+                    return L::ZERO;
                 }
                 if in_row == in_row.lowest() {
                     let k = in_row.trailing_zeros() as usize % Self::SIDE / N;
@@ -376,7 +490,7 @@ impl<L: Lane, const N: usize, const LANES: usize> WideSolver<L, N, LANES> {
             for k in 0..N {
                 let in_box = groups & m.boxes[k];
                 if in_box == L::ZERO {
-                    return false;
+                    return L::ZERO;
                 }
                 if in_box == in_box.lowest() {
                     let r = in_box.trailing_zeros() as usize / Self::SIDE;
@@ -384,9 +498,33 @@ impl<L: Lane, const N: usize, const LANES: usize> WideSolver<L, N, LANES> {
                 }
             }
             if a & strike == L::ZERO {
-                break;
+                return a;
             }
             a &= !strike;
+        }
+    }
+
+    /// The band reasoning for digit `d` of band `b`; `false` at a dead end.
+    ///
+    /// A row's part of a box is a group of `N` adjacent bits, so the
+    /// groups holding a place are found for the whole band at once (the
+    /// group's bits folded onto its first), and a row or box with a single
+    /// such group is one test on a masked word.
+    #[inline]
+    fn update(&self, board: &mut Board<L, LANES>, d: usize, b: usize) -> bool {
+        let m = &self.masks;
+        let i = b * Self::SIDE + d;
+        let a = board.candidates[i];
+        // The matching in closed form up to 16×16; at 25×25 its 24
+        // permutations of 128-bit words cost more than claiming and
+        // pointing repeated (1.4 times the time a guess, bench wide).
+        let a = if N <= 4 {
+            a & self.matched(a)
+        } else {
+            self.claimed_and_pointed(a)
+        };
+        if a == L::ZERO {
+            return false;
         }
         // Rows with one place: placed there.
         let mut placed = L::ZERO;
@@ -593,6 +731,66 @@ mod tests {
     use rand::rngs::ChaCha8Rng;
     use rand::seq::SliceRandom;
     use rand::{RngExt, SeedableRng};
+
+    /// The matching in closed form keeps exactly the cells of the
+    /// segments that some row-to-box permutation of occupied segments
+    /// passes through (found here by trying every permutation), on random
+    /// band entries of 4×4, 9×9 and 16×16.
+    #[test]
+    fn the_matching_keeps_the_segments_of_some_permutation() {
+        fn check<L: Lane, const N: usize, const LANES: usize>(rng: &mut ChaCha8Rng) {
+            let solver = WideSolver::<L, N, LANES>::new();
+            let side = N * N;
+            // Every permutation: each map of rows to boxes that is one-to-one.
+            let mut all = Vec::new();
+            for code in 0..N.pow(N as u32) {
+                let boxes: Vec<usize> = (0..N).map(|r| code / N.pow(r as u32) % N).collect();
+                let mut seen = vec![false; N];
+                if boxes
+                    .iter()
+                    .all(|&k| !std::mem::replace(&mut seen[k], true))
+                {
+                    all.push(boxes);
+                }
+            }
+            let (mut emptied, mut kept) = (0, 0);
+            for _ in 0..2000 {
+                // Dense enough that matchings often survive, sparse enough
+                // that they often fail.
+                let mut a = L::ZERO;
+                for cell in 0..N * side {
+                    if rng.random_range(0..10) < 3 {
+                        a |= L::from(1) << cell as u32;
+                    }
+                }
+                let occupied = |r: usize, k: usize| {
+                    (0..N).any(|c| a >> (r * side + k * N + c) as u32 & L::from(1) != L::ZERO)
+                };
+                let mut expected = L::ZERO;
+                for boxes in &all {
+                    if (0..N).all(|r| occupied(r, boxes[r])) {
+                        for (r, &k) in boxes.iter().enumerate() {
+                            for c in 0..N {
+                                expected |= L::from(1) << (r * side + k * N + c) as u32;
+                            }
+                        }
+                    }
+                }
+                let got = a & solver.matched(a);
+                assert_eq!(got, a & expected, "box side {N}: {a:?}");
+                if got == L::ZERO {
+                    emptied += 1;
+                } else if got != a {
+                    kept += 1;
+                }
+            }
+            assert!(emptied > 50 && kept > 50, "box side {N}: {emptied} {kept}");
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(16);
+        check::<u32, 2, 8>(&mut rng);
+        check::<u32, 3, 27>(&mut rng);
+        check::<u64, 4, 64>(&mut rng);
+    }
 
     /// Whether `grid` is a full valid grid of box side `n` that keeps
     /// `puzzle`'s givens (checked here, trusting no engine).
