@@ -38,7 +38,7 @@
 //! thread, the engines by turns): on random 4×4 puzzles it takes 0.58 of
 //! the compact engine's time, so `Engine::Auto` runs it there. On the 155
 //! public 16×16 grids it needs as many guesses as the compact engine with
-//! full propagation needs nodes (24,000 against 23,000) but takes 2.4–3.0
+//! full propagation needs nodes (24,000 against 23,000) but takes 2.5–3.0
 //! times as long (3.4–3.9 with claiming and pointing repeated instead of
 //! the closed-form matching, which prunes no more there but costs less);
 //! on the Gecode 25×25 puzzles it settles none within 100,000 guesses,
