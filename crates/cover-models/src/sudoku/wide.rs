@@ -415,6 +415,19 @@ impl<L: Lane, const N: usize, const LANES: usize> WideSolver<L, N, LANES> {
         (a >> (r * Self::SIDE) as u32).low_u32() & ((1u32 << (Self::SIDE - 1)) * 2 - 1)
     }
 
+    /// The segments (a row's part of a box) of band entry `a` that hold a
+    /// place, each at its first cell. A segment is a group of `N` adjacent
+    /// bits, so they are found for the whole band at once by folding each
+    /// group's bits onto its first.
+    #[inline(always)]
+    fn occupied_groups(&self, a: L) -> L {
+        let mut folded = a;
+        for shift in 1..N as u32 {
+            folded |= a >> shift;
+        }
+        folded & self.masks.group_starts
+    }
+
     /// The cells of the segments (a row's part of a box) of band entry `a`
     /// that lie in some row-to-box matching of the occupied segments. The
     /// digit sits once in each row of the band and once in each box, so
@@ -430,12 +443,7 @@ impl<L: Lane, const N: usize, const LANES: usize> WideSolver<L, N, LANES> {
         let m = &self.masks;
         let side = Self::SIDE as u32;
         let n = N as u32;
-        // Each group's occupancy at its first cell.
-        let mut folded = a;
-        for shift in 1..n {
-            folded |= a >> shift;
-        }
-        let occupied = folded & m.group_starts;
+        let occupied = self.occupied_groups(a);
         // turned[i][j]: the occupancy of segment (r + i, k + j) at (r, k).
         let mut turned = [[L::ZERO; MAX_N]; MAX_N];
         for j in 1..N {
@@ -466,16 +474,13 @@ impl<L: Lane, const N: usize, const LANES: usize> WideSolver<L, N, LANES> {
     /// Band entry `a` after claiming and pointing to a fixpoint: a row
     /// whose places lie in one box takes the rest of that box from the
     /// band's other rows, a box whose places lie in one row takes the rest
-    /// of that row. Zero when a row or box has no place left.
+    /// of that row. A row or box with a single occupied segment is one
+    /// test on a masked word. Zero when a row or box has no place left.
     #[inline]
     fn claimed_and_pointed(&self, mut a: L) -> L {
         let m = &self.masks;
         loop {
-            let mut folded = a;
-            for shift in 1..N as u32 {
-                folded |= a >> shift;
-            }
-            let groups = folded & m.group_starts;
+            let groups = self.occupied_groups(a);
             let mut strike = L::ZERO;
             for r in 0..N {
                 let in_row = groups & m.row[r];
@@ -504,12 +509,8 @@ impl<L: Lane, const N: usize, const LANES: usize> WideSolver<L, N, LANES> {
         }
     }
 
-    /// The band reasoning for digit `d` of band `b`; `false` at a dead end.
-    ///
-    /// A row's part of a box is a group of `N` adjacent bits, so the
-    /// groups holding a place are found for the whole band at once (the
-    /// group's bits folded onto its first), and a row or box with a single
-    /// such group is one test on a masked word.
+    /// The band reasoning for digit `d` of band `b` (the matching, rows
+    /// with one place, pointing along columns); `false` at a dead end.
     #[inline]
     fn update(&self, board: &mut Board<L, LANES>, d: usize, b: usize) -> bool {
         let m = &self.masks;
@@ -754,7 +755,7 @@ mod tests {
                     all.push(boxes);
                 }
             }
-            let (mut emptied, mut kept) = (0, 0);
+            let (mut emptied, mut pruned) = (0, 0);
             for _ in 0..2000 {
                 // Dense enough that matchings often survive, sparse enough
                 // that they often fail.
@@ -782,10 +783,13 @@ mod tests {
                 if got == L::ZERO {
                     emptied += 1;
                 } else if got != a {
-                    kept += 1;
+                    pruned += 1;
                 }
             }
-            assert!(emptied > 50 && kept > 50, "box side {N}: {emptied} {kept}");
+            assert!(
+                emptied > 50 && pruned > 50,
+                "box side {N}: {emptied} {pruned}"
+            );
         }
         let mut rng = ChaCha8Rng::seed_from_u64(16);
         check::<u32, 2, 8>(&mut rng, 3);
