@@ -19,7 +19,7 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use cover_models::sudoku::{BitSolver, Engine, Puzzles, Solver};
+use cover_models::sudoku::{BitSolver, Engine, Puzzles, Solver, TriadSolver, Vectors};
 use dlx_core::{Control, Limits};
 
 use crate::bench::shared_dir;
@@ -50,8 +50,18 @@ pub fn run(args: &[String]) -> Result<()> {
     let dir = shared_dir().join("datasets").join("sudoku9");
     println!("bench bits: one thread, best of {runs}; µs per puzzle");
     println!(
-        "{:<26} {:>6} {:<7} {:>9} {:>9} {:>9} {:>11} {:>12}",
-        "set", "n", "mode", "bits", "compact", "sudoku", "bits/sudoku", "bits/compact"
+        "{:<26} {:>6} {:<7} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>9}",
+        "set",
+        "n",
+        "mode",
+        "triad",
+        "portable",
+        "bits",
+        "compact",
+        "sudoku",
+        "t/sudoku",
+        "bits/sud",
+        "t/portab"
     );
     for name in &sets {
         let path = dir.join(format!("{name}.txt"));
@@ -82,10 +92,17 @@ pub fn run(args: &[String]) -> Result<()> {
             let mut firsts = vec![[0u8; 81]; grids.len()];
             let mut compact = Solver::new(Engine::Compact);
             let mut bits_pass = || {
+                for grid in &grids {
+                    let (_, stats) = bits.search(grid, &limits, |_| Control::Continue);
+                    assert_eq!(stats.solutions, 1, "{name}: one solution");
+                }
+            };
+            let mut triad = TriadSolver::new();
+            let mut triad_pass = || {
                 (guesses, rounds) = (0, 0);
                 for (grid, first) in grids.iter().zip(&mut firsts) {
                     let mut count = 0;
-                    let (_, stats) = bits.search(grid, &limits, |solution| {
+                    let (_, stats) = triad.search(grid, &limits, |solution| {
                         if count == 0 {
                             first.copy_from_slice(solution);
                         }
@@ -95,6 +112,13 @@ pub fn run(args: &[String]) -> Result<()> {
                     assert_eq!(count, 1, "{name}: one solution");
                     guesses += stats.guesses;
                     rounds += stats.rounds;
+                }
+            };
+            let mut portable = TriadSolver::with_vectors(Vectors::Portable);
+            let mut portable_pass = || {
+                for grid in &grids {
+                    let (_, stats) = portable.search(grid, &limits, |_| Control::Continue);
+                    assert_eq!(stats.solutions, 1, "{name}: one solution");
                 }
             };
             let mut compact_pass = || {
@@ -117,26 +141,36 @@ pub fn run(args: &[String]) -> Result<()> {
                     assert!(solved.is_some(), "{name}: the peer solves it");
                 }
             };
-            let [bits_time, compact_time, peer_time] = by_turns(
+            let [triad_time, portable_time, bits_time, compact_time, peer_time] = by_turns(
                 runs,
                 repeats,
-                [&mut bits_pass, &mut compact_pass, &mut peer_pass],
+                [
+                    &mut triad_pass,
+                    &mut portable_pass,
+                    &mut bits_pass,
+                    &mut compact_pass,
+                    &mut peer_pass,
+                ],
             );
             for (grid, first) in grids.iter().zip(&firsts) {
                 assert!(is_solution_of(3, grid, first), "{name}: a bad grid");
             }
             let per = |t: Duration| t.as_secs_f64() * 1e6 / grids.len() as f64;
+            let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
             println!(
-                "{name:<26} {:>6} {mode:<7} {:>9.2} {:>9.2} {:>9.2} {:>11.2} {:>12.2}",
+                "{name:<26} {:>6} {mode:<7} {:>8.2} {:>8.2} {:>8.2} {:>8.2} {:>8.2} {:>9.2} {:>9.2} {:>9.2}",
                 grids.len(),
+                per(triad_time),
+                per(portable_time),
                 per(bits_time),
                 per(compact_time),
                 per(peer_time),
-                bits_time.as_secs_f64() / peer_time.as_secs_f64(),
-                bits_time.as_secs_f64() / compact_time.as_secs_f64(),
+                ratio(triad_time, peer_time),
+                ratio(bits_time, peer_time),
+                ratio(triad_time, portable_time),
             );
             println!(
-                "{:<26} bits per puzzle: {:.1} guesses, {:.1} rounds of the rules",
+                "{:<26} triad per puzzle: {:.1} guesses, {:.1} updates of a box or band",
                 "",
                 guesses as f64 / grids.len() as f64,
                 rounds as f64 / grids.len() as f64

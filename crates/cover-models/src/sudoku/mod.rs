@@ -47,6 +47,9 @@ mod model;
 mod parse;
 mod propagate;
 mod symbols;
+#[cfg(test)]
+pub(crate) mod testing;
+pub mod triad;
 pub mod wide;
 
 use std::fmt::Write as _;
@@ -57,6 +60,7 @@ pub use model::{Engine, Model, Solver};
 pub use parse::{InputError, ParseError, ParseErrorKind, Puzzles};
 pub use propagate::{Level, SudokuPropagator};
 pub use symbols::{is_empty_marker, Size, Symbols, SymbolsError, NOT_A_CELL};
+pub use triad::{TriadSolver, Vectors};
 pub use wide::{Bits16, Bits25, Bits4, WideSolver};
 
 /// How the puzzles of an input are laid out.

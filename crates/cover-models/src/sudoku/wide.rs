@@ -728,9 +728,9 @@ impl<L: Lane, const N: usize, const LANES: usize> WideSolver<L, N, LANES> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sudoku::testing::{is_solution_of, random_puzzle};
     use crate::sudoku::{Engine, Layout, Notation, Puzzle, Separator, Size, Solver};
     use rand::rngs::ChaCha8Rng;
-    use rand::seq::SliceRandom;
     use rand::{RngExt, SeedableRng};
 
     /// The matching in closed form keeps exactly the cells of the
@@ -796,68 +796,6 @@ mod tests {
         check::<u32, 3, 27>(&mut rng, 3);
         check::<u64, 4, 64>(&mut rng, 3);
         check::<u128, 5, 125>(&mut rng, 1);
-    }
-
-    /// Whether `grid` is a full valid grid of box side `n` that keeps
-    /// `puzzle`'s givens (checked here, trusting no engine).
-    fn is_solution_of(n: usize, puzzle: &[u8], grid: &[u8]) -> bool {
-        let s = n * n;
-        let units = (0..s).flat_map(|u| {
-            [
-                (0..s).map(|i| u * s + i).collect::<Vec<_>>(),
-                (0..s).map(|i| i * s + u).collect(),
-                (0..s)
-                    .map(|i| (u / n * n + i / n) * s + u % n * n + i % n)
-                    .collect(),
-            ]
-        });
-        grid.len() == s * s
-            && puzzle.iter().zip(grid).all(|(&p, &g)| p == 0 || p == g)
-            && units.into_iter().all(|unit| {
-                let mut seen = vec![false; s + 1];
-                unit.iter().all(|&c| {
-                    let g = usize::from(grid[c]);
-                    (1..=s).contains(&g) && !std::mem::replace(&mut seen[g], true)
-                })
-            })
-    }
-
-    /// A random puzzle of box side `n`: a valid grid (the pattern
-    /// `(n·(r mod n) + r div n + c) mod s`, with its digits, rows within
-    /// bands, bands, columns within stacks and stacks shuffled), each cell
-    /// kept with probability `keep`/100, and sometimes a random digit
-    /// written over a cell (which may leave no solution, or clash).
-    fn random_puzzle(rng: &mut ChaCha8Rng, n: usize, keep: u32) -> Vec<u8> {
-        let s = n * n;
-        let mut digits: Vec<u8> = (1..=s as u8).collect();
-        digits.shuffle(rng);
-        let order = |rng: &mut ChaCha8Rng| {
-            let mut bands: Vec<usize> = (0..n).collect();
-            bands.shuffle(rng);
-            let mut out = Vec::new();
-            for b in bands {
-                let mut within: Vec<usize> = (0..n).collect();
-                within.shuffle(rng);
-                out.extend(within.iter().map(|&i| b * n + i));
-            }
-            out
-        };
-        let (rows, cols) = (order(rng), order(rng));
-        let mut puzzle = Vec::with_capacity(s * s);
-        for &r in &rows {
-            for &c in &cols {
-                let digit = digits[(n * (r % n) + r / n + c) % s];
-                puzzle.push(if rng.random_range(0..100) < keep {
-                    digit
-                } else {
-                    0
-                });
-            }
-        }
-        if rng.random_range(0..4) == 0 {
-            puzzle[rng.random_range(0..s * s)] = rng.random_range(1..=s as u8);
-        }
-        puzzle
     }
 
     fn as_puzzle(n: usize, cells: &[u8]) -> Puzzle {
