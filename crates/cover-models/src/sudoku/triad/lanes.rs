@@ -73,6 +73,8 @@ pub(crate) trait Wide: Copy {
     type Half: Half;
     fn load(lanes: &Lanes16) -> Self;
     fn store(self, out: &mut Lanes16);
+    /// Every lane `x`.
+    fn splat(x: u16) -> Self;
     /// Both halves `half`.
     fn broadcast(half: Self::Half) -> Self;
     /// Lanes `0..8`.
@@ -108,7 +110,10 @@ pub(crate) trait Wide: Copy {
 pub(crate) trait Half: Copy {
     fn load(lanes: &Lanes8) -> Self;
     fn store(self, out: &mut Lanes8);
+    /// Every lane `x`.
+    fn splat(x: u16) -> Self;
     fn zero() -> Self;
+    fn and(self, other: Self) -> Self;
     fn or(self, other: Self) -> Self;
     /// `self & !other`.
     fn and_not(self, other: Self) -> Self;
@@ -153,6 +158,10 @@ impl Wide for Portable {
     #[inline(always)]
     fn store(self, out: &mut Lanes16) {
         out.0 = self.0;
+    }
+    #[inline(always)]
+    fn splat(x: u16) -> Self {
+        Portable([x; 16])
     }
     #[inline(always)]
     fn broadcast(half: PortableHalf) -> Self {
@@ -262,8 +271,20 @@ impl Half for PortableHalf {
         out.0 = self.0;
     }
     #[inline(always)]
+    fn splat(x: u16) -> Self {
+        PortableHalf([x; 8])
+    }
+    #[inline(always)]
     fn zero() -> Self {
         PortableHalf([0; 8])
+    }
+    #[inline(always)]
+    fn and(self, other: Self) -> Self {
+        let mut out = self.0;
+        for (o, b) in out.iter_mut().zip(other.0) {
+            *o &= b;
+        }
+        PortableHalf(out)
     }
     #[inline(always)]
     fn or(self, other: Self) -> Self {

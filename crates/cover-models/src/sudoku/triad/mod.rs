@@ -47,15 +47,15 @@
 //! solution is found once, so counts are exact.
 //!
 //! The vector operations are those of [`lanes`]: a portable
-//! implementation on arrays and, on x86-64 with AVX2 (detected at run
-//! time), one on AVX2 registers ([`avx2`]); the two give identical
+//! implementation on arrays and, on x86-64 (detected at run time), one on
+//! AVX2 registers and one with AVX-512 ([`x86`]); all give identical
 //! answers and statistics (tested). It knows nothing of exact cover,
 //! files or output: grids in (digits `1..=9`, 0 for empty, row by row),
 //! solutions handed to a callback.
 
-#[cfg(target_arch = "x86_64")]
-mod avx2;
 mod lanes;
+#[cfg(target_arch = "x86_64")]
+mod x86;
 
 use dlx_core::{Control, Limits, Outcome};
 
@@ -161,6 +161,13 @@ struct Tables {
     /// `SIGMA[k][2]`, and from group 1's `SIGMA[k][1]`.
     by_config_low: Shuffle,
     by_config_middle: Shuffle,
+    /// Per box lane: the lanes a digit placed there leaves (the other
+    /// cells, the absent-lanes of its triads), and the lane itself.
+    peers: [Lanes16; 16],
+    own: [Lanes16; 16],
+    /// For a box at position `p` of a band and a triad `e`: the
+    /// configurations that put the box's triad elsewhere.
+    elsewhere: [[Lanes8; 3]; 3],
     /// From a group spread over a whole box ([`Wide::spread_group`]) to the
     /// mask of that box, for rows of boxes (0) and columns (1): cells of
     /// triad `e` keep the digits of lane `e`; its absent-lane keeps those
@@ -304,6 +311,39 @@ const fn tables() -> Tables {
         }
         x += 1;
     }
+    let mut peers = [Lanes16([0; 16]); 16];
+    let mut own = [Lanes16([0; 16]); 16];
+    let mut l = 0;
+    while l < 16 {
+        own[l].0[l] = 0xffff;
+        let (i, j) = (l / 4, l % 4);
+        let mut d = 0;
+        while d < 16 {
+            let (di, dj) = (d / 4, d % 4);
+            let peer = (cells[d] && d != l) || (minirows[d] && di == i) || (minicols[d] && dj == j);
+            if is_cell(l) && peer {
+                peers[l].0[d] = 0xffff;
+            }
+            d += 1;
+        }
+        l += 1;
+    }
+    let mut elsewhere = [[Lanes8([0; 8]); 3]; 3];
+    let mut p = 0;
+    while p < 3 {
+        let mut e = 0;
+        while e < 3 {
+            let mut k = 0;
+            while k < 6 {
+                if SIGMA[k][p] != e {
+                    elsewhere[p][e].0[k] = 0xffff;
+                }
+                k += 1;
+            }
+            e += 1;
+        }
+        p += 1;
+    }
     let mut absent_to_configs = [Shuffle([0; 32]); 9];
     let mut present_to_configs_next = [Shuffle([0; 32]); 9];
     let mut present_to_configs_after = [Shuffle([0; 32]); 9];
@@ -334,6 +374,9 @@ const fn tables() -> Tables {
         after_next_in_group: Shuffle::new(after),
         by_config_low: Shuffle::new(low),
         by_config_middle: Shuffle::new(middle),
+        peers,
+        own,
+        elsewhere,
         restrict_first: [
             Shuffle::new(restrict_first[0]),
             Shuffle::new(restrict_first[1]),
@@ -535,25 +578,26 @@ fn propagate<W: Wide>(
     updates: &mut u64,
 ) -> bool {
     loop {
-        let mut boxes = dirty & BOX_MASK;
-        while boxes != 0 {
-            let x = boxes.trailing_zeros() as usize - BOX_BITS;
-            boxes &= boxes - 1;
-            *updates += 1;
-            if !box_update(board, pending, x, &mut dirty) {
-                return false;
-            }
-        }
         let mut bands = dirty & BAND_MASK;
-        if bands == 0 {
-            return true;
-        }
-        dirty = 0;
+        dirty &= !BAND_MASK;
         while bands != 0 {
             let band = bands.trailing_zeros() as usize - BAND_BITS;
             bands &= bands - 1;
             *updates += 1;
             if !band_update(board, pending, band, &mut dirty) {
+                return false;
+            }
+        }
+        let mut boxes = dirty & BOX_MASK;
+        if boxes == 0 {
+            return true;
+        }
+        dirty = 0;
+        while boxes != 0 {
+            let x = boxes.trailing_zeros() as usize - BOX_BITS;
+            boxes &= boxes - 1;
+            *updates += 1;
+            if !box_update(board, pending, x, &mut dirty) {
                 return false;
             }
         }
@@ -563,9 +607,7 @@ fn propagate<W: Wide>(
 const BOX_MASK: u32 = ((1 << 9) - 1) << BOX_BITS;
 const BAND_MASK: u32 = ((1 << BANDS) - 1) << BAND_BITS;
 
-/// Where boxes and bands are in the worklist's bits: the lowest bit is
-/// taken first, so boxes are brought to their fixpoint before a band
-/// hears of them.
+/// Where boxes and bands are in the worklist's bits.
 const BOX_BITS: usize = 0;
 const BAND_BITS: usize = 9;
 
@@ -673,24 +715,39 @@ where
     if limits.max_solutions == Some(0) {
         return (Outcome::SolutionLimit, stats);
     }
-    let mut boxes = [T.empty_box; 9];
+    let mut board = Board::<W> {
+        boxes: [W::load(&T.empty_box); 9],
+        configs: [W::Half::load(&Lanes8([ALL, ALL, ALL, ALL, ALL, ALL, 0, 0])); BANDS],
+    };
+    let mut pending = [W::Half::zero(); BANDS];
+    let mut dirty = 0;
+    // A given leaves its cell only its digit and takes the digit from the
+    // rest of its box and from the absent-lanes of its triads; its bands
+    // lose the configurations that put it in other triads. The bands
+    // spread that first.
     for (cell, &digit) in task.cells.iter().enumerate() {
         assert!(digit <= 9, "digits are 0..=9");
         if digit != 0 {
             let (r, c) = (cell / 9, cell % 9);
-            boxes[r / 3 * 3 + c / 3].0[lane(r % 3, c % 3)] = 1 << (digit - 1);
+            let (x, l, bit) = (r / 3 * 3 + c / 3, lane(r % 3, c % 3), 1u16 << (digit - 1));
+            board.boxes[x] = board.boxes[x]
+                .and_not(W::load(&T.peers[l]).and(W::splat(bit)))
+                .and_not(W::load(&T.own[l]).and(W::splat(!bit)));
+            let (row_band, column_band) = (x / 3, 3 + x % 3);
+            let digit = W::Half::splat(bit);
+            pending[row_band] =
+                pending[row_band].or(W::Half::load(&T.elsewhere[x % 3][r % 3]).and(digit));
+            pending[column_band] =
+                pending[column_band].or(W::Half::load(&T.elsewhere[x / 3][c % 3]).and(digit));
+            dirty |= 1 << (BOX_BITS + x) | band_bit(row_band) | band_bit(column_band);
         }
     }
     if let Some((cell, digit)) = task.struck {
         let (r, c) = (cell / 9, cell % 9);
-        boxes[r / 3 * 3 + c / 3].0[lane(r % 3, c % 3)] &= !(1 << (digit - 1));
+        let (x, l) = (r / 3 * 3 + c / 3, lane(r % 3, c % 3));
+        board.boxes[x] = board.boxes[x].and_not(W::load(&T.own[l]).and(W::splat(1 << (digit - 1))));
+        dirty |= 1 << (BOX_BITS + x);
     }
-    let mut board = Board::<W> {
-        boxes: boxes.map(|b| W::load(&b)),
-        configs: [W::Half::load(&Lanes8([ALL, ALL, ALL, ALL, ALL, ALL, 0, 0])); BANDS],
-    };
-    let mut pending = [W::Half::zero(); BANDS];
-    let mut dirty = ((1u32 << 9) - 1) << BOX_BITS;
     let budget = limits.node_budget.unwrap_or(u64::MAX);
     let cancel = limits.cancel.as_deref();
     stack.clear();
@@ -744,22 +801,35 @@ where
 }
 
 /// Which implementation of the vector operations a [`TriadSolver`] runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Vectors {
     /// Arrays, on any target.
     Portable,
-    /// AVX2 registers (x86-64, detected at run time).
+    /// AVX2 registers (x86-64 with AVX2 and POPCNT, detected at run time).
     Avx2,
+    /// AVX-512 instructions on 256-bit registers (x86-64 with AVX-512 F,
+    /// VL, BW and BITALG, detected at run time).
+    Avx512,
 }
 
 impl Vectors {
     /// The fastest this machine has.
     pub fn detect() -> Vectors {
         #[cfg(target_arch = "x86_64")]
-        if avx2::available() {
-            return Vectors::Avx2;
+        {
+            if x86::has_avx512() {
+                return Vectors::Avx512;
+            }
+            if x86::has_avx2() {
+                return Vectors::Avx2;
+            }
         }
         Vectors::Portable
+    }
+
+    /// Whether this machine can run them.
+    pub fn available(self) -> bool {
+        self <= Vectors::detect()
     }
 }
 
@@ -793,9 +863,10 @@ impl TriadSolver {
     /// A solver with `vectors`, or the portable ones if this machine lacks
     /// them (see [`TriadSolver::vectors`]).
     pub fn with_vectors(vectors: Vectors) -> TriadSolver {
-        let vectors = match vectors {
-            Vectors::Avx2 if Vectors::detect() == Vectors::Avx2 => Vectors::Avx2,
-            _ => Vectors::Portable,
+        let vectors = if vectors.available() {
+            vectors
+        } else {
+            Vectors::Portable
         };
         TriadSolver {
             stack: Vec::with_capacity(MOST_GUESSES + 1),
@@ -866,9 +937,13 @@ impl TriadSolver {
             limits,
         };
         match self.vectors {
+            Vectors::Portable => {
+                search_with::<Portable, F>(&mut self.stack, &mut self.grid, &task, &mut visit)
+            }
             #[cfg(target_arch = "x86_64")]
-            Vectors::Avx2 => avx2::search(&mut self.stack, &mut self.grid, &task, &mut visit),
-            _ => search_with::<Portable, F>(&mut self.stack, &mut self.grid, &task, &mut visit),
+            vectors => x86::search(vectors, &mut self.stack, &mut self.grid, &task, &mut visit),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => unreachable!("only the portable vectors are available"),
         }
     }
 }

@@ -19,11 +19,24 @@ fn text(puzzle: &[u8]) -> String {
 
 /// Every implementation of the vectors this machine can run.
 fn solvers() -> Vec<TriadSolver> {
-    let mut all = vec![TriadSolver::with_vectors(Vectors::Portable)];
-    if Vectors::detect() != Vectors::Portable {
-        all.push(TriadSolver::new());
+    [Vectors::Portable, Vectors::Avx2, Vectors::Avx512]
+        .into_iter()
+        .filter(|v| v.available())
+        .map(TriadSolver::with_vectors)
+        .collect()
+}
+
+#[test]
+fn the_solver_runs_what_it_was_asked_if_it_can() {
+    for vectors in [Vectors::Portable, Vectors::Avx2, Vectors::Avx512] {
+        let expected = if vectors.available() {
+            vectors
+        } else {
+            Vectors::Portable
+        };
+        assert_eq!(TriadSolver::with_vectors(vectors).vectors(), expected);
     }
-    all
+    assert_eq!(TriadSolver::new().vectors(), Vectors::detect());
 }
 
 /// The solutions (in order) and the outcome and statistics of a search.
