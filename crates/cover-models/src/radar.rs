@@ -442,7 +442,7 @@ impl<R: BufRead> Cases<R> {
                 Err(ParseErrorKind::Line(fault)) if fault != LineFault::NotUtf8 => {
                     return self.fatal(token.line, ParseErrorKind::Line(fault));
                 }
-                Ok(value) if found % 2 == 0 => x = value,
+                Ok(value) if found.is_multiple_of(2) => x = value,
                 Ok(y) => {
                     if first_error.is_none() {
                         points.push(Point { x, y });

@@ -399,7 +399,7 @@ const ALL_DIGITS: u16 = 0b11_1111_1110;
 
 /// Whether `cell` is one of the four corners of the grid.
 const fn is_corner(cell: usize) -> bool {
-    (cell / SIDE) % 8 == 0 && (cell % SIDE) % 8 == 0
+    (cell / SIDE).is_multiple_of(8) && (cell % SIDE).is_multiple_of(8)
 }
 
 /// Key cells that share a line (so they hold different digits) with their

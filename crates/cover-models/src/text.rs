@@ -83,7 +83,7 @@ pub enum LineFault {
 /// A size in bytes for people: `4 MiB` when it is whole mebibytes.
 fn size(bytes: u64) -> String {
     const MIB: u64 = 1 << 20;
-    if bytes >= MIB && bytes % MIB == 0 {
+    if bytes >= MIB && bytes.is_multiple_of(MIB) {
         format!("{} MiB", bytes / MIB)
     } else {
         format!("{bytes} bytes")

@@ -590,7 +590,7 @@ impl Arrays {
     unsafe fn node(self, node: NodeRef) -> *mut Node {
         #[cfg(any(debug_assertions, feature = "bounds-checks"))]
         assert!(
-            index(node) < self.lens.0 && node % NODE_BYTES == 0,
+            index(node) < self.lens.0 && node.is_multiple_of(NODE_BYTES),
             "node {node} out of bounds"
         );
         self.nodes.add(node as usize).cast()
