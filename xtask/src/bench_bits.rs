@@ -1,21 +1,26 @@
-//! `cargo xtask bench bits`: the bit-parallel 9×9 engine
-//! (`cover_models::sudoku::BitSolver`) side by side with the compact
-//! exact-cover engine (`cover sudoku`'s default today) and the `sudoku`
-//! crate (JCZSolve; the peer of issue 18, a dependency of this benchmark
-//! only), in this process, on one thread, on the hard 9×9 sets of
-//! `../shared/datasets/`.
+//! `cargo xtask bench bits`: the bit-parallel 9×9 engines side by side
+//! with the `sudoku` crate (JCZSolve; the peer of issue 18, a dependency
+//! of this benchmark only), in this process, on one thread, on the hard
+//! 9×9 sets of `../shared/datasets/`: the triad engine
+//! (`cover_models::sudoku::TriadSolver`, `cover sudoku`'s default for
+//! 9×9) in each flavour of vectors this machine has (AVX-512, AVX2,
+//! portable), the band engine (`BitSolver`, `--engine bands`) and the
+//! compact exact-cover engine.
 //!
 //! Two modes per set: the first solution, and solve-and-prove-unique
 //! (count up to 2). Each time is the best of `--runs` passes over the
 //! whole set (default 3; a set under 5,000 puzzles is run several times
-//! per pass), the three engines taking turns within each run, parsing
-//! excluded. Answers are checked on the
-//! way: every puzzle of these sets has one solution, so each engine must
-//! count exactly one, and each first solution must be a valid grid that
-//! keeps the givens (an independent check here, after the clock stops).
+//! per pass), the engines taking turns within each run, parsing
+//! excluded; each is also given as a ratio to the peer's. Answers are
+//! checked on the way: every puzzle of these sets has one solution, so
+//! each engine must count exactly one; each first solution of the triad
+//! engine must be a valid grid that keeps the givens (an independent
+//! check here, after the clock stops), and every flavour must give the
+//! same ones.
 //!
 //! Usage: `cargo xtask bench bits [--runs N] [SET ...]`.
 
+use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
@@ -48,21 +53,7 @@ pub fn run(args: &[String]) -> Result<()> {
         sets = SETS.iter().map(|s| s.to_string()).collect();
     }
     let dir = shared_dir().join("datasets").join("sudoku9");
-    println!("bench bits: one thread, best of {runs}; µs per puzzle");
-    println!(
-        "{:<26} {:>6} {:<7} {:>8} {:>8} {:>8} {:>8} {:>8} {:>9} {:>9} {:>9}",
-        "set",
-        "n",
-        "mode",
-        "triad",
-        "portable",
-        "bits",
-        "compact",
-        "sudoku",
-        "t/sudoku",
-        "bits/sud",
-        "t/portab"
-    );
+    println!("bench bits: one thread, best of {runs}, the engines by turns; µs per puzzle");
     for name in &sets {
         let path = dir.join(format!("{name}.txt"));
         let Ok(text) = std::fs::read(&path) else {
@@ -85,43 +76,58 @@ pub fn run(args: &[String]) -> Result<()> {
         let repeats = (5000 / grids.len().max(1)).max(1) as u32;
         for (mode, limit) in [("first", 1u64), ("unique", 2)] {
             let limits = Limits::solutions(limit);
-            let mut bits = BitSolver::new();
-            let (mut guesses, mut rounds) = (0u64, 0u64);
-            // The first solution of each puzzle is kept (as the peer's
-            // answer is) and checked after the clock stops.
-            let mut firsts = vec![[0u8; 81]; grids.len()];
+            let n = grids.len();
+            let flavours: Vec<Vectors> = [Vectors::Avx512, Vectors::Avx2, Vectors::Portable]
+                .into_iter()
+                .filter(|v| v.available())
+                .collect();
+            let mut names: Vec<String> = flavours
+                .iter()
+                .map(|v| format!("triad {v:?}").to_lowercase())
+                .collect();
+            names.extend(["bands", "compact", "sudoku crate"].map(String::from));
+            // The guesses of each bit engine's last pass, and the first
+            // solution of each puzzle by each flavour of the triad engine,
+            // checked after the clock stops.
+            let guesses: Vec<Cell<u64>> = names.iter().map(|_| Cell::new(0)).collect();
+            let mut firsts = vec![vec![[0u8; 81]; n]; flavours.len()];
+            let mut solvers: Vec<TriadSolver> = flavours
+                .iter()
+                .map(|&v| TriadSolver::with_vectors(v))
+                .collect();
+            let mut bands = BitSolver::new();
             let mut compact = Solver::new(Engine::Compact);
-            let mut bits_pass = || {
+            let mut passes: Vec<Box<dyn FnMut() + '_>> = Vec::new();
+            for ((triad, firsts), guessed) in solvers.iter_mut().zip(&mut firsts).zip(&guesses) {
+                let (grids, limits) = (&grids, &limits);
+                passes.push(Box::new(move || {
+                    let mut total = 0;
+                    for (grid, first) in grids.iter().zip(firsts.iter_mut()) {
+                        let mut count = 0;
+                        let (_, stats) = triad.search(grid, limits, |solution| {
+                            if count == 0 {
+                                first.copy_from_slice(solution);
+                            }
+                            count += 1;
+                            Control::Continue
+                        });
+                        assert_eq!(count, 1, "{name}: one solution");
+                        total += stats.guesses;
+                    }
+                    guessed.set(total);
+                }));
+            }
+            let guessed = &guesses[flavours.len()];
+            passes.push(Box::new(|| {
+                let mut total = 0;
                 for grid in &grids {
-                    let (_, stats) = bits.search(grid, &limits, |_| Control::Continue);
+                    let (_, stats) = bands.search(grid, &limits, |_| Control::Continue);
                     assert_eq!(stats.solutions, 1, "{name}: one solution");
+                    total += stats.guesses;
                 }
-            };
-            let mut triad = TriadSolver::new();
-            let mut triad_pass = || {
-                (guesses, rounds) = (0, 0);
-                for (grid, first) in grids.iter().zip(&mut firsts) {
-                    let mut count = 0;
-                    let (_, stats) = triad.search(grid, &limits, |solution| {
-                        if count == 0 {
-                            first.copy_from_slice(solution);
-                        }
-                        count += 1;
-                        Control::Continue
-                    });
-                    assert_eq!(count, 1, "{name}: one solution");
-                    guesses += stats.guesses;
-                    rounds += stats.rounds;
-                }
-            };
-            let mut portable = TriadSolver::with_vectors(Vectors::Portable);
-            let mut portable_pass = || {
-                for grid in &grids {
-                    let (_, stats) = portable.search(grid, &limits, |_| Control::Continue);
-                    assert_eq!(stats.solutions, 1, "{name}: one solution");
-                }
-            };
-            let mut compact_pass = || {
+                guessed.set(total);
+            }));
+            passes.push(Box::new(|| {
                 for puzzle in &puzzles {
                     let report = if limit == 1 {
                         compact.first(puzzle).1
@@ -130,8 +136,8 @@ pub fn run(args: &[String]) -> Result<()> {
                     };
                     assert_eq!(report.stats.solutions, 1, "{name}: one solution");
                 }
-            };
-            let mut peer_pass = || {
+            }));
+            passes.push(Box::new(|| {
                 for peer in &peers {
                     let solved = if limit == 1 {
                         peer.some_solution()
@@ -140,41 +146,34 @@ pub fn run(args: &[String]) -> Result<()> {
                     };
                     assert!(solved.is_some(), "{name}: the peer solves it");
                 }
-            };
-            let [triad_time, portable_time, bits_time, compact_time, peer_time] = by_turns(
-                runs,
-                repeats,
-                [
-                    &mut triad_pass,
-                    &mut portable_pass,
-                    &mut bits_pass,
-                    &mut compact_pass,
-                    &mut peer_pass,
-                ],
-            );
-            for (grid, first) in grids.iter().zip(&firsts) {
+            }));
+            let times = by_turns(runs, repeats, &mut passes);
+            drop(passes);
+            for (grid, first) in grids.iter().zip(&firsts[0]) {
                 assert!(is_solution_of(3, grid, first), "{name}: a bad grid");
             }
-            let per = |t: Duration| t.as_secs_f64() * 1e6 / grids.len() as f64;
-            let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
-            println!(
-                "{name:<26} {:>6} {mode:<7} {:>8.2} {:>8.2} {:>8.2} {:>8.2} {:>8.2} {:>9.2} {:>9.2} {:>9.2}",
-                grids.len(),
-                per(triad_time),
-                per(portable_time),
-                per(bits_time),
-                per(compact_time),
-                per(peer_time),
-                ratio(triad_time, peer_time),
-                ratio(bits_time, peer_time),
-                ratio(triad_time, portable_time),
+            assert!(
+                firsts.iter().all(|f| f == &firsts[0]),
+                "{name}: the flavours differ"
             );
+            let per = |t: Duration| t.as_secs_f64() * 1e6 / n as f64;
+            let peer = *times.last().expect("the peer runs");
+            println!("{name} ({n} puzzles), {mode}:");
             println!(
-                "{:<26} triad per puzzle: {:.1} guesses, {:.1} updates of a box or band",
-                "",
-                guesses as f64 / grids.len() as f64,
-                rounds as f64 / grids.len() as f64
+                "  {:<16} {:>10} {:>9} {:>9}",
+                "engine", "µs/puzzle", "/ sudoku", "guesses"
             );
+            for ((engine, time), guesses) in names.iter().zip(&times).zip(&guesses) {
+                let guesses = match guesses.get() {
+                    0 => String::new(),
+                    total => format!("{:.1}", total as f64 / n as f64),
+                };
+                println!(
+                    "  {engine:<16} {:>10.2} {:>9.3} {guesses:>9}",
+                    per(*time),
+                    time.as_secs_f64() / peer.as_secs_f64(),
+                );
+            }
         }
     }
     Ok(())
@@ -183,12 +182,12 @@ pub fn run(args: &[String]) -> Result<()> {
 /// The best time of each pass over `runs` runs, the passes taking turns
 /// within each run (so that the machine's drift falls on all alike); a
 /// pass's time is that of `repeats` calls, divided by `repeats`.
-pub fn by_turns<const N: usize>(
+pub fn by_turns<P: FnMut() + ?Sized>(
     runs: usize,
     repeats: u32,
-    mut passes: [&mut dyn FnMut(); N],
-) -> [Duration; N] {
-    let mut best = [Duration::MAX; N];
+    passes: &mut [Box<P>],
+) -> Vec<Duration> {
+    let mut best = vec![Duration::MAX; passes.len()];
     for _ in 0..runs.max(1) {
         for (pass, best) in passes.iter_mut().zip(&mut best) {
             let start = Instant::now();

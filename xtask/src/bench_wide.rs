@@ -162,15 +162,13 @@ pub fn run(args: &[String]) -> Result<()> {
             let (mut full, mut none) = (compact(Level::Full), compact(Level::None));
             let mut full_answers = vec![Answer::default(); puzzles.len()];
             let mut none_answers = full_answers.clone();
-            let times = by_turns(
-                runs,
-                1,
-                [
-                    &mut bits_pass,
-                    &mut || compact_pass(&mut full, &puzzles, limit, &mut full_answers),
-                    &mut || compact_pass(&mut none, &puzzles, limit, &mut none_answers),
-                ],
-            );
+            let mut passes: [Box<dyn FnMut()>; 3] = [
+                Box::new(&mut bits_pass),
+                Box::new(|| compact_pass(&mut full, &puzzles, limit, &mut full_answers)),
+                Box::new(|| compact_pass(&mut none, &puzzles, limit, &mut none_answers)),
+            ];
+            let times = by_turns(runs, 1, &mut passes);
+            drop(passes);
             for (i, puzzle) in puzzles.iter().enumerate() {
                 let answers = [&bits_answers[i], &full_answers[i], &none_answers[i]];
                 for answer in answers {

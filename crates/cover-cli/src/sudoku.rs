@@ -184,9 +184,13 @@ pub struct SudokuArgs {
     /// `auto` (the default): `bits` for 4×4 and 9×9 unless --propagate
     /// asks for basic or full reasoning, else `compact`; the fastest,
     /// measured by `cargo xtask bench bits` and `bench wide`. `bits` has
-    /// engines up to 25×25 (on 16×16 and 25×25 slower than `compact`);
-    /// larger sizes search with `compact`. Answers are the same with every engine (of a puzzle with
-    /// several solutions the first found may differ); search nodes differ.
+    /// engines up to 25×25 (on 16×16 and 25×25 slower than `compact`):
+    /// for 9×9 the triad engine, with AVX-512 or AVX2 where the processor
+    /// has them (the same answers on every machine); `bands` is `bits`
+    /// with the band engine for 9×9, faster on processors without AVX2.
+    /// Larger sizes search with `compact`. Answers are the same with
+    /// every engine (of a puzzle with several solutions the first found
+    /// may differ); search nodes differ.
     #[arg(long, value_enum, value_name = "ENGINE", default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
 
@@ -229,8 +233,11 @@ pub enum EngineArg {
     /// The fastest for the size: bits for 4×4 and 9×9, else compact.
     Auto,
     /// Bit-parallel (to 25×25): candidates as bit masks, singles and box-line
-    /// between guesses (nodes: one per guess plus the root).
+    /// between guesses (nodes: one per guess plus the root); for 9×9 the
+    /// triad engine (SIMD).
     Bits,
+    /// `bits` with the band engine for 9×9 (no SIMD needed).
+    Bands,
     /// Exact cover on bit masks and saved states (its search nodes differ
     /// from Knuth's; its updates count options removed).
     Compact,
@@ -270,6 +277,7 @@ impl From<EngineArg> for Engine {
         match engine {
             EngineArg::Auto => Engine::Auto,
             EngineArg::Bits => Engine::Bits,
+            EngineArg::Bands => Engine::Bands,
             EngineArg::Compact => Engine::Compact,
             EngineArg::Linked => Engine::Linked,
         }
@@ -845,12 +853,17 @@ impl Batch for SudokuBatch<'_> {
 
 /// Runs `cover sudoku`.
 pub fn run(args: &SudokuArgs, session: &mut Session) -> anyhow::Result<()> {
-    if args.engine == EngineArg::Bits
+    if matches!(args.engine, EngineArg::Bits | EngineArg::Bands)
         && matches!(args.propagate, PropagateArg::Basic | PropagateArg::Full)
     {
         anyhow::bail!(
-            "--engine bits reasons on its own; --propagate basic and full are for the \
-             exact-cover engines (compact, linked)"
+            "--engine {} reasons on its own; --propagate basic and full are for the \
+             exact-cover engines (compact, linked)",
+            if args.engine == EngineArg::Bits {
+                "bits"
+            } else {
+                "bands"
+            }
         );
     }
     let batch = SudokuBatch {

@@ -85,7 +85,7 @@ fn tdoku_counts_with_every_engine() {
     let expected: Vec<String> = tdoku().iter().map(|(_, c)| c.to_string()).collect();
     let path = fixture("tdoku_test_puzzles_with_counts.txt");
     // `dlx` is another name of `linked`.
-    for engine in ["auto", "bits", "compact", "linked", "dlx"] {
+    for engine in ["auto", "bits", "bands", "compact", "linked", "dlx"] {
         let (out, _, code) = cover(&["sudoku", "--count", "--engine", engine, &path], b"");
         assert_eq!(out.lines().collect::<Vec<_>>(), expected, "{engine}");
         assert_eq!(code, 1, "some puzzles have no solution");
@@ -102,7 +102,7 @@ fn tdoku_counts_with_every_engine() {
 #[test]
 fn every_solution_of_all_is_valid_and_distinct() {
     let path = fixture("tdoku_test_puzzles_with_counts.txt");
-    for engine in ["bits", "compact", "linked"] {
+    for engine in ["bits", "bands", "compact", "linked"] {
         let (out, _, _) = cover(
             &["sudoku", "--all", "--json", "--engine", engine, &path],
             b"",
@@ -479,6 +479,7 @@ fn usage_errors() {
         &["sudoku", "--max-nodes", "0"],
         &["sudoku", "--engine", "quantum"],
         &["sudoku", "--engine", "bits", "--propagate", "full"],
+        &["sudoku", "--engine", "bands", "--propagate", "basic"],
     ] {
         let (_, err, code) = cover(args, b"");
         assert_eq!(code, 2, "{args:?}: {err}");

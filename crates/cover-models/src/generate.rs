@@ -8,14 +8,14 @@
 //!    order, the grid is random. A search that runs past a node budget
 //!    (large sizes can thrash) is dropped and the options reshuffled. For
 //!    9×9 the three diagonal boxes (no row or column in common) get random
-//!    permutations instead and the bit-parallel engine completes them:
+//!    permutations instead and the triad engine completes them:
 //!    9!³ starts, for a tenth of the cost.
 //! 2. **Clue removal.** The cells (or, with `symmetric`, the pairs of cells
 //!    that a 180° rotation swaps) are visited once in random order; each is
 //!    emptied, and put back unless the puzzle still has exactly one solution
-//!    (counting with a limit of 2: for 9×9 by the bit-parallel
-//!    [`BitSolver`], several times faster there, else by the compact
-//!    engine). Fewer clues never
+//!    (counting with a limit of 2: for 9×9 by the triad engine,
+//!    [`TriadSolver`](crate::sudoku::TriadSolver), several times faster
+//!    there, else by the compact engine). Fewer clues never
 //!    mean fewer solutions, so one pass leaves a **minimal** puzzle: putting
 //!    any clue back is needed (with `symmetric`, any *pair*). With a target
 //!    number of clues the pass stops as soon as it is reached.
@@ -81,7 +81,7 @@ use rand::SeedableRng;
 use thiserror::Error;
 
 use crate::sudoku::logic::Geometry;
-use crate::sudoku::{BitSolver, Engine, Layout, Model, Notation, Puzzle, Size, Solver, Symbols};
+use crate::sudoku::{Engine, Layout, Model, NineSolver, Notation, Puzzle, Size, Solver, Symbols};
 
 /// The sizes (box sides) the generator makes: 4×4, 9×9, 16×16. A minimal
 /// 25×25 puzzle had not come out after four minutes (proving uniqueness
@@ -358,7 +358,7 @@ pub struct Generator {
     checker: Option<CompactSolver>,
     /// Counts them instead for 9×9 (unless [`Generator::with_checker`]
     /// said otherwise).
-    bits: Option<BitSolver>,
+    bits: Option<NineSolver>,
     /// Whether an emptied cell that its row, column and box still force
     /// (a naked or hidden single among the givens) is taken as keeping
     /// the puzzle unique without a search (not under the benchmark's
@@ -381,25 +381,26 @@ impl Generator {
 
     /// A generator of `size` puzzles whose full grids and uniqueness
     /// checks use `engine`: with [`Engine::Bits`] or [`Engine::Auto`] the
-    /// bit-parallel engine for 9×9 (what [`Generator::new`] does), with
-    /// [`Engine::Compact`] or [`Engine::Linked`] the compact exact-cover
-    /// engine (the generator as it was before the bit-parallel engine, for
-    /// benchmarks). The 9×9 puzzles differ between the two, because the
-    /// full grids are made differently.
+    /// triad engine for 9×9 (what [`Generator::new`] does), with
+    /// [`Engine::Bands`] the band engine, with [`Engine::Compact`] or
+    /// [`Engine::Linked`] the compact exact-cover engine (the generator as
+    /// it was before the bit-parallel engines, for benchmarks). The 9×9
+    /// puzzles differ between the three, because the full grids are made
+    /// differently (a first solution is each engine's own).
     pub fn with_checker(size: Size, engine: Engine) -> Result<Generator, GenerateError> {
         if !GENERATED_BOX_SIDES.contains(&size.box_side()) {
             return Err(GenerateError::UnsupportedSize(size));
         }
         let model = Model::new(size);
         let order = (0..model.problem().option_count()).collect();
-        let bits = (size.box_side() == 3 && matches!(engine, Engine::Auto | Engine::Bits))
-            .then(BitSolver::new);
+        let bit_engine = matches!(engine, Engine::Auto | Engine::Bits | Engine::Bands);
+        let bits = (size.box_side() == 3 && bit_engine).then(|| NineSolver::for_engine(engine));
         Ok(Generator {
             size,
             model,
             checker: None,
             bits,
-            singles_first: matches!(engine, Engine::Auto | Engine::Bits),
+            singles_first: bit_engine,
             units: Units::new(size),
             rater: None,
             order,
@@ -735,7 +736,7 @@ type Holds = [u32; 48];
 /// completes; `None` would say otherwise), then the first solution of the
 /// bit-parallel engine. Much cheaper than building a shuffled exact-cover
 /// problem per grid.
-fn bits_full_grid(bits: &mut BitSolver, rng: &mut ChaCha8Rng) -> Option<Vec<u8>> {
+fn bits_full_grid(bits: &mut NineSolver, rng: &mut ChaCha8Rng) -> Option<Vec<u8>> {
     let mut cells = [0u8; 81];
     for corner in [0, 30, 60] {
         let mut digits: [u8; 9] = [1, 2, 3, 4, 5, 6, 7, 8, 9];
@@ -786,7 +787,7 @@ mod tests {
     #[test]
     fn diagonal_fillings_complete_to_distinct_grids() {
         let size = Size::new(3).unwrap();
-        let mut bits = BitSolver::new();
+        let mut bits = NineSolver::for_engine(Engine::Auto);
         let mut grids = std::collections::HashSet::new();
         for i in 0..3000 {
             let mut rng = puzzle_rng(7, i, 0);

@@ -10,11 +10,17 @@
 //!   options, forced.
 //! - [`Solver`]: one per thread; keeps a model and an engine per size and
 //!   solves puzzle after puzzle, handing each solution grid to a callback.
-//! - [`BitSolver`]: the bit-parallel 9×9 engine (candidates as bit boards,
-//!   singles and box-line to a fixpoint, binary guesses on a stack of
-//!   copies), `cover sudoku`'s default for 9×9; [`WideSolver`], the same
-//!   search generic over the box side, for 4×4, 16×16 and 25×25 (see the
-//!   modules' status for how they compare with the exact-cover engines).
+//! - [`TriadSolver`]: the triad engine for 9×9 (boxes and bands of
+//!   triads, the rules as cardinality constraints to a fixpoint, vector
+//!   operations in AVX-512, AVX2 or portable code, the same answers on
+//!   every machine), `cover sudoku`'s default for 9×9. [`BitSolver`]: the
+//!   band engine (candidates as bit boards per digit and band, singles and
+//!   box-line to a fixpoint), faster where the triad engine runs its
+//!   portable vectors; [`WideSolver`], the band engine generic over the
+//!   box side, for 4×4, 16×16 and 25×25 (see the modules' status for how
+//!   they compare with the exact-cover engines). [`NineSolver`] is either
+//!   9×9 engine. All search without recursion, binary guesses on a stack
+//!   of copies.
 //! - A [`Puzzle`] writes a solution back in its own layout and symbols
 //!   ([`Puzzle::write_solution`], [`Puzzle::line_form`],
 //!   [`Puzzle::write_pretty`]).
@@ -44,6 +50,7 @@
 pub mod bits;
 pub mod logic;
 mod model;
+mod nine;
 mod parse;
 mod propagate;
 mod symbols;
@@ -57,6 +64,7 @@ use std::sync::Arc;
 
 pub use bits::{BitSolver, BitStats};
 pub use model::{Engine, Model, Solver};
+pub use nine::NineSolver;
 pub use parse::{InputError, ParseError, ParseErrorKind, Puzzles};
 pub use propagate::{Level, SudokuPropagator};
 pub use symbols::{is_empty_marker, Size, Symbols, SymbolsError, NOT_A_CELL};

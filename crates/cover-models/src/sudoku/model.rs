@@ -13,10 +13,11 @@
 //! puzzles, and contradicting givens simply give no solution.
 //!
 //! The [`Solver`] also holds the engines that are not exact cover: the
-//! bit-parallel 9×9 [`BitSolver`] and its generic sibling for 4×4, 16×16
+//! triad engine for 9×9 ([`TriadSolver`](super::TriadSolver)), the band
+//! engine for 9×9 ([`BitSolver`]) and its generic sibling for 4×4, 16×16
 //! and 25×25 ([`WideSolver`](super::WideSolver)). [`Engine::Auto`] (the
 //! default) uses them for 4×4 and 9×9 puzzles searched without a
-//! propagator, because they answer those in a third to two thirds of the
+//! propagator, because they answer those in a sixth to two thirds of the
 //! compact engine's time.
 
 use dlx_core::Search;
@@ -28,7 +29,8 @@ use dlx_core::{
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
-use super::bits::{BitSolver, BitStats};
+use super::bits::BitStats;
+use super::nine::NineSolver;
 use super::propagate::{Level, SudokuPropagator};
 use super::symbols::Size;
 use super::wide::{Bits16, Bits25, Bits4};
@@ -129,16 +131,20 @@ pub enum Engine {
     /// The fastest for the puzzle, from measurements (`cargo xtask bench
     /// bits` and `bench wide`): [`Engine::Bits`] for 4×4 and 9×9 when no
     /// propagator is asked for (its reasoning is its own), else
-    /// [`Engine::Compact`] (from 16×16 it beats the bits engine, with full
+    /// [`Engine::Compact`] (from 16×16 it beats the bits engines, with full
     /// propagation and without).
     #[default]
     Auto,
-    /// Candidates as bit masks, singles and box-line reasoning between
-    /// guesses: [`BitSolver`] for 9×9, [`WideSolver`](super::WideSolver)
-    /// for 4×4, 16×16 and 25×25; larger sizes search with the compact
-    /// engine. Its nodes are one per guess plus the root, and no
-    /// propagator applies.
+    /// The fastest bit-parallel engine of each size: the triad engine
+    /// ([`TriadSolver`](super::TriadSolver)) for 9×9, the band engine
+    /// ([`WideSolver`](super::WideSolver)) for 4×4, 16×16 and 25×25;
+    /// larger sizes search with the compact engine. Its nodes are one per
+    /// guess plus the root, and no propagator applies.
     Bits,
+    /// [`Engine::Bits`] with the band engine for 9×9 too
+    /// ([`BitSolver`](super::BitSolver)): faster than the triad engine on
+    /// machines without AVX2, where that runs its portable vectors.
+    Bands,
     /// [`CompactSolver`]: bit masks and saved states, several times faster
     /// than the linked engine (falls back to it where it does not apply).
     Compact,
@@ -201,7 +207,8 @@ pub struct Solver {
 #[derive(Debug, Default)]
 struct BitEngines {
     four: Option<Bits4>,
-    nine: Option<BitSolver>,
+    /// The 9×9 engine, of the kind [`Engine`] asks for.
+    nine: Option<NineSolver>,
     sixteen: Option<Bits16>,
     twenty_five: Option<Bits25>,
 }
@@ -212,9 +219,11 @@ impl BitEngines {
         (2..=5).contains(&size.box_side())
     }
 
-    /// [`BitSolver::search`] with the engine of the size of `cells`.
+    /// [`NineSolver::search`] with the engine of the size of `cells`
+    /// (for 9×9, the one `engine` asks for).
     fn search<F>(
         &mut self,
+        engine: Engine,
         size: Size,
         cells: &[u8],
         limits: &Limits,
@@ -230,7 +239,7 @@ impl BitEngines {
                 .search(cells, limits, visit),
             3 => self
                 .nine
-                .get_or_insert_with(BitSolver::new)
+                .get_or_insert_with(|| NineSolver::for_engine(engine))
                 .search(cells, limits, visit),
             4 => self
                 .sixteen
@@ -319,7 +328,7 @@ impl Solver {
         self.searchers[size.box_side()].get_or_insert_with(|| {
             let model = Model::new(size);
             let compact = match engine {
-                Engine::Auto | Engine::Bits | Engine::Compact => {
+                Engine::Auto | Engine::Bits | Engine::Bands | Engine::Compact => {
                     CompactSolver::new(model.problem()).ok()
                 }
                 Engine::Linked => None,
@@ -339,7 +348,7 @@ impl Solver {
     /// Whether puzzles of `size` go to a bit-parallel engine.
     pub fn uses_bits(&self, size: Size) -> bool {
         match self.engine {
-            Engine::Bits => BitEngines::cover(size),
+            Engine::Bits | Engine::Bands => BitEngines::cover(size),
             // From `cargo xtask bench bits` and `bench wide`: faster than
             // the compact engine on 4×4 and 9×9; from 16×16, slower than it
             // with full propagation (and than it without).
@@ -411,7 +420,9 @@ impl Solver {
             node_budget: budget.map(|nodes| nodes.saturating_sub(1)),
             ..limits.clone()
         };
-        let (outcome, stats) = self.bits.search(puzzle.size, &puzzle.cells, &limits, visit);
+        let (outcome, stats) = self
+            .bits
+            .search(self.engine, puzzle.size, &puzzle.cells, &limits, visit);
         Report {
             outcome,
             stats: Stats {
@@ -626,7 +637,13 @@ mod tests {
 
     #[test]
     fn every_engine_solves_and_agrees() {
-        for engine in [Engine::Auto, Engine::Bits, Engine::Compact, Engine::Linked] {
+        for engine in [
+            Engine::Auto,
+            Engine::Bits,
+            Engine::Bands,
+            Engine::Compact,
+            Engine::Linked,
+        ] {
             let mut solver = Solver::new(engine);
             let p = puzzle(HARD);
             let (grid, report) = solver.first(&p);
@@ -649,7 +666,13 @@ mod tests {
     #[test]
     fn contradicting_givens_have_no_solution() {
         let bad = format!("11{}", &HARD[2..]);
-        for engine in [Engine::Auto, Engine::Bits, Engine::Compact, Engine::Linked] {
+        for engine in [
+            Engine::Auto,
+            Engine::Bits,
+            Engine::Bands,
+            Engine::Compact,
+            Engine::Linked,
+        ] {
             let mut solver = Solver::new(engine);
             let (grid, report) = solver.first(&puzzle(&bad));
             assert_eq!((grid, report.stats.solutions), (None, 0));
@@ -705,13 +728,16 @@ mod tests {
         let mut compact = Solver::new(Engine::Compact);
         let mut linked = Solver::new(Engine::Linked);
         let mut bits = Solver::new(Engine::Bits);
+        let mut bands = Solver::new(Engine::Bands);
         for (file, puzzle) in &puzzles {
             let a = compact.count(puzzle, Some(1000)).stats.solutions;
             let b = linked.count(puzzle, Some(1000)).stats.solutions;
             assert_eq!(a, b, "{file} line {}", puzzle.line);
             let c = bits.count(puzzle, Some(1000)).stats.solutions;
             assert_eq!(a, c, "{file} line {}", puzzle.line);
-            for solver in [&mut compact, &mut linked, &mut bits] {
+            let d = bands.count(puzzle, Some(1000)).stats.solutions;
+            assert_eq!(a, d, "{file} line {}", puzzle.line);
+            for solver in [&mut compact, &mut linked, &mut bits, &mut bands] {
                 let (grid, _) = solver.first(puzzle);
                 assert_eq!(grid.is_some(), a > 0);
                 if let Some(grid) = grid {
@@ -964,6 +990,7 @@ mod tests {
                 .collect()
         };
         assert_eq!(sizes(&Solver::new(Engine::Bits)), [2, 3, 4, 5]);
+        assert_eq!(sizes(&Solver::new(Engine::Bands)), [2, 3, 4, 5]);
         auto.propagate(Level::None);
         assert_eq!(sizes(&auto), [2, 3]);
         auto.propagate(Level::Basic);

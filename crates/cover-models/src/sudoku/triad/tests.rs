@@ -1,3 +1,8 @@
+//! The triad engine's tests: counts against the exact-cover engine and
+//! tdoku's test puzzles, every solution checked by a checker that trusts no
+//! engine, and every vector implementation this machine has run side by
+//! side.
+
 use super::*;
 use crate::sudoku::testing::{is_solution_of, random_puzzle};
 use crate::sudoku::{Engine, Puzzles, Solver};
