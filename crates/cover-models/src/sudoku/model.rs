@@ -420,9 +420,9 @@ impl Solver {
             node_budget: budget.map(|nodes| nodes.saturating_sub(1)),
             ..limits.clone()
         };
-        let (outcome, stats) = self
-            .bits
-            .search(self.engine, puzzle.size, &puzzle.cells, &limits, visit);
+        let (outcome, stats) =
+            self.bits
+                .search(self.engine, puzzle.size, &puzzle.cells, &limits, visit);
         Report {
             outcome,
             stats: Stats {
