@@ -86,8 +86,10 @@ const SIGMA: [[usize; 3]; 6] = [
     [2, 0, 1],
     [2, 1, 0],
 ];
-/// The deepest the stack can go: a guess fixes a digit's configuration
-/// in a band, so a line of guesses is at most 6 × 9 long.
+/// The deepest the stack can go: a guess is pushed as the branch of a
+/// digit's configuration in a band that it fixes, and a fixed digit is
+/// never guessed on again below it, so a line of pushed guesses is at
+/// most 6 × 9 long.
 const MOST_GUESSES: usize = BANDS * 9;
 
 /// Lane `(i, j)` of a box's 4×4 matrix.
@@ -691,6 +693,15 @@ struct Saved {
     struck: Lanes8,
 }
 
+impl Saved {
+    const EMPTY: Saved = Saved {
+        boxes: [Lanes16([0; 16]); 9],
+        configs: [Lanes8([0; 8]); BANDS],
+        band: 0,
+        struck: Lanes8([0; 8]),
+    };
+}
+
 /// What a search is asked.
 struct Task<'a> {
     cells: &'a [u8],
@@ -702,7 +713,7 @@ struct Task<'a> {
 /// AVX2 entry point compiles it all for AVX2.
 #[inline(always)]
 fn search_with<W: Wide, F>(
-    stack: &mut Vec<Saved>,
+    stack: &mut [Saved; MOST_GUESSES],
     grid: &mut [u8; CELLS],
     task: &Task,
     visit: &mut F,
@@ -750,7 +761,9 @@ where
     }
     let budget = limits.node_budget.unwrap_or(u64::MAX);
     let cancel = limits.cancel.as_deref();
-    stack.clear();
+    // The stack's boards are written and read in place (no copies through
+    // a temporary); `depth` of them are live.
+    let mut depth = 0;
     loop {
         if propagate(&mut board, &mut pending, dirty, &mut stats.rounds) {
             match choose(&board) {
@@ -764,39 +777,35 @@ where
                     if let Some(end) = guess_allowed(&mut stats, budget, cancel) {
                         return (end, stats);
                     }
-                    let mut saved = Saved {
-                        boxes: [Lanes16([0; 16]); 9],
-                        configs: [Lanes8([0; 8]); BANDS],
-                        band: guess.band,
-                        struck: guess.guessed,
-                    };
+                    let saved = &mut stack[depth];
+                    depth += 1;
                     for (to, from) in saved.boxes.iter_mut().zip(&board.boxes) {
                         from.store(to);
                     }
                     for (to, from) in saved.configs.iter_mut().zip(&board.configs) {
                         from.store(to);
                     }
-                    stack.push(saved);
+                    (saved.band, saved.struck) = (guess.band, guess.guessed);
                     pending[guess.band] = W::Half::load(&guess.others);
                     dirty = band_bit(guess.band);
                     continue;
                 }
             }
         }
-        match stack.pop() {
-            Some(saved) => {
-                for (to, from) in board.boxes.iter_mut().zip(&saved.boxes) {
-                    *to = W::load(from);
-                }
-                for (to, from) in board.configs.iter_mut().zip(&saved.configs) {
-                    *to = W::Half::load(from);
-                }
-                pending = [W::Half::zero(); BANDS];
-                pending[saved.band] = W::Half::load(&saved.struck);
-                dirty = band_bit(saved.band);
-            }
-            None => return (Outcome::Exhausted, stats),
+        if depth == 0 {
+            return (Outcome::Exhausted, stats);
         }
+        depth -= 1;
+        let saved = &stack[depth];
+        for (to, from) in board.boxes.iter_mut().zip(&saved.boxes) {
+            *to = W::load(from);
+        }
+        for (to, from) in board.configs.iter_mut().zip(&saved.configs) {
+            *to = W::Half::load(from);
+        }
+        pending = [W::Half::zero(); BANDS];
+        pending[saved.band] = W::Half::load(&saved.struck);
+        dirty = band_bit(saved.band);
     }
 }
 
@@ -834,10 +843,10 @@ impl Vectors {
 }
 
 /// The triad engine for 9×9; make one per thread and reuse it (its stack
-/// is reserved once).
+/// is allocated once).
 #[derive(Debug, Clone)]
 pub struct TriadSolver {
-    stack: Vec<Saved>,
+    stack: Box<[Saved; MOST_GUESSES]>,
     grid: [u8; CELLS],
     vectors: Vectors,
 }
@@ -869,7 +878,7 @@ impl TriadSolver {
             Vectors::Portable
         };
         TriadSolver {
-            stack: Vec::with_capacity(MOST_GUESSES + 1),
+            stack: Box::new([Saved::EMPTY; MOST_GUESSES]),
             grid: [0; CELLS],
             vectors,
         }

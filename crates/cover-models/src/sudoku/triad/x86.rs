@@ -28,7 +28,7 @@ use std::arch::x86_64::*;
 use dlx_core::{Control, Outcome};
 
 use super::lanes::{Half, Lanes16, Lanes8, Shuffle, Wide};
-use super::{search_with, Saved, Task, Vectors, CELLS};
+use super::{search_with, Saved, Task, Vectors, CELLS, MOST_GUESSES};
 use crate::sudoku::BitStats;
 
 /// Whether this processor has AVX2 and POPCNT.
@@ -53,7 +53,7 @@ pub(super) fn has_avx512() -> bool {
 /// solver checked when it was made, so this does not happen).
 pub(super) fn search<F>(
     vectors: Vectors,
-    stack: &mut Vec<Saved>,
+    stack: &mut [Saved; MOST_GUESSES],
     grid: &mut [u8; CELLS],
     task: &Task,
     visit: &mut F,
@@ -85,7 +85,7 @@ where
 /// The processor must have AVX2 and POPCNT.
 #[target_feature(enable = "avx2,popcnt")]
 unsafe fn search_avx2<F>(
-    stack: &mut Vec<Saved>,
+    stack: &mut [Saved; MOST_GUESSES],
     grid: &mut [u8; CELLS],
     task: &Task,
     visit: &mut F,
@@ -102,7 +102,7 @@ where
 /// The processor must have what [`has_avx512`] checks.
 #[target_feature(enable = "avx2,popcnt,avx512f,avx512vl,avx512bw,avx512bitalg")]
 unsafe fn search_avx512<F>(
-    stack: &mut Vec<Saved>,
+    stack: &mut [Saved; MOST_GUESSES],
     grid: &mut [u8; CELLS],
     task: &Task,
     visit: &mut F,
