@@ -185,12 +185,12 @@ pub struct SudokuArgs {
     /// asks for basic or full reasoning, else `compact`; the fastest,
     /// measured by `cargo xtask bench bits` and `bench wide`. `bits` has
     /// engines up to 25×25 (on 16×16 and 25×25 slower than `compact`):
-    /// for 9×9 the triad engine, with AVX-512 or AVX2 where the processor
-    /// has them (the same answers on every machine); `bands` is `bits`
-    /// with the band engine for 9×9, faster on processors without AVX2.
-    /// Larger sizes search with `compact`. Answers are the same with
-    /// every engine (of a puzzle with several solutions the first found
-    /// may differ); search nodes differ.
+    /// for 9×9 the triad engine, on AVX-512 or AVX2 where the processor
+    /// has them (its answers are the same on every machine). `bands` is
+    /// `bits` with the band engine for 9×9, faster on processors without
+    /// AVX2, where `auto` takes it. Larger sizes search with `compact`.
+    /// Answers are the same with every engine (of a puzzle with several
+    /// solutions the first found may differ); search nodes differ.
     #[arg(long, value_enum, value_name = "ENGINE", default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
 

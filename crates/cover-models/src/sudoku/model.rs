@@ -128,11 +128,12 @@ impl Model {
 /// Which engine searches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Engine {
-    /// The fastest for the puzzle, from measurements (`cargo xtask bench
-    /// bits` and `bench wide`): [`Engine::Bits`] for 4×4 and 9×9 when no
-    /// propagator is asked for (its reasoning is its own), else
-    /// [`Engine::Compact`] (from 16×16 it beats the bits engines, with full
-    /// propagation and without).
+    /// The fastest for the puzzle on this machine, from measurements
+    /// (`cargo xtask bench bits` and `bench wide`): [`Engine::Bits`] for
+    /// 4×4 and 9×9 when no propagator is asked for (its reasoning is its
+    /// own), except [`Engine::Bands`] for 9×9 where the triad engine lacks
+    /// AVX2; else [`Engine::Compact`] (from 16×16 it beats the bits
+    /// engines, with full propagation and without).
     #[default]
     Auto,
     /// The fastest bit-parallel engine of each size: the triad engine
