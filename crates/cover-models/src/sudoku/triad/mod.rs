@@ -20,7 +20,7 @@
 //! matrix holds exactly one true literal (the digit is in one cell of the
 //! minirow, or absent from it); a cell holds at least one digit and a
 //! triad lane at least six (a minirow holds three digits, so six are
-//! absent). [`box_update`] applies these: a lane with its minimum left
+//! absent). [`box_pass`] applies these: a lane with its minimum left
 //! asserts them all, a digit left in one lane of a row or column of the
 //! matrix asserts it there, and a digit placed in a cell leaves the rest
 //! of the box and the triads of its minirow and minicol.
@@ -465,31 +465,70 @@ fn box_pass<W: Wide>(cells: W, cell_lanes: W, minimum: W) -> Option<(W, W, W)> {
     Some((asserted, struck, cells.and_not(struck)))
 }
 
-/// The rules of box `x` to a fixpoint, then what its bands learn from it.
-/// `false` at a dead end.
+/// The boxes of `boxes` (bit `x` for box `x`) to their fixpoints, then what their
+/// bands learn from them. Each box takes one pass first, all of them in
+/// a row without a branch on what it found; then the boxes that changed
+/// go on to their fixpoints; then the messages. `false` at a dead end.
 #[inline(always)]
-fn box_update<W: Wide>(
+fn box_phase<W: Wide>(
     board: &mut Board<W>,
     pending: &mut [W::Half; BANDS],
-    x: usize,
+    boxes: u32,
     dirty: &mut u32,
+    updates: &mut u64,
 ) -> bool {
     let cell_lanes = W::load(&T.cell_lanes);
     let minimum = W::load(&T.minimum);
-    let mut cells = board.boxes[x];
-    let (asserted, struck) = loop {
-        let Some((_, _, once)) = box_pass(cells, cell_lanes, minimum) else {
+    let mut asserted = [cell_lanes; 9];
+    let mut struck = [cell_lanes; 9];
+    let mut again = 0u32;
+    let mut left = boxes;
+    while left != 0 {
+        let x = left.trailing_zeros() as usize;
+        left &= left - 1;
+        *updates += 1;
+        let cells = board.boxes[x];
+        let Some((a, s, next)) = box_pass(cells, cell_lanes, minimum) else {
             return false;
         };
-        let Some((asserted, struck, next)) = box_pass(once, cell_lanes, minimum) else {
-            return false;
-        };
-        cells = next;
-        if next.same(once) {
-            break (asserted, struck);
+        (asserted[x], struck[x], board.boxes[x]) = (a, s, next);
+        again |= u32::from(!next.same(cells)) << x;
+    }
+    while again != 0 {
+        let x = again.trailing_zeros() as usize;
+        again &= again - 1;
+        let mut cells = board.boxes[x];
+        loop {
+            let Some((a, s, next)) = box_pass(cells, cell_lanes, minimum) else {
+                return false;
+            };
+            if next.same(cells) {
+                (asserted[x], struck[x]) = (a, s);
+                break;
+            }
+            cells = next;
         }
-    };
-    board.boxes[x] = cells;
+        board.boxes[x] = cells;
+    }
+    let mut left = boxes;
+    while left != 0 {
+        let x = left.trailing_zeros() as usize;
+        left &= left - 1;
+        send(board, pending, x, asserted[x], struck[x], dirty);
+    }
+    true
+}
+
+/// What box `x`'s bands learn from what it asserts and strikes.
+#[inline(always)]
+fn send<W: Wide>(
+    board: &Board<W>,
+    pending: &mut [W::Half; BANDS],
+    x: usize,
+    asserted: W,
+    struck: W,
+    dirty: &mut u32,
+) {
     // Absent from a triad: not the configurations that put it there. In a
     // triad (struck from its absent-lane): not those that put it elsewhere.
     let triads = W::load(&T.triad_lanes);
@@ -503,7 +542,6 @@ fn box_update<W: Wide>(
         pending[band] = pending[band].or(message);
         *dirty |= u32::from(message.intersects(board.configs[band])) << (BAND_BITS + band);
     }
-    true
 }
 
 /// The digits each triad of a band may hold, laid out per box (see
@@ -590,18 +628,13 @@ fn propagate<W: Wide>(
                 return false;
             }
         }
-        let mut boxes = dirty & BOX_MASK;
+        let boxes = (dirty & BOX_MASK) >> BOX_BITS;
         if boxes == 0 {
             return true;
         }
         dirty = 0;
-        while boxes != 0 {
-            let x = boxes.trailing_zeros() as usize - BOX_BITS;
-            boxes &= boxes - 1;
-            *updates += 1;
-            if !box_update(board, pending, x, &mut dirty) {
-                return false;
-            }
+        if !box_phase(board, pending, boxes, &mut dirty, updates) {
+            return false;
         }
     }
 }
