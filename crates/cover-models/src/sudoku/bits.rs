@@ -1,5 +1,5 @@
-//! A bit-parallel 9×9 sudoku engine: candidates as bit boards, reasoning
-//! a board at a time, guesses on an explicit stack.
+//! The band engine: a bit-parallel 9×9 sudoku engine with candidates as
+//! bit boards, reasoning a board at a time, guesses on an explicit stack.
 //!
 //! The exact-cover engines see a sudoku as 324 items and 729 options and
 //! pay for that generality at every step. This engine knows the puzzle:
@@ -28,16 +28,19 @@
 //!
 //! It knows nothing of exact cover, files or output: grids in (digits
 //! `1..=9`, 0 for empty, row by row), solutions handed to a callback.
-//! `sudoku::Solver` runs it for 9×9 under `Engine::Auto` (without
-//! `--propagate` rules) and `Engine::Bits`; `cover generate` and `cover
-//! play` check uniqueness with it.
+//! `sudoku::Solver` runs it for 9×9 under `Engine::Bands` (`cover sudoku
+//! --engine bands`), and under `Engine::Auto` on machines without AVX2,
+//! where the triad engine ([`super::triad`], the default elsewhere) runs
+//! its portable vectors and takes three to five times this engine's
+//! time. It also holds what the bit engines share: [`BitStats`] and the
+//! search loop's end checks.
 //!
 //! Status (issue 18): its counts equal the exact-cover engines' at every
 //! limit on random puzzles (see the tests). `cargo xtask bench bits` puts
-//! it at 0.25–0.6 times the compact engine's time and 0.83–1.15 times
+//! it at 0.25–0.6 times the compact engine's time and 0.9–1.15 times
 //! the `sudoku` crate's (JCZSolve) on the four public 9×9 sets, first
-//! solution and unique, the engines by turns in one process (runs of the
-//! same build move a cell by ±10%). The guess rule was the first cell
+//! solution and unique; the triad engine, with AVX2 or AVX-512, at 0.5–0.9
+//! of the crate's. The guess rule was the first cell
 //! with three candidates when no cell is bivalue; the `sudoku` crate's
 //! rule (the fewest among each band's first empty cell) takes the first
 //! solutions of forum_hardest_1106 from 127 guesses a puzzle to 86 and
@@ -62,8 +65,8 @@
 //! update (2–5% fewer guesses, 1.16–1.29 times the time). The `sudoku`
 //! crate, counted the same way, makes 1,958 band updates
 //! a puzzle there: the two engines do the same work at about the same
-//! cost, so a large step past it needs a different board (tdoku's boxes
-//! and triads), not a faster sweep.
+//! cost, so a large step past it needed a different board: tdoku's boxes
+//! and triads, which the triad engine is.
 
 use std::sync::atomic::Ordering;
 
@@ -80,7 +83,8 @@ const ROW: u32 = 0x1ff;
 pub struct BitStats {
     /// Guesses made (each opens two branches; `--max-nodes` bounds these).
     pub guesses: u64,
-    /// Rounds of reasoning (one pass of the rules over the board).
+    /// Rounds of reasoning: for the band engines a pass of the rules
+    /// over the board, for the triad engine an update of a box or a band.
     pub rounds: u64,
     /// Solutions found.
     pub solutions: u64,
