@@ -190,7 +190,9 @@ pub struct SudokuArgs {
     /// `bits` with the band engine for 9×9, faster on processors without
     /// AVX2, where `auto` takes it. Larger sizes search with `compact`.
     /// Answers are the same with every engine (of a puzzle with several
-    /// solutions the first found may differ); search nodes differ.
+    /// solutions the first found may differ); search nodes differ. So with
+    /// `auto` those two may differ between processors with AVX2 and
+    /// without; name an engine to have them the same everywhere.
     #[arg(long, value_enum, value_name = "ENGINE", default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
 
@@ -230,11 +232,12 @@ fn parse_symbols(text: &str) -> Result<Symbols, SymbolsError> {
 /// The engines of `cover sudoku`.
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EngineArg {
-    /// The fastest for the size: bits for 4×4 and 9×9, else compact.
+    /// The fastest for the size on this processor: bits for 4×4 and 9×9
+    /// (bands for 9×9 without AVX2), else compact.
     Auto,
     /// Bit-parallel (to 25×25): candidates as bit masks, singles and box-line
     /// between guesses (nodes: one per guess plus the root); for 9×9 the
-    /// triad engine (SIMD).
+    /// triad engine (AVX-512 or AVX2 where there, else portable code).
     Bits,
     /// `bits` with the band engine for 9×9 (no SIMD needed).
     Bands,

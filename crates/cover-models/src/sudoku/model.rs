@@ -136,8 +136,9 @@ pub enum Engine {
     /// engines, with full propagation and without).
     #[default]
     Auto,
-    /// The fastest bit-parallel engine of each size: the triad engine
-    /// ([`TriadSolver`](super::TriadSolver)) for 9×9, the band engine
+    /// The bit-parallel engines, the same on every machine: the triad
+    /// engine ([`TriadSolver`](super::TriadSolver)) for 9×9 (the fastest
+    /// where it has AVX2), the band engine
     /// ([`WideSolver`](super::WideSolver)) for 4×4, 16×16 and 25×25;
     /// larger sizes search with the compact engine. Its nodes are one per
     /// guess plus the root, and no propagator applies.

@@ -4,11 +4,14 @@
 //! A box of the board is sixteen 16-bit lanes ([`Wide`]) and a band eight
 //! ([`Half`]): the shapes of an AVX2 register and of an SSE one. The
 //! operations are the ones those instructions do cheaply, named for what
-//! the engine uses them for, so that the AVX2 implementation
-//! ([`super::avx2`]) is one instruction or a few per operation. Their
-//! meaning is this file's portable implementation, which works on arrays
-//! and runs anywhere: the two must give identical lanes for every input
-//! (the engine's tests run both and compare every answer and count).
+//! the engine uses them for, so that the x86 implementations (AVX2 and
+//! AVX-512, in `super::x86`) are one instruction or a few per operation.
+//! Their meaning is this file's portable implementation, which works on
+//! arrays and runs anywhere: all must give identical lanes for every
+//! input the engine can make, whose lanes are below `0x8000` (the
+//! portable code asserts it in debug builds where the x86 code compares
+//! signed words); the engine's tests run every flavour the machine has
+//! and compare every answer and count.
 //!
 //! Lane shuffles stay within a half, as `pshufb` does; what crosses the
 //! halves says so ([`Wide::swap_halves`], [`Wide::spread_group`],
@@ -204,6 +207,10 @@ impl Wide for Portable {
     }
     #[inline(always)]
     fn nonzero(self) -> Self {
+        debug_assert!(
+            self.0.iter().all(|&a| a < 0x8000),
+            "a signed compare on x86"
+        );
         self.map(|a| if a != 0 { 0xffff } else { 0 })
     }
     #[inline(always)]
@@ -212,6 +219,10 @@ impl Wide for Portable {
     }
     #[inline(always)]
     fn any_below(self, other: Self) -> bool {
+        debug_assert!(
+            self.0.iter().chain(&other.0).all(|&a| a < 0x8000),
+            "a signed compare on x86"
+        );
         self.0.iter().zip(&other.0).any(|(a, b)| a < b)
     }
     #[inline(always)]
@@ -240,6 +251,7 @@ impl Wide for Portable {
     }
     #[inline(always)]
     fn spread_group<const G: i32>(self) -> Self {
+        const { assert!(0 <= G && G < 4, "one of four groups") };
         let g = G as usize * 4;
         let group = [self.0[g], self.0[g + 1], self.0[g + 2], self.0[g + 3]];
         let mut out = [0; 16];

@@ -16,14 +16,21 @@
 //! 4×4 matrix: lane `(i, j)`, `i, j < 3`, holds the digits cell `(i, j)`
 //! of the box may take; lane `(i, 3)` the digits that may be *absent*
 //! from minirow `i`, lane `(3, j)` those that may be absent from minicol
-//! `j`; lane `(3, 3)` is 0. Per digit, each row and each column of the
-//! matrix holds exactly one true literal (the digit is in one cell of the
-//! minirow, or absent from it); a cell holds at least one digit and a
-//! triad lane at least six (a minirow holds three digits, so six are
-//! absent). `box_pass` applies these: a lane with its minimum left
-//! asserts them all, a digit left in one lane of a row or column of the
-//! matrix asserts it there, and a digit placed in a cell leaves the rest
-//! of the box and the triads of its minirow and minicol.
+//! `j`; lane `(3, 3)` is 0. Per digit, each of the first three rows and
+//! columns of the matrix holds exactly one true literal (the digit is in
+//! one cell of the minirow, or absent from it), and of the three
+//! absent-lanes of the last row (or column) exactly two are true (the
+//! digit is in one minicol of the box); a cell holds at least one digit
+//! and a triad lane at least six (a minirow holds three digits, so six
+//! are absent). `box_pass` applies most of these: a lane with its
+//! minimum left asserts them all (and one below it is a dead end), a
+//! digit left in one lane of a row or column of the matrix asserts it
+//! there, and a digit placed in a cell leaves the rest of the box and
+//! the triads of its minirow and minicol. What it leaves out (a digit
+//! with no lane left in a row, two cells asserting one digit; in the last
+//! row, two lanes left asserting both) the bands find or never need: the
+//! first two leave a digit without a configuration, and the last is
+//! what a band's configurations say anyway.
 //!
 //! **A band** is three boxes in a row (or a column) and, per digit, the
 //! ways its three triads can sit there: one in each box and one in each
@@ -103,12 +110,12 @@ const fn lane(i: usize, j: usize) -> usize {
     4 * i + j
 }
 
-/// A box lane's kind.
+/// Whether box lane `lane` is a cell's.
 const fn is_cell(lane: usize) -> bool {
     lane % 4 < 3 && lane / 4 < 3
 }
 
-/// Lanes holding `value` where `pick(lane)`, else 0.
+/// Lanes holding `value` where `pick[lane]`, else 0.
 const fn lanes_where(pick: [bool; 16], value: u16) -> Lanes16 {
     let mut out = [0; 16];
     let mut d = 0;
@@ -657,7 +664,7 @@ fn band_bit(band: usize) -> u32 {
     1 << (BAND_BITS + band)
 }
 
-/// A guess: in `band`, configuration `lane` of the digit `bit`.
+/// A guess: one configuration of one digit in `band`.
 struct Guess {
     band: usize,
     /// The digit's other configurations, struck when the guess is taken.

@@ -133,26 +133,28 @@ fn tdoku_test_puzzles_have_their_counts() {
 #[test]
 fn a_struck_digit_leaves_the_other_solutions() {
     let mut rng = ChaCha8Rng::seed_from_u64(182);
-    let mut solver = TriadSolver::new();
+    let mut solvers = solvers();
     let (mut empty_struck, mut given_struck) = (0, 0);
     for round in 0..1000 {
         let puzzle = random_puzzle(&mut rng, 3, [14, 20, 26, 32][round % 4]);
-        let (all, outcome, _) = run(&mut solver, &puzzle, &Limits::solutions(300));
+        let (all, outcome, _) = run(&mut solvers[0], &puzzle, &Limits::solutions(300));
         if outcome != Outcome::Exhausted {
             continue;
         }
         let cell = rng.random_range(0..CELLS);
         let digit = rng.random_range(1..=9);
-        let mut struck = Vec::new();
-        solver.search_without(&puzzle, cell, digit, &Limits::none(), |grid| {
-            assert!(is_solution_of(3, &puzzle, grid));
-            struck.push(grid.to_vec());
-            Control::Continue
-        });
         let mut expected: Vec<_> = all.into_iter().filter(|g| g[cell] != digit).collect();
         expected.sort();
-        struck.sort();
-        assert_eq!(struck, expected, "{puzzle:?} without {digit} at {cell}");
+        for solver in &mut solvers {
+            let mut struck = Vec::new();
+            solver.search_without(&puzzle, cell, digit, &Limits::none(), |grid| {
+                assert!(is_solution_of(3, &puzzle, grid));
+                struck.push(grid.to_vec());
+                Control::Continue
+            });
+            struck.sort();
+            assert_eq!(struck, expected, "{puzzle:?} without {digit} at {cell}");
+        }
         if puzzle[cell] == 0 {
             empty_struck += usize::from(!expected.is_empty());
         } else {
@@ -181,27 +183,32 @@ fn the_classic_needs_no_guess() {
 
 #[test]
 fn clashes_limits_budget_stop_and_cancel() {
-    let mut solver = TriadSolver::new();
+    for mut solver in solvers() {
+        clashes_limits_budget_stop_and_cancel_with(&mut solver);
+    }
+}
+
+fn clashes_limits_budget_stop_and_cancel_with(solver: &mut TriadSolver) {
     // Two fives in a row, in a column, in a box.
     for (a, b) in [(0, 5), (0, 45), (0, 10)] {
         let mut clash = vec![0u8; 81];
         (clash[a], clash[b]) = (5, 5);
-        let (found, outcome, _) = run(&mut solver, &clash, &Limits::none());
+        let (found, outcome, _) = run(solver, &clash, &Limits::none());
         assert_eq!((found.len(), outcome), (0, Outcome::Exhausted), "{a} {b}");
     }
     let empty = vec![0u8; 81];
-    let (found, outcome, stats) = run(&mut solver, &empty, &Limits::solutions(1000));
+    let (found, outcome, stats) = run(solver, &empty, &Limits::solutions(1000));
     assert_eq!((outcome, stats.solutions), (Outcome::SolutionLimit, 1000));
     assert!(found.iter().all(|g| is_solution_of(3, &empty, g)));
     assert_eq!(
-        run(&mut solver, &empty, &Limits::solutions(0)).1,
+        run(solver, &empty, &Limits::solutions(0)).1,
         Outcome::SolutionLimit
     );
     let budget = Limits {
         node_budget: Some(3),
         ..Limits::none()
     };
-    let (_, outcome, stats) = run(&mut solver, &empty, &budget);
+    let (_, outcome, stats) = run(solver, &empty, &budget);
     assert_eq!((outcome, stats.guesses), (Outcome::NodeBudget, 3));
     let (outcome, stats) = solver.search(&empty, &Limits::solutions(5), |_| Control::Stop);
     assert_eq!((outcome, stats.solutions), (Outcome::Stopped, 1));
@@ -211,5 +218,5 @@ fn clashes_limits_budget_stop_and_cancel() {
         ))),
         ..Limits::none()
     };
-    assert_eq!(run(&mut solver, &empty, &cancelled).1, Outcome::Cancelled);
+    assert_eq!(run(solver, &empty, &cancelled).1, Outcome::Cancelled);
 }

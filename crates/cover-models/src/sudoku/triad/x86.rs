@@ -18,7 +18,8 @@
 //! respectively), whose one caller, [`search`], runs each only after
 //! [`has_avx2`] or [`has_avx512`] said the processor has its features.
 //! So every `unsafe` block below runs on such a processor (an AVX-512
-//! instruction only in `Ymm<true>`, inside `search_avx512`), and the
+//! instruction only in `Ymm<true>`, inside `search_avx512`); no other
+//! code, tests included, may make or use these values. And the
 //! intrinsics in them read and write only their own registers and the
 //! aligned lanes they are handed ([`Lanes16`] is 32-byte aligned,
 //! [`Lanes8`] 16-byte aligned, [`Shuffle`] 32-byte).
@@ -250,6 +251,7 @@ impl<const V4: bool> Wide for Ymm<V4> {
     }
     #[inline(always)]
     fn spread_group<const G: i32>(self) -> Self {
+        const { assert!(0 <= G && G < 4, "one of four groups") };
         // SAFETY: see the module's note.
         unsafe {
             Ymm(match G {
