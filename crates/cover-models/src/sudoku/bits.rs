@@ -39,9 +39,9 @@
 //! limit on random puzzles (see the tests). `cargo xtask bench bits` puts
 //! it at 0.25–0.6 times the compact engine's time and 0.9–1.15 times
 //! the `sudoku` crate's (JCZSolve) on the four public 9×9 sets, first
-//! solution and unique; the triad engine, with AVX-512, at 0.5–0.67 of
-//! the crate's on the hard sets and 0.76–0.96 on 17_clue (with AVX2 alone
-//! 0.6–0.75 and 0.84–1.1). The guess rule was the first cell
+//! solution and unique; the triad engine, with AVX-512, at 0.48–0.67 of
+//! the crate's on the hard sets and 0.74–0.96 on 17_clue (with AVX2 alone
+//! 0.56–0.75 and 0.83–1.1). The guess rule was the first cell
 //! with three candidates when no cell is bivalue; the `sudoku` crate's
 //! rule (the fewest among each band's first empty cell) takes the first
 //! solutions of forum_hardest_1106 from 127 guesses a puzzle to 86 and
