@@ -74,8 +74,11 @@
 //! is why `Engine::Auto` takes the band engine where there is no AVX2. It
 //! makes the same guesses as tdoku (34.2 a puzzle for the first
 //! solutions of forum_hardest_1905_11plus with tdoku's order of units;
-//! 35.6 with this one) and takes 0.75 of the time of tdoku built with
-//! clang 14 for AVX2, on the same machine. Tried and dropped, A/B in one
+//! 35.6 with this one); its AVX2 flavour takes 0.75–0.77 of the time of
+//! tdoku (built by hand outside the repository with clang 14 for AVX2,
+//! timed by a harness like this one's, the two programs run by turns) on
+//! those first solutions, 0.65 on forum_hardest_1106's and 0.57 on
+//! 17_clue's. Tried and dropped, A/B in one
 //! process: one pass of a box before testing for its fixpoint, rather
 //! than a pass for all the phase's boxes first (1.1 times the time);
 //! three passes (1.17); the boxes first at the start, givens as their
