@@ -637,15 +637,18 @@ mod tests {
         assert_eq!(model.cell_and_digit(model.option(80, 9)), (80, 9));
     }
 
+    /// Every engine of `Engine`.
+    const ENGINES: [Engine; 5] = [
+        Engine::Auto,
+        Engine::Bits,
+        Engine::Bands,
+        Engine::Compact,
+        Engine::Linked,
+    ];
+
     #[test]
     fn every_engine_solves_and_agrees() {
-        for engine in [
-            Engine::Auto,
-            Engine::Bits,
-            Engine::Bands,
-            Engine::Compact,
-            Engine::Linked,
-        ] {
+        for engine in ENGINES {
             let mut solver = Solver::new(engine);
             let p = puzzle(HARD);
             let (grid, report) = solver.first(&p);
@@ -668,13 +671,7 @@ mod tests {
     #[test]
     fn contradicting_givens_have_no_solution() {
         let bad = format!("11{}", &HARD[2..]);
-        for engine in [
-            Engine::Auto,
-            Engine::Bits,
-            Engine::Bands,
-            Engine::Compact,
-            Engine::Linked,
-        ] {
+        for engine in ENGINES {
             let mut solver = Solver::new(engine);
             let (grid, report) = solver.first(&puzzle(&bad));
             assert_eq!((grid, report.stats.solutions), (None, 0));
