@@ -461,6 +461,18 @@ where
         .then_some(Outcome::SolutionLimit)
 }
 
+/// The check of a 9×9 engine's `search_without`: `cell` is a cell and
+/// `digit` a digit.
+///
+/// # Panics
+/// If either is out of range.
+pub(super) fn assert_cell_and_digit(cell: usize, digit: u8) {
+    assert!(
+        cell < CELLS && (1..=9).contains(&digit),
+        "a cell and a digit"
+    );
+}
+
 /// Counts a guess about to be made: the outcome that ends the search
 /// instead, if the guess budget is spent or the search was cancelled.
 #[inline]
@@ -548,10 +560,7 @@ impl BitSolver {
     where
         F: FnMut(&[u8]) -> Control,
     {
-        assert!(
-            cell < CELLS && (1..=9).contains(&digit),
-            "a cell and a digit"
-        );
+        assert_cell_and_digit(cell, digit);
         self.search_struck(cells, Some((cell, digit)), limits, visit)
     }
 

@@ -97,7 +97,7 @@ mod x86;
 
 use dlx_core::{Control, Limits, Outcome};
 
-use super::bits::{guess_allowed, solution_found, BitStats};
+use super::bits::{assert_cell_and_digit, guess_allowed, solution_found, BitStats};
 use lanes::{Half, Lanes16, Lanes8, Portable, Shuffle, Wide, NONE};
 
 const CELLS: usize = 81;
@@ -604,23 +604,22 @@ fn band_update<W: Wide>(
 ) -> bool {
     let mut configs = board.configs[band].and_not(pending[band]);
     pending[band] = W::Half::zero();
-    let mut triads = triads_of::<W>(configs);
+    let triads = triads_of::<W>(configs);
     let counts = triads.popcounts();
     let threes = W::load(&T.threes);
     if counts.any_below(threes) {
         return false;
     }
+    // Computed whether or not a triad is full: a branch on it costs more.
     let full = triads.and(counts.equal(threes));
-    {
-        let elsewhere = full
-            .shuffle(&T.next_in_group)
-            .or(full.shuffle(&T.after_next_in_group));
-        let by_config = elsewhere
-            .shuffle(&T.by_config_low)
-            .or(elsewhere.shuffle(&T.by_config_middle));
-        configs = configs.and_not(by_config.low().or(by_config.high()));
-        triads = triads_of::<W>(configs);
-    }
+    let elsewhere = full
+        .shuffle(&T.next_in_group)
+        .or(full.shuffle(&T.after_next_in_group));
+    let by_config = elsewhere
+        .shuffle(&T.by_config_low)
+        .or(elsewhere.shuffle(&T.by_config_middle));
+    configs = configs.and_not(by_config.low().or(by_config.high()));
+    let triads = triads_of::<W>(configs);
     if configs.or_lanes() != ALL {
         return false;
     }
@@ -643,7 +642,7 @@ fn restrict<W: Wide>(board: &mut Board<W>, x: usize, spread: W, o: usize, dirty:
     let new = old.and(mask);
     board.boxes[x] = new;
     // Without a branch: whether it changed is anyone's guess.
-    *dirty |= u32::from(!new.same(old)) << (BOX_BITS + x);
+    *dirty |= box_bit(x) * u32::from(!new.same(old));
 }
 
 /// The units marked in `dirty` (bands at bits `0..6`, boxes above) and
@@ -683,6 +682,11 @@ const BAND_MASK: u32 = ((1 << BANDS) - 1) << BAND_BITS;
 /// Where boxes and bands are in the worklist's bits.
 const BOX_BITS: usize = 0;
 const BAND_BITS: usize = 9;
+
+#[inline(always)]
+fn box_bit(x: usize) -> u32 {
+    1 << (BOX_BITS + x)
+}
 
 #[inline(always)]
 fn band_bit(band: usize) -> u32 {
@@ -821,14 +825,14 @@ where
                 pending[row_band].or(W::Half::load(&T.elsewhere[x % 3][r % 3]).and(digit));
             pending[column_band] =
                 pending[column_band].or(W::Half::load(&T.elsewhere[x / 3][c % 3]).and(digit));
-            dirty |= 1 << (BOX_BITS + x) | band_bit(row_band) | band_bit(column_band);
+            dirty |= box_bit(x) | band_bit(row_band) | band_bit(column_band);
         }
     }
     if let Some((cell, digit)) = task.struck {
         let (r, c) = (cell / 9, cell % 9);
         let (x, l) = (r / 3 * 3 + c / 3, lane(r % 3, c % 3));
         board.boxes[x] = board.boxes[x].and_not(W::load(&T.own[l]).and(W::splat(1 << (digit - 1))));
-        dirty |= 1 << (BOX_BITS + x);
+        dirty |= box_bit(x);
     }
     let budget = limits.node_budget.unwrap_or(u64::MAX);
     let cancel = limits.cancel.as_deref();
@@ -993,10 +997,7 @@ impl TriadSolver {
     where
         F: FnMut(&[u8]) -> Control,
     {
-        assert!(
-            cell < CELLS && (1..=9).contains(&digit),
-            "a cell and a digit"
-        );
+        assert_cell_and_digit(cell, digit);
         self.run(cells, Some((cell, digit)), limits, visit)
     }
 
