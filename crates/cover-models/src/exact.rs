@@ -167,12 +167,6 @@ pub type ParseError = LineError<ParseErrorKind>;
 /// Why an instance could not be read.
 pub type InputError = text::InputError<ParseError>;
 
-impl From<ParseError> for InputError {
-    fn from(error: ParseError) -> InputError {
-        InputError::Parse(error)
-    }
-}
-
 /// Guesses the format from the first line that is not blank or a comment:
 /// two whole numbers make a matrix header, anything else is an item line.
 pub fn detect(first_line: &str) -> Format {

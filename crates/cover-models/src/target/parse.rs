@@ -103,12 +103,6 @@ pub type ParseError = LineError<ParseErrorKind>;
 /// Why a puzzle could not be read.
 pub type InputError = text::InputError<ParseError>;
 
-impl From<ParseError> for InputError {
-    fn from(error: ParseError) -> InputError {
-        InputError::Parse(error)
-    }
-}
-
 /// Reads puzzles one at a time; see the module documentation.
 #[derive(Debug)]
 pub struct Puzzles<R> {
