@@ -259,12 +259,8 @@ pub fn run<B: Batch>(
         })
     };
     for input in inputs.iter() {
-        let reader = match input.open() {
-            Ok(reader) => reader,
-            Err(e) => {
-                session.io_error(input.name(), &e);
-                continue;
-            }
+        let Some(reader) = input.open_or_report(session) else {
+            continue;
         };
         bytes_done.store(0, Ordering::Relaxed);
         bytes_total.store(input.size().unwrap_or(0), Ordering::Relaxed);
