@@ -270,10 +270,16 @@ pub fn run<B: Batch>(
         };
         let mut instances = batch.instances(Box::new(reader));
         let file = input.name();
+        let printer = Printer {
+            batch,
+            file,
+            out: &mut *out,
+            session: &mut *session,
+        };
         if batch.streaming() {
-            run_streaming(batch, &workers, &mut instances, file, out, session)?;
+            run_streaming(&workers, &mut instances, printer)?;
         } else {
-            run_chunked(batch, &workers, &mut instances, file, out, session)?;
+            run_chunked(&workers, &mut instances, printer)?;
         }
     }
     ticker.finish();
@@ -301,14 +307,22 @@ struct GroupAnswers<A> {
     ends: Vec<(usize, Option<A>)>,
 }
 
+/// Where the answers of one input go, in input order: standard output,
+/// and the session that records them.
+struct Printer<'a, B> {
+    batch: &'a B,
+    file: &'a str,
+    out: &'a mut Out,
+    session: &'a mut Session,
+}
+
+/// Answers chunks of instances on the pool while this thread prints.
 fn run_chunked<B: Batch>(
-    batch: &B,
     workers: &Workers<B::Worker>,
     instances: &mut dyn Iterator<Item = Item<B>>,
-    file: &str,
-    out: &mut Out,
-    session: &mut Session,
+    mut printer: Printer<'_, B>,
 ) -> io::Result<()> {
+    let (batch, file) = (printer.batch, printer.file);
     let mut next_index = 1;
     let group = batch.group_size().max(1);
     pipeline::run(
@@ -348,7 +362,7 @@ fn run_chunked<B: Batch>(
                 })
                 .collect::<Vec<_>>()
         },
-        |chunk, groups| print_chunk(batch, file, chunk, groups, out, session),
+        |chunk, groups| printer.chunk(chunk, groups),
     )
 }
 
@@ -380,118 +394,111 @@ fn answer_group<B: Batch>(
     answers
 }
 
-/// Prints a chunk's answers in order, reports its unreadable instances and
-/// records everything.
-fn print_chunk<B: Batch>(
-    batch: &B,
-    file: &str,
-    chunk: Chunk<B>,
-    groups: Vec<GroupAnswers<B::Answer>>,
-    out: &mut Out,
-    session: &mut Session,
-) -> io::Result<()> {
-    let mut items = chunk.items.iter().enumerate();
-    for group in groups {
-        let mut start = 0;
-        for (end, answer) in group.ends {
-            let (k, item) = items.next().expect("one answer per instance");
-            let at = At {
-                file,
-                index: chunk.first_index + k,
-            };
-            print_one(
-                batch,
-                at,
-                item,
-                &group.text[start..end],
-                answer,
-                out,
-                session,
-            )?;
-            start = end;
+impl<B: Batch> Printer<'_, B> {
+    /// Prints a chunk's answers in order, reports its unreadable instances
+    /// and records everything.
+    fn chunk(&mut self, chunk: Chunk<B>, groups: Vec<GroupAnswers<B::Answer>>) -> io::Result<()> {
+        let mut items = chunk.items.iter().enumerate();
+        for group in groups {
+            let mut start = 0;
+            for (end, answer) in group.ends {
+                let (k, item) = items.next().expect("one answer per instance");
+                let at = At {
+                    file: self.file,
+                    index: chunk.first_index + k,
+                };
+                self.one(at, item, &group.text[start..end], answer)?;
+                start = end;
+            }
         }
+        Ok(())
     }
-    Ok(())
-}
 
-/// Prints one instance's answer (`text`, made by the pool) or reports why
-/// it could not be read, and records it.
-fn print_one<B: Batch>(
-    batch: &B,
-    at: At<'_>,
-    item: &Item<B>,
-    text: &str,
-    answer: Option<B::Answer>,
-    out: &mut Out,
-    session: &mut Session,
-) -> io::Result<()> {
-    match (item, answer) {
-        (Ok(instance), Some(answer)) => {
-            let warnings = batch.warnings(instance);
-            if !warnings.is_empty() {
-                out.end_instance()?;
-                for (line, message) in warnings {
-                    session.warning(at.file, line, message);
-                }
-            }
-            out.write_all(text.as_bytes())?;
-            match batch.failure(&answer) {
-                Some((line, message)) => {
+    /// Prints one instance's answer (`text`, made by the pool) or reports
+    /// why it could not be read, and records it.
+    fn one(
+        &mut self,
+        at: At<'_>,
+        item: &Item<B>,
+        text: &str,
+        answer: Option<B::Answer>,
+    ) -> io::Result<()> {
+        let Printer {
+            batch,
+            out,
+            session,
+            ..
+        } = self;
+        match (item, answer) {
+            (Ok(instance), Some(answer)) => {
+                let warnings = batch.warnings(instance);
+                if !warnings.is_empty() {
                     out.end_instance()?;
-                    session.invalid(at.file, line, message);
+                    for (line, message) in warnings {
+                        session.warning(at.file, line, message);
+                    }
                 }
-                None => batch.verdict(&answer).record(session),
+                out.write_all(text.as_bytes())?;
+                match batch.failure(&answer) {
+                    Some((line, message)) => {
+                        out.end_instance()?;
+                        session.invalid(at.file, line, message);
+                    }
+                    None => batch.verdict(&answer).record(session),
+                }
+                // The answer first, so that what `printed` reports comes after
+                // it on a terminal.
+                out.end_instance()?;
+                batch.printed(at, instance, &answer, session);
             }
-            // The answer first, so that what `printed` reports comes after
-            // it on a terminal.
-            out.end_instance()?;
-            batch.printed(at, instance, &answer, session);
+            (Err(InputError::Parse(error)), _) => {
+                // What comes before it first, so that standard output and
+                // standard error interleave in order on a terminal.
+                out.end_instance()?;
+                session.invalid(at.file, error.line(), error.message());
+                let mut text = String::new();
+                batch.invalid(at, error, &mut text);
+                out.write_all(text.as_bytes())?;
+            }
+            (Err(InputError::Io(error)), _) => {
+                out.end_instance()?;
+                session.io_error(at.file, error);
+            }
+            (Ok(_), None) => unreachable!("every instance read is answered"),
         }
-        (Err(InputError::Parse(error)), _) => {
-            // What comes before it first, so that standard output and
-            // standard error interleave in order on a terminal.
-            out.end_instance()?;
-            session.invalid(at.file, error.line(), error.message());
-            let mut text = String::new();
-            batch.invalid(at, error, &mut text);
-            out.write_all(text.as_bytes())?;
-        }
-        (Err(InputError::Io(error)), _) => {
-            out.end_instance()?;
-            session.io_error(at.file, error);
-        }
-        (Ok(_), None) => unreachable!("every instance read is answered"),
+        out.end_instance()
     }
-    out.end_instance()
 }
 
 /// Answers one instance at a time on this thread, writing each answer out
 /// as it grows.
 fn run_streaming<B: Batch>(
-    batch: &B,
     workers: &Workers<B::Worker>,
     instances: &mut dyn Iterator<Item = Item<B>>,
-    file: &str,
-    out: &mut Out,
-    session: &mut Session,
+    mut printer: Printer<'_, B>,
 ) -> io::Result<()> {
     for (k, item) in instances.enumerate() {
-        let at = At { file, index: k + 1 };
+        let at = At {
+            file: printer.file,
+            index: k + 1,
+        };
         let mut text = String::new();
         let answer = match &item {
             Ok(instance) => Some(workers.with(
-                || batch.worker(),
+                || printer.batch.worker(),
                 |worker| {
-                    batch.answer(worker, at, instance, &mut text, &mut |text| {
-                        out.write_all(text.as_bytes())?;
-                        text.clear();
-                        out.end_instance()
-                    })
+                    printer
+                        .batch
+                        .answer(worker, at, instance, &mut text, &mut |text| {
+                            printer.out.write_all(text.as_bytes())?;
+                            text.clear();
+                            printer.out.end_instance()
+                        })
                 },
             )?),
             Err(_) => None,
         };
-        print_one(batch, at, &item, &text, answer, out, session)?;
+        printer.one(at, &item, &text, answer)?;
     }
     Ok(())
 }
