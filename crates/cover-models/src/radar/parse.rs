@@ -281,6 +281,12 @@ impl<R: BufRead> Cases<R> {
         }
     }
 
+    /// Ends the input on an I/O error.
+    fn stop(&mut self, error: io::Error) -> Option<Result<RadarCase, InputError>> {
+        self.done = true;
+        Some(Err(error.into()))
+    }
+
     /// Ends the input with a fatal error.
     fn fatal(
         &mut self,
@@ -302,10 +308,7 @@ impl<R: BufRead> Cases<R> {
         let mut header = Vec::with_capacity(3);
         while header.len() < 3 {
             match self.tokens.next() {
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(e.into()));
-                }
+                Err(e) => return self.stop(e),
                 Ok(Some(token)) => header.push(token),
                 Ok(None) if header.is_empty() => {
                     let line = self.header_line;
@@ -379,10 +382,7 @@ impl<R: BufRead> Cases<R> {
         let mut found = 0u64;
         while found < numbers {
             let token = match self.tokens.next() {
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(e.into()));
-                }
+                Err(e) => return self.stop(e),
                 Ok(Some(token)) => token,
                 Ok(None) => {
                     // An error earlier in the case comes first.
@@ -452,10 +452,7 @@ impl<R: BufRead> Iterator for Cases<R> {
             Some(t) => t,
             None => {
                 let token = match self.tokens.next() {
-                    Err(e) => {
-                        self.done = true;
-                        return Some(Err(e.into()));
-                    }
+                    Err(e) => return self.stop(e),
                     Ok(None) => {
                         self.done = true;
                         return None;
@@ -621,16 +618,18 @@ mod tests {
         input.push_str("1 1 1\n0 0\n3 4\n");
         let cases = read(&input);
         assert_eq!(cases.len(), 2);
-        let e = parse_error(&cases[0]);
-        assert_eq!(e.line, 2);
+        let too_many = ParseErrorKind::TooManyPairs {
+            cities: 2049,
+            stations: 2048,
+        };
         assert_eq!(
-            e.kind,
-            ParseErrorKind::TooManyPairs {
-                cities: 2049,
-                stations: 2048
+            *parse_error(&cases[0]),
+            ParseError {
+                line: 2,
+                kind: too_many,
+                fatal: false
             }
         );
-        assert!(!e.fatal);
         assert_eq!(
             solve_serial(cases[1].as_ref().unwrap())
                 .unwrap()
@@ -710,13 +709,16 @@ mod tests {
         let cases = read("3\n1 1 1\n0 0\n0 0\n");
         assert_eq!(cases.len(), 2);
         assert!(cases[0].is_ok());
-        let e = parse_error(&cases[1]);
-        assert_eq!(e.line, 1);
+        let missing = ParseErrorKind::MissingCases {
+            expected: 3,
+            found: 1,
+        };
         assert_eq!(
-            e.kind,
-            ParseErrorKind::MissingCases {
-                expected: 3,
-                found: 1
+            *parse_error(&cases[1]),
+            ParseError {
+                line: 1,
+                kind: missing,
+                fatal: true
             }
         );
         // More points promised than follow: a billion cities allocate
