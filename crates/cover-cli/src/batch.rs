@@ -34,6 +34,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use cover_models::text::InputError;
 use dlx_core::{Control, Stats};
 use rayon::prelude::*;
+use serde::Serialize;
 
 use crate::common::{Inputs, Session};
 use crate::output::Out;
@@ -47,6 +48,32 @@ pub struct At<'a> {
     pub file: &'a str,
     /// The instance's number in its file, from 1.
     pub index: usize,
+}
+
+/// The fields a `--json` line of `target` and `radar` starts with: which
+/// instance, the line it starts on (or of its error), and its status.
+#[derive(Debug, Default, Serialize)]
+pub struct Head<'a> {
+    /// The instance's number in its file, from 1.
+    pub index: usize,
+    /// The file name, or `<stdin>`.
+    pub file: &'a str,
+    /// The line.
+    pub line: usize,
+    /// `solved`, `no_solution`, `invalid`, `gave_up`.
+    pub status: &'static str,
+}
+
+impl<'a> Head<'a> {
+    /// The head of instance `at`, at `line`, with `status`.
+    pub fn new(at: At<'a>, line: usize, status: &'static str) -> Head<'a> {
+        Head {
+            index: at.index,
+            file: at.file,
+            line,
+            status,
+        }
+    }
 }
 
 /// What an answered instance means for the exit status and `--stats`.
