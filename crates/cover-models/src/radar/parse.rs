@@ -534,34 +534,22 @@ fn isqrt(n: u128) -> u128 {
     r
 }
 
+/// The tests of reading, and the readers the other tests of the radar
+/// problem share.
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
-    use crate::radar::{solve_serial, squared_radius_of};
 
-    fn read(input: &str) -> Vec<Result<RadarCase, InputError>> {
+    pub(in crate::radar) fn read(input: &str) -> Vec<Result<RadarCase, InputError>> {
         Cases::new(input.as_bytes()).collect()
     }
 
-    fn parse_error(result: &Result<RadarCase, InputError>) -> &ParseError {
+    pub(in crate::radar) fn parse_error(result: &Result<RadarCase, InputError>) -> &ParseError {
         match result {
             Err(InputError::Parse(e)) => e,
             Err(InputError::Io(e)) => panic!("expected a parse error, got I/O error {e}"),
             Ok(case) => panic!("expected a parse error, got a case at line {}", case.line),
         }
-    }
-
-    #[test]
-    fn the_hdu_sample() {
-        let cases = read("1\n3 3 2\n3 4\n3 1\n5 4\n1 1\n2 2\n3 3\n");
-        assert_eq!(cases.len(), 1);
-        let case = cases[0].as_ref().unwrap();
-        assert_eq!(case.line, 2);
-        let answer = solve_serial(case).unwrap();
-        assert_eq!(answer.squared_radius, 5);
-        assert_eq!(format_radius(answer.squared_radius), "2.236068");
-        assert!(answer.stations.len() <= 2);
-        assert_eq!(squared_radius_of(case, &answer.stations), 5);
     }
 
     #[test]
@@ -595,55 +583,6 @@ mod tests {
             let r = isqrt(n);
             assert!(r * r <= n && (r + 1) * (r + 1) > n, "isqrt({n})");
         }
-    }
-
-    #[test]
-    fn points_may_be_spread_over_lines_in_any_way() {
-        let cases = read("2 1 1 1\n0 0 3 4\n\n1 1\n1\n0 0\n0 0\n");
-        assert_eq!(cases.len(), 2);
-        let a = cases[0].as_ref().unwrap();
-        assert_eq!(a.cities, [Point { x: 0, y: 0 }]);
-        assert_eq!(a.stations, [Point { x: 3, y: 4 }]);
-        assert_eq!(solve_serial(a).unwrap().squared_radius, 25);
-        assert_eq!(cases[1].as_ref().unwrap().line, 4);
-    }
-
-    #[test]
-    fn too_many_pairs_is_an_error_and_the_next_case_is_read() {
-        // 2049 × 2048 pairs: one too many. The points are read, not kept.
-        let mut input = String::from("2\n2049 2048 3\n");
-        for k in 0..(2049 + 2048) {
-            input.push_str(&format!("{k} {k}\n"));
-        }
-        input.push_str("1 1 1\n0 0\n3 4\n");
-        let cases = read(&input);
-        assert_eq!(cases.len(), 2);
-        let too_many = ParseErrorKind::TooManyPairs {
-            cities: 2049,
-            stations: 2048,
-        };
-        assert_eq!(
-            *parse_error(&cases[0]),
-            ParseError {
-                line: 2,
-                kind: too_many,
-                fatal: false
-            }
-        );
-        assert_eq!(
-            solve_serial(cases[1].as_ref().unwrap())
-                .unwrap()
-                .squared_radius,
-            25
-        );
-        // 2048 × 2048 is allowed.
-        assert!(read("1\n2048 2048 1\n").iter().all(|c| !matches!(
-            c,
-            Err(InputError::Parse(ParseError {
-                kind: ParseErrorKind::TooManyPairs { .. },
-                ..
-            }))
-        )));
     }
 
     #[test]

@@ -406,7 +406,8 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::radar::Point;
+    use crate::radar::parse::tests::{parse_error, read};
+    use crate::radar::parse::{format_radius, InputError, ParseError, ParseErrorKind, Point};
 
     fn case(cities: &[(i64, i64)], stations: &[(i64, i64)], k: u64) -> RadarCase {
         let points = |list: &[(i64, i64)]| list.iter().map(|&(x, y)| Point { x, y }).collect();
@@ -499,6 +500,68 @@ mod tests {
             assert!(wide.stations.len() <= 5);
             assert_eq!(squared_radius_of(&c, &wide.stations), wide.squared_radius);
         }
+    }
+
+    #[test]
+    fn the_hdu_sample() {
+        let cases = read("1\n3 3 2\n3 4\n3 1\n5 4\n1 1\n2 2\n3 3\n");
+        assert_eq!(cases.len(), 1);
+        let case = cases[0].as_ref().unwrap();
+        assert_eq!(case.line, 2);
+        let answer = solve_serial(case).unwrap();
+        assert_eq!(answer.squared_radius, 5);
+        assert_eq!(format_radius(answer.squared_radius), "2.236068");
+        assert!(answer.stations.len() <= 2);
+        assert_eq!(squared_radius_of(case, &answer.stations), 5);
+    }
+
+    #[test]
+    fn points_may_be_spread_over_lines_in_any_way() {
+        let cases = read("2 1 1 1\n0 0 3 4\n\n1 1\n1\n0 0\n0 0\n");
+        assert_eq!(cases.len(), 2);
+        let a = cases[0].as_ref().unwrap();
+        assert_eq!(a.cities, [Point { x: 0, y: 0 }]);
+        assert_eq!(a.stations, [Point { x: 3, y: 4 }]);
+        assert_eq!(solve_serial(a).unwrap().squared_radius, 25);
+        assert_eq!(cases[1].as_ref().unwrap().line, 4);
+    }
+
+    #[test]
+    fn too_many_pairs_is_an_error_and_the_next_case_is_read() {
+        // 2049 × 2048 pairs: one too many. The points are read, not kept.
+        let mut input = String::from("2\n2049 2048 3\n");
+        for k in 0..(2049 + 2048) {
+            input.push_str(&format!("{k} {k}\n"));
+        }
+        input.push_str("1 1 1\n0 0\n3 4\n");
+        let cases = read(&input);
+        assert_eq!(cases.len(), 2);
+        let too_many = ParseErrorKind::TooManyPairs {
+            cities: 2049,
+            stations: 2048,
+        };
+        assert_eq!(
+            *parse_error(&cases[0]),
+            ParseError {
+                line: 2,
+                kind: too_many,
+                fatal: false
+            }
+        );
+        assert_eq!(
+            solve_serial(cases[1].as_ref().unwrap())
+                .unwrap()
+                .squared_radius,
+            25
+        );
+        // 2048 × 2048 is allowed.
+        assert!(read("1\n2048 2048 1\n").iter().all(|c| !matches!(
+            c,
+            Err(InputError::Parse(ParseError {
+                kind: ParseErrorKind::TooManyPairs { .. },
+                ..
+            }))
+        )));
     }
 
     fn random_case() -> impl Strategy<Value = RadarCase> {

@@ -19,8 +19,6 @@ mod grid;
 mod model;
 mod parse;
 mod search;
-#[cfg(test)]
-mod testing;
 
 pub use grid::{box_of, score, weight, Grid, CELLS, SIDE};
 pub use model::{TargetAnswer, TargetModel, TargetPropagator, DEFAULT_RULES};
