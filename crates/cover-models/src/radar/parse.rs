@@ -534,10 +534,12 @@ fn isqrt(n: u128) -> u128 {
     r
 }
 
-/// The tests of reading, and the readers the other tests of the radar
-/// problem share.
+/// The readers the other tests of the radar problem share.
 #[cfg(test)]
-pub(super) mod tests {
+pub(super) use tests::{parse_error, read};
+
+#[cfg(test)]
+mod tests {
     use super::*;
 
     pub(in crate::radar) fn read(input: &str) -> Vec<Result<RadarCase, InputError>> {

@@ -406,8 +406,9 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::radar::parse::tests::{parse_error, read};
-    use crate::radar::parse::{format_radius, InputError, ParseError, ParseErrorKind, Point};
+    use crate::radar::parse::{
+        format_radius, parse_error, read, InputError, ParseError, ParseErrorKind, Point,
+    };
 
     fn case(cities: &[(i64, i64)], stations: &[(i64, i64)], k: u64) -> RadarCase {
         let points = |list: &[(i64, i64)]| list.iter().map(|&(x, y)| Point { x, y }).collect();

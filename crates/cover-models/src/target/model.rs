@@ -279,7 +279,7 @@ mod tests {
     use rand::{RngExt, SeedableRng};
 
     use super::*;
-    use crate::target::parse::tests::{random_puzzle, read_one, SAMPLE_1, SAMPLE_2};
+    use crate::target::parse::{random_puzzle, read_one, SAMPLE_1, SAMPLE_2};
 
     /// Checks a grid without the model: every line holds 1..=9 once and the
     /// givens are kept.

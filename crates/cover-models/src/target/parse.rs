@@ -219,10 +219,13 @@ impl<R: BufRead> Iterator for Puzzles<R> {
     }
 }
 
-/// The tests of reading, and what the other tests of target sudoku share:
-/// the samples, reading, and random puzzles cut from random full grids.
+/// What the other tests of target sudoku share: the samples, reading, and
+/// random puzzles cut from random full grids.
 #[cfg(test)]
-pub(super) mod tests {
+pub(super) use tests::{random_full_grid, random_puzzle, read_one, SAMPLE_1, SAMPLE_2};
+
+#[cfg(test)]
+mod tests {
     use rand::rngs::ChaCha8Rng;
     use rand::seq::SliceRandom;
 

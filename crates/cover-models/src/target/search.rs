@@ -540,7 +540,7 @@ mod tests {
 
     use super::*;
     use crate::target::grid::score;
-    use crate::target::parse::tests::random_full_grid;
+    use crate::target::parse::random_full_grid;
 
     /// The identity the default bound rests on, on random full grids.
     #[test]
