@@ -34,6 +34,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use cover_models::text::InputError;
 use dlx_core::{Control, Stats};
 use rayon::prelude::*;
+use serde::Serialize;
 
 use crate::common::{Inputs, Session};
 use crate::output::Out;
@@ -47,6 +48,32 @@ pub struct At<'a> {
     pub file: &'a str,
     /// The instance's number in its file, from 1.
     pub index: usize,
+}
+
+/// The fields a `--json` line of `target` and `radar` starts with: which
+/// instance, the line it starts on (or of its error), and its status.
+#[derive(Debug, Default, Serialize)]
+pub struct Head<'a> {
+    /// The instance's number in its file, from 1.
+    pub index: usize,
+    /// The file name, or `<stdin>`.
+    pub file: &'a str,
+    /// The line.
+    pub line: usize,
+    /// `solved`, `no_solution`, `invalid`, `gave_up`.
+    pub status: &'static str,
+}
+
+impl<'a> Head<'a> {
+    /// The head of instance `at`, at `line`, with `status`.
+    pub fn new(at: At<'a>, line: usize, status: &'static str) -> Head<'a> {
+        Head {
+            index: at.index,
+            file: at.file,
+            line,
+            status,
+        }
+    }
 }
 
 /// What an answered instance means for the exit status and `--stats`.
@@ -259,12 +286,8 @@ pub fn run<B: Batch>(
         })
     };
     for input in inputs.iter() {
-        let reader = match input.open() {
-            Ok(reader) => reader,
-            Err(e) => {
-                session.io_error(input.name(), &e);
-                continue;
-            }
+        let Some(reader) = input.open_or_report(session) else {
+            continue;
         };
         bytes_done.store(0, Ordering::Relaxed);
         bytes_total.store(input.size().unwrap_or(0), Ordering::Relaxed);
@@ -274,10 +297,16 @@ pub fn run<B: Batch>(
         };
         let mut instances = batch.instances(Box::new(reader));
         let file = input.name();
+        let printer = Printer {
+            batch,
+            file,
+            out: &mut *out,
+            session: &mut *session,
+        };
         if batch.streaming() {
-            run_streaming(batch, &workers, &mut instances, file, out, session)?;
+            run_streaming(&workers, &mut instances, printer)?;
         } else {
-            run_chunked(batch, &workers, &mut instances, file, out, session)?;
+            run_chunked(&workers, &mut instances, printer)?;
         }
     }
     ticker.finish();
@@ -305,14 +334,22 @@ struct GroupAnswers<A> {
     ends: Vec<(usize, Option<A>)>,
 }
 
+/// Where the answers of one input go, in input order: standard output,
+/// and the session that records them.
+struct Printer<'a, B> {
+    batch: &'a B,
+    file: &'a str,
+    out: &'a mut Out,
+    session: &'a mut Session,
+}
+
+/// Answers chunks of instances on the pool while this thread prints.
 fn run_chunked<B: Batch>(
-    batch: &B,
     workers: &Workers<B::Worker>,
     instances: &mut dyn Iterator<Item = Item<B>>,
-    file: &str,
-    out: &mut Out,
-    session: &mut Session,
+    mut printer: Printer<'_, B>,
 ) -> io::Result<()> {
+    let (batch, file) = (printer.batch, printer.file);
     let mut next_index = 1;
     let group = batch.group_size().max(1);
     pipeline::run(
@@ -352,7 +389,7 @@ fn run_chunked<B: Batch>(
                 })
                 .collect::<Vec<_>>()
         },
-        |chunk, groups| print_chunk(batch, file, chunk, groups, out, session),
+        |chunk, groups| printer.chunk(chunk, groups),
     )
 }
 
@@ -384,118 +421,111 @@ fn answer_group<B: Batch>(
     answers
 }
 
-/// Prints a chunk's answers in order, reports its unreadable instances and
-/// records everything.
-fn print_chunk<B: Batch>(
-    batch: &B,
-    file: &str,
-    chunk: Chunk<B>,
-    groups: Vec<GroupAnswers<B::Answer>>,
-    out: &mut Out,
-    session: &mut Session,
-) -> io::Result<()> {
-    let mut items = chunk.items.iter().enumerate();
-    for group in groups {
-        let mut start = 0;
-        for (end, answer) in group.ends {
-            let (k, item) = items.next().expect("one answer per instance");
-            let at = At {
-                file,
-                index: chunk.first_index + k,
-            };
-            print_one(
-                batch,
-                at,
-                item,
-                &group.text[start..end],
-                answer,
-                out,
-                session,
-            )?;
-            start = end;
+impl<B: Batch> Printer<'_, B> {
+    /// Prints a chunk's answers in order, reports its unreadable instances
+    /// and records everything.
+    fn chunk(&mut self, chunk: Chunk<B>, groups: Vec<GroupAnswers<B::Answer>>) -> io::Result<()> {
+        let mut items = chunk.items.iter().enumerate();
+        for group in groups {
+            let mut start = 0;
+            for (end, answer) in group.ends {
+                let (k, item) = items.next().expect("one answer per instance");
+                let at = At {
+                    file: self.file,
+                    index: chunk.first_index + k,
+                };
+                self.one(at, item, &group.text[start..end], answer)?;
+                start = end;
+            }
         }
+        Ok(())
     }
-    Ok(())
-}
 
-/// Prints one instance's answer (`text`, made by the pool) or reports why
-/// it could not be read, and records it.
-fn print_one<B: Batch>(
-    batch: &B,
-    at: At<'_>,
-    item: &Item<B>,
-    text: &str,
-    answer: Option<B::Answer>,
-    out: &mut Out,
-    session: &mut Session,
-) -> io::Result<()> {
-    match (item, answer) {
-        (Ok(instance), Some(answer)) => {
-            let warnings = batch.warnings(instance);
-            if !warnings.is_empty() {
-                out.end_instance()?;
-                for (line, message) in warnings {
-                    session.warning(at.file, line, message);
-                }
-            }
-            out.write_all(text.as_bytes())?;
-            match batch.failure(&answer) {
-                Some((line, message)) => {
+    /// Prints one instance's answer (`text`, made by the pool) or reports
+    /// why it could not be read, and records it.
+    fn one(
+        &mut self,
+        at: At<'_>,
+        item: &Item<B>,
+        text: &str,
+        answer: Option<B::Answer>,
+    ) -> io::Result<()> {
+        let Printer {
+            batch,
+            out,
+            session,
+            ..
+        } = self;
+        match (item, answer) {
+            (Ok(instance), Some(answer)) => {
+                let warnings = batch.warnings(instance);
+                if !warnings.is_empty() {
                     out.end_instance()?;
-                    session.invalid(at.file, line, message);
+                    for (line, message) in warnings {
+                        session.warning(at.file, line, message);
+                    }
                 }
-                None => batch.verdict(&answer).record(session),
+                out.write_all(text.as_bytes())?;
+                match batch.failure(&answer) {
+                    Some((line, message)) => {
+                        out.end_instance()?;
+                        session.invalid(at.file, line, message);
+                    }
+                    None => batch.verdict(&answer).record(session),
+                }
+                // The answer first, so that what `printed` reports comes after
+                // it on a terminal.
+                out.end_instance()?;
+                batch.printed(at, instance, &answer, session);
             }
-            // The answer first, so that what `printed` reports comes after
-            // it on a terminal.
-            out.end_instance()?;
-            batch.printed(at, instance, &answer, session);
+            (Err(InputError::Parse(error)), _) => {
+                // What comes before it first, so that standard output and
+                // standard error interleave in order on a terminal.
+                out.end_instance()?;
+                session.invalid(at.file, error.line(), error.message());
+                let mut text = String::new();
+                batch.invalid(at, error, &mut text);
+                out.write_all(text.as_bytes())?;
+            }
+            (Err(InputError::Io(error)), _) => {
+                out.end_instance()?;
+                session.io_error(at.file, error);
+            }
+            (Ok(_), None) => unreachable!("every instance read is answered"),
         }
-        (Err(InputError::Parse(error)), _) => {
-            // What comes before it first, so that standard output and
-            // standard error interleave in order on a terminal.
-            out.end_instance()?;
-            session.invalid(at.file, error.line(), error.message());
-            let mut text = String::new();
-            batch.invalid(at, error, &mut text);
-            out.write_all(text.as_bytes())?;
-        }
-        (Err(InputError::Io(error)), _) => {
-            out.end_instance()?;
-            session.io_error(at.file, error);
-        }
-        (Ok(_), None) => unreachable!("every instance read is answered"),
+        out.end_instance()
     }
-    out.end_instance()
 }
 
 /// Answers one instance at a time on this thread, writing each answer out
 /// as it grows.
 fn run_streaming<B: Batch>(
-    batch: &B,
     workers: &Workers<B::Worker>,
     instances: &mut dyn Iterator<Item = Item<B>>,
-    file: &str,
-    out: &mut Out,
-    session: &mut Session,
+    mut printer: Printer<'_, B>,
 ) -> io::Result<()> {
     for (k, item) in instances.enumerate() {
-        let at = At { file, index: k + 1 };
+        let at = At {
+            file: printer.file,
+            index: k + 1,
+        };
         let mut text = String::new();
         let answer = match &item {
             Ok(instance) => Some(workers.with(
-                || batch.worker(),
+                || printer.batch.worker(),
                 |worker| {
-                    batch.answer(worker, at, instance, &mut text, &mut |text| {
-                        out.write_all(text.as_bytes())?;
-                        text.clear();
-                        out.end_instance()
-                    })
+                    printer
+                        .batch
+                        .answer(worker, at, instance, &mut text, &mut |text| {
+                            printer.out.write_all(text.as_bytes())?;
+                            text.clear();
+                            printer.out.end_instance()
+                        })
                 },
             )?),
             Err(_) => None,
         };
-        print_one(batch, at, &item, &text, answer, out, session)?;
+        printer.one(at, &item, &text, answer)?;
     }
     Ok(())
 }

@@ -81,6 +81,63 @@ impl Input {
             Some(path) => Box::new(BufReader::with_capacity(1 << 16, File::open(path)?)),
         })
     }
+
+    /// Opens the input, or reports in `session` why it cannot be opened.
+    pub fn open_or_report(&self, session: &mut Session) -> Option<Box<dyn BufRead>> {
+        self.open()
+            .map_err(|e| session.io_error(self.name(), &e))
+            .ok()
+    }
+}
+
+/// The flags of the commands that search for solutions: the first, every
+/// one, or their number.
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct Solutions {
+    /// Print the number of solutions instead of a solution.
+    #[arg(long, conflicts_with = "all")]
+    pub count: bool,
+
+    /// Print every solution, not only the first.
+    #[arg(long)]
+    pub all: bool,
+
+    /// Stop after N solutions.
+    ///
+    /// With --all, print at most N solutions; with --count, stop counting
+    /// at N (and print N). Alone, the same as --all --limit N.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
+}
+
+/// What to look for in each instance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// The first solution in search order.
+    First,
+    /// Every solution, or the first `limit`.
+    All {
+        /// Stop after this many.
+        limit: Option<u64>,
+    },
+    /// The number of solutions, counting no further than `limit`.
+    Count {
+        /// Stop counting here.
+        limit: Option<u64>,
+    },
+}
+
+impl Solutions {
+    /// The mode the flags ask for (`--limit` alone lists solutions).
+    pub fn mode(&self) -> Mode {
+        if self.count {
+            Mode::Count { limit: self.limit }
+        } else if self.all || self.limit.is_some() {
+            Mode::All { limit: self.limit }
+        } else {
+            Mode::First
+        }
+    }
 }
 
 /// Flags every command takes.

@@ -17,7 +17,8 @@ use dlx_core::{
 use serde::Serialize;
 
 use crate::batch::{self, At, Batch, Flush, ReadInstances, Verdict, GAVE_UP};
-use crate::common::{Common, Inputs, Session};
+pub use crate::common::Mode;
+use crate::common::{Common, Inputs, Session, Solutions};
 use crate::output::{push_json, JsonObject, Out};
 use crate::pipeline::ChunkSizes;
 
@@ -107,21 +108,8 @@ pub struct ExactArgs {
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub format: Option<FormatArg>,
 
-    /// Print the number of solutions of each instance instead of a
-    /// solution.
-    #[arg(long, conflicts_with = "all")]
-    pub count: bool,
-
-    /// Print every solution, not only the first.
-    #[arg(long)]
-    pub all: bool,
-
-    /// Stop after N solutions.
-    ///
-    /// With --all, print at most N solutions; with --count, stop counting
-    /// at N (and print N). Alone, the same as --all --limit N.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    pub limit: Option<u64>,
+    #[command(flatten)]
+    pub solutions: Solutions,
 
     /// Give up on an instance after N search nodes.
     ///
@@ -155,33 +143,10 @@ impl From<FormatArg> for Format {
     }
 }
 
-/// What to look for in each instance.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    /// The first solution in search order.
-    First,
-    /// Every solution, or the first `limit`.
-    All {
-        /// Stop after this many.
-        limit: Option<u64>,
-    },
-    /// The number of solutions, counting no further than `limit`.
-    Count {
-        /// Stop counting here.
-        limit: Option<u64>,
-    },
-}
-
 impl ExactArgs {
     /// The mode the flags ask for.
     pub fn mode(&self) -> Mode {
-        if self.count {
-            Mode::Count { limit: self.limit }
-        } else if self.all || self.limit.is_some() {
-            Mode::All { limit: self.limit }
-        } else {
-            Mode::First
-        }
+        self.solutions.mode()
     }
 }
 
@@ -560,9 +525,7 @@ mod tests {
         let args = |count, all, limit| ExactArgs {
             inputs: Inputs::default(),
             format: None,
-            count,
-            all,
-            limit,
+            solutions: Solutions { count, all, limit },
             max_nodes: None,
             common: Common::default(),
         };

@@ -7,6 +7,7 @@
 //! runs the command and turns what it met into the exit status:
 //! 0 every instance solved, 1 some instance without solution, 2 bad input,
 //! bad usage or an I/O error.
+#![forbid(unsafe_code)]
 
 mod batch;
 mod common;

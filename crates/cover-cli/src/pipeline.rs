@@ -107,11 +107,8 @@ where
     })
 }
 
-/// How many chunks the pool works on at once. One (a barrier after each
-/// chunk) left threads idle while a chunk's last puzzles were answered:
-/// two took 0 to 5% less wall time on two threads (best of 9 to 15 runs
-/// taken by turns: 16×16 sets and forum_hardest_1106 gained, 9×9 sets of
-/// easy puzzles did not change).
+/// How many chunks the pool works on at once: with one, threads would
+/// idle while a chunk's last puzzles are answered.
 const IN_FLIGHT: usize = 2;
 
 #[cfg(test)]

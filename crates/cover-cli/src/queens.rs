@@ -20,7 +20,7 @@ use dlx_core::{
 use serde::Serialize;
 
 use crate::batch::{Verdict, GAVE_UP};
-use crate::common::{Common, Session};
+use crate::common::{Common, Session, Solutions};
 use crate::output::{self, Out};
 use crate::progress::Ticker;
 
@@ -56,17 +56,8 @@ pub struct QueensArgs {
     #[arg(value_name = "N", value_parser = clap::value_parser!(u64).range(1..=cover_models::queens::MAX_N as u64))]
     pub n: u64,
 
-    /// Print the number of solutions (all threads share the search).
-    #[arg(long, conflicts_with = "all")]
-    pub count: bool,
-
-    /// Print every solution.
-    #[arg(long)]
-    pub all: bool,
-
-    /// Stop after N solutions (alone: the same as --all --limit N).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    pub limit: Option<u64>,
+    #[command(flatten)]
+    pub solutions: Solutions,
 
     /// With --count: count boards with the first queen in the left half
     /// only and double them (mirror images), with care for the middle
@@ -136,7 +127,7 @@ pub fn run(args: &QueensArgs, session: &mut Session) -> anyhow::Result<()> {
     let queens = Queens::new(args.n as usize)?;
     let mut out = Out::stdout();
     let mut gave_up = false;
-    let (found, complete, stats, solutions) = if args.count {
+    let (found, complete, stats, solutions) = if args.solutions.count {
         let mut stats = Stats::default();
         let mut complete = true;
         if args.symmetry {
@@ -159,15 +150,15 @@ pub fn run(args: &QueensArgs, session: &mut Session) -> anyhow::Result<()> {
             // the weighted total.
             stats.solutions = total;
         } else {
-            let report = count(&queens, &[], args.limit, args.max_nodes);
+            let report = count(&queens, &[], args.solutions.limit, args.max_nodes);
             complete = report.outcome.is_complete();
             gave_up = report.outcome == Outcome::NodeBudget;
             stats = report.stats;
         }
         (stats.solutions, complete, stats, None)
     } else {
-        let limit = if args.all || args.limit.is_some() {
-            args.limit
+        let limit = if args.solutions.all || args.solutions.limit.is_some() {
+            args.solutions.limit
         } else {
             Some(1)
         };
@@ -191,7 +182,7 @@ pub fn run(args: &QueensArgs, session: &mut Session) -> anyhow::Result<()> {
                     failed = Some(e);
                     return Control::Stop;
                 }
-                if args.all || args.limit.is_some() {
+                if args.solutions.all || args.solutions.limit.is_some() {
                     if let Err(e) = writeln!(out) {
                         failed = Some(e);
                         return Control::Stop;
@@ -212,8 +203,11 @@ pub fn run(args: &QueensArgs, session: &mut Session) -> anyhow::Result<()> {
         let record = Record {
             n: queens.n(),
             status: Verdict::of(gave_up, found > 0, stats).status(),
-            count: args.count.then_some(found),
-            complete: (args.count || args.all || args.limit.is_some() || gave_up)
+            count: args.solutions.count.then_some(found),
+            complete: (args.solutions.count
+                || args.solutions.all
+                || args.solutions.limit.is_some()
+                || gave_up)
                 .then_some(complete),
             solutions,
             nodes: stats.nodes,
@@ -222,7 +216,7 @@ pub fn run(args: &QueensArgs, session: &mut Session) -> anyhow::Result<()> {
         output::write_json_line(&mut out, &record)?;
     } else if gave_up {
         writeln!(out, "{GAVE_UP}")?;
-    } else if args.count {
+    } else if args.solutions.count {
         writeln!(out, "{found}")?;
     } else if found == 0 {
         writeln!(out, "no solution")?;

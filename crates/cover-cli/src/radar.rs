@@ -23,7 +23,7 @@ use dlx_core::Stats;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::batch::{self, At, Batch, Invalid, ReadInstances, Verdict, GAVE_UP};
+use crate::batch::{self, At, Batch, Head, Invalid, ReadInstances, Verdict, GAVE_UP};
 use crate::common::{Common, Inputs, Session};
 use crate::output::{push_json, Out};
 use crate::pipeline::ChunkSizes;
@@ -123,12 +123,10 @@ pub struct RadarArgs {
 const CHUNK_CASES: usize = 64;
 
 /// One line of `--json` output.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Default, Serialize)]
 struct Record<'a> {
-    index: usize,
-    file: &'a str,
-    line: usize,
-    status: &'static str,
+    #[serde(flatten)]
+    head: Head<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     radius: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -145,25 +143,6 @@ struct Record<'a> {
     nodes: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
-}
-
-impl<'a> Record<'a> {
-    fn new(at: At<'a>, line: usize, status: &'static str) -> Record<'a> {
-        Record {
-            index: at.index,
-            file: at.file,
-            line,
-            status,
-            radius: None,
-            radius_text: None,
-            squared_radius: None,
-            stations: None,
-            probes: None,
-            rounds: None,
-            nodes: None,
-            error: None,
-        }
-    }
 }
 
 /// Solves `case` with up to `width` probes per round on rayon's threads,
@@ -320,8 +299,11 @@ impl Batch for RadarBatch<'_> {
 
     fn invalid(&self, at: At<'_>, error: &ParseError, text: &mut String) {
         if self.args.common.json {
-            let mut record = Record::new(at, error.line, "invalid");
-            record.error = Some(error.message());
+            let record = Record {
+                head: Head::new(at, error.line, "invalid"),
+                error: Some(error.message()),
+                ..Record::default()
+            };
             push_json(text, &record);
         }
     }
@@ -385,7 +367,10 @@ fn write_answer(
         text.push('\n');
         return;
     }
-    let mut record = Record::new(at, case.line, verdict(answer).status());
+    let mut record = Record {
+        head: Head::new(at, case.line, verdict(answer).status()),
+        ..Record::default()
+    };
     match answer {
         Ok(answer) => {
             let radius = format_radius(answer.squared_radius);

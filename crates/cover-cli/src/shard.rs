@@ -821,12 +821,8 @@ fn read_lines<T: for<'de> Deserialize<'de> + SplitLine>(
 ) -> Vec<ReadLine<T>> {
     let mut read = Vec::new();
     for input in inputs.iter() {
-        let reader = match input.open() {
-            Ok(reader) => reader,
-            Err(e) => {
-                session.io_error(input.name(), &e);
-                continue;
-            }
+        let Some(reader) = input.open_or_report(session) else {
+            continue;
         };
         let mut lines = LineReader::new(reader);
         loop {

@@ -32,7 +32,7 @@ use dlx_core::{Limits, Outcome, Report, Stats};
 use serde::Serialize;
 
 use crate::batch::{self, At, Batch, Flush, Invalid, ReadInstances, Verdict, GAVE_UP};
-use crate::common::{Common, Inputs, Session};
+use crate::common::{self, Common, Inputs, Session, Solutions};
 use crate::output::{push_json, JsonObject, Out};
 use crate::pipeline::ChunkSizes;
 
@@ -41,9 +41,7 @@ pub const CHUNK: usize = 4096;
 
 /// The first chunk's size; each next one is twice the last, up to
 /// [`CHUNK`]. Reading the first chunk is the only time the threads wait
-/// for input: small, it lets them start at once. (Reading 4096 easy
-/// puzzles takes a few milliseconds with every other thread idle; on 5000
-/// 17_clue puzzles the difference was within this machine's noise.)
+/// for input: small, it lets them start at once.
 const FIRST_CHUNK: usize = 64;
 
 /// What stands on standard output in place of a puzzle that could not be
@@ -135,21 +133,8 @@ pub struct SudokuArgs {
     #[command(flatten)]
     pub inputs: Inputs,
 
-    /// Print the number of solutions of each puzzle instead of a solution.
-    #[arg(long, conflicts_with = "all")]
-    pub count: bool,
-
-    /// Print every solution, not only the first.
-    #[arg(long)]
-    pub all: bool,
-
-    /// Stop after N solutions.
-    ///
-    /// With --all, print at most N solutions; with --count, stop counting
-    /// at N (and print N): `--count --limit 2` tells proper puzzles (1)
-    /// from others. Alone, the same as --all --limit N.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    pub limit: Option<u64>,
+    #[command(flatten)]
+    pub solutions: Solutions,
 
     /// Rate each puzzle instead of printing its solution: its grade
     /// (easy, medium, hard, extreme) and the search nodes the classic
@@ -316,12 +301,12 @@ impl SudokuArgs {
             Mode::Rate
         } else if self.explain {
             Mode::Explain
-        } else if self.count {
-            Mode::Count { limit: self.limit }
-        } else if self.all || self.limit.is_some() {
-            Mode::All { limit: self.limit }
         } else {
-            Mode::First
+            match self.solutions.mode() {
+                common::Mode::First => Mode::First,
+                common::Mode::All { limit } => Mode::All { limit },
+                common::Mode::Count { limit } => Mode::Count { limit },
+            }
         }
     }
 }
@@ -715,15 +700,13 @@ fn every_solution_json(
 
 /// A puzzle whose search takes more nodes than this on one thread is
 /// searched again split across all threads (when there are several), so
-/// that one hard puzzle does not leave the other cores idle. 20,000 nodes
-/// are a few milliseconds: far more than any puzzle of the 9×9 sets needs,
-/// and little to lose on the hard 16×16 ones.
+/// that one hard puzzle does not leave the other cores idle (a few
+/// milliseconds: more than any puzzle of the 9×9 sets needs).
 pub const SPLIT_AFTER: u64 = 20_000;
 
 /// Searches of puzzles larger than this side are never shared: each part
-/// given to another thread holds a copy of the engine, which for 49×49 and
-/// 64×64 takes 43 and 92 MB (200 empty 64×64 grids on four threads grew
-/// to 1.45 GB); up to 36×36 it takes 19 MB at most.
+/// given to another thread holds a copy of the engine, tens of megabytes
+/// from 49×49.
 pub const MAX_SHARED_SIDE: usize = 36;
 
 thread_local! {

@@ -20,7 +20,7 @@ use dlx_core::{Limits, Solver};
 use crate::sudoku::PropagateArg;
 use serde::Serialize;
 
-use crate::batch::{self, At, Batch, ReadInstances, Verdict, GAVE_UP};
+use crate::batch::{self, At, Batch, Head, ReadInstances, Verdict, GAVE_UP};
 use crate::common::{Common, Inputs, Session};
 use crate::output::{push_json, Out};
 use crate::pipeline::ChunkSizes;
@@ -118,12 +118,10 @@ pub struct TargetArgs {
 const CHUNK_PUZZLES: usize = 64;
 
 /// One line of `--json` output.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Default, Serialize)]
 struct Record<'a> {
-    index: usize,
-    file: &'a str,
-    line: usize,
-    status: &'static str,
+    #[serde(flatten)]
+    head: Head<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     score: Option<i64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -196,8 +194,11 @@ impl Batch for TargetBatch<'_> {
 
     fn invalid(&self, at: At<'_>, error: &ParseError, text: &mut String) {
         if self.args.common.json {
-            let mut record = Record::new(at, error.line, "invalid");
-            record.error = Some(error.kind.to_string());
+            let record = Record {
+                head: Head::new(at, error.line, "invalid"),
+                error: Some(error.kind.to_string()),
+                ..Record::default()
+            };
             push_json(text, &record);
         }
     }
@@ -211,23 +212,6 @@ pub fn run(args: &TargetArgs, session: &mut Session) -> anyhow::Result<()> {
     };
     batch::run(&batch, &args.inputs, &mut Out::stdout(), session)?;
     Ok(())
-}
-
-impl<'a> Record<'a> {
-    fn new(at: At<'a>, line: usize, status: &'static str) -> Record<'a> {
-        Record {
-            index: at.index,
-            file: at.file,
-            line,
-            status,
-            score: None,
-            grid: None,
-            solutions_visited: None,
-            nodes: None,
-            updates: None,
-            error: None,
-        }
-    }
 }
 
 /// What `answer` means: the search ends incomplete only at `--max-nodes`.
@@ -244,7 +228,10 @@ fn write_answer(
     answer: &TargetAnswer,
 ) {
     if args.common.json {
-        let mut record = Record::new(at, puzzle.line, verdict(answer).status());
+        let mut record = Record {
+            head: Head::new(at, puzzle.line, verdict(answer).status()),
+            ..Record::default()
+        };
         if answer.complete {
             record.score = Some(answer.best.as_ref().map_or(-1, |b| i64::from(b.score)));
             record.grid = answer

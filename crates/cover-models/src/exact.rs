@@ -167,12 +167,6 @@ pub type ParseError = LineError<ParseErrorKind>;
 /// Why an instance could not be read.
 pub type InputError = text::InputError<ParseError>;
 
-impl From<ParseError> for InputError {
-    fn from(error: ParseError) -> InputError {
-        InputError::Parse(error)
-    }
-}
-
 /// Guesses the format from the first line that is not blank or a comment:
 /// two whole numbers make a matrix header, anything else is an item line.
 pub fn detect(first_line: &str) -> Format {
@@ -714,6 +708,22 @@ mod tests {
         }
     }
 
+    /// Each instance of `input`: the line it starts on, or its error's line
+    /// and kind.
+    fn outline(
+        input: &[u8],
+        format: Option<Format>,
+    ) -> Vec<Result<usize, (usize, ParseErrorKind)>> {
+        read(input, format)
+            .into_iter()
+            .map(|result| match result {
+                Ok(instance) => Ok(instance.line),
+                Err(InputError::Parse(e)) => Err((e.line, e.kind)),
+                Err(InputError::Io(e)) => panic!("expected a parse error, got I/O error {e}"),
+            })
+            .collect()
+    }
+
     /// The items of each option, as item numbers.
     fn options(instance: &Instance) -> Vec<Vec<u32>> {
         instance
@@ -782,16 +792,13 @@ mod tests {
         let mut input = b"1 2\n1 0\n\n".to_vec();
         input.extend_from_slice(&b"1 ".repeat(3 << 20));
         input.extend_from_slice(b"\n\n1 1\n1\n");
-        let all = read(&input, None);
-        assert_eq!(all.len(), 3);
-        assert!(all[0].is_ok());
-        let e = parse_error(&all[1]);
-        assert_eq!(e.line, 4);
-        assert!(matches!(
-            e.kind,
-            ParseErrorKind::Line(LineFault::TooLong { .. })
-        ));
-        assert_eq!(all[2].as_ref().unwrap().line, 6);
+        let too_long = LineFault::TooLong {
+            limit: text::MAX_LINE_BYTES,
+        };
+        assert_eq!(
+            outline(&input, None),
+            [Ok(1), Err((4, ParseErrorKind::Line(too_long))), Ok(6)]
+        );
         // A bad header of a thousand characters is quoted in forty.
         let header = format!("2 {}\n", "x".repeat(1000));
         let e = parse_error(&read(header.as_bytes(), Some(Format::Matrix))[0]).clone();
@@ -871,149 +878,120 @@ mod tests {
 
     #[test]
     fn matrix_errors_name_their_line_and_the_next_matrix_is_read() {
-        let input = b"1 1\n1\n\n2 3\n1 0 0\n0 2 1\n\n2 2\n1 0\n1\n\n1 1\n1\n";
-        let all = read(input, None);
-        assert_eq!(all.len(), 4);
-        assert!(all[0].is_ok());
-        let e = parse_error(&all[1]);
-        assert_eq!(e.line, 6);
-        assert_eq!(e.kind, ParseErrorKind::BadValue("2".into()));
-        let e = parse_error(&all[2]);
-        assert_eq!(e.line, 10);
-        assert_eq!(
-            e.kind,
-            ParseErrorKind::WrongRowLength {
-                expected: 2,
-                found: 1
-            }
-        );
-        let last = all[3].as_ref().unwrap();
-        assert_eq!(last.line, 12);
-    }
-
-    #[test]
-    fn a_bad_row_does_not_hide_the_rows_after_it() {
-        // The bad row is reported once; its matrix's other rows are
-        // consumed, so the next header is read as a header.
-        let all = read(b"3 2\n1 1 1\n1 0\n0 1\n1 2\n1 1\n", None);
-        assert_eq!(all.len(), 2);
-        let e = parse_error(&all[0]);
-        assert_eq!(e.line, 2);
-        assert!(matches!(
-            e.kind,
-            ParseErrorKind::WrongRowLength {
-                expected: 2,
-                found: 3
-            }
-        ));
-        assert_eq!(all[1].as_ref().unwrap().line, 5);
-    }
-
-    #[test]
-    fn missing_rows_are_reported_at_the_header() {
-        let all = read(b"# c\n3 2\n1 0\n0 1\n", None);
-        assert_eq!(all.len(), 1);
-        let e = parse_error(&all[0]);
-        assert_eq!(e.line, 2);
-        assert_eq!(
-            e.kind,
-            ParseErrorKind::MissingRows {
-                expected: 3,
-                found: 2
-            }
-        );
-    }
-
-    #[test]
-    fn a_header_claiming_a_billion_rows_allocates_nothing_for_them() {
-        let all = read(b"1000000000 3\n1 0 0\n0 1 1\n", None);
-        assert_eq!(all.len(), 1);
-        let e = parse_error(&all[0]);
-        assert_eq!(e.line, 1);
-        assert_eq!(
-            e.kind,
-            ParseErrorKind::MissingRows {
-                expected: 1_000_000_000,
-                found: 2
-            }
-        );
-    }
-
-    #[test]
-    fn a_header_claiming_many_columns_fails_on_its_first_row() {
-        let all = read(b"1 2097153\n1 0\n", None);
-        let e = parse_error(&all[0]);
-        assert_eq!(e.line, 2);
-        assert!(matches!(
-            e.kind,
-            ParseErrorKind::WrongRowLength {
-                expected: 2_097_153,
-                found: 2
-            }
-        ));
-        let all = read(b"1 2097154\n1 0\n\n1 1\n1\n", None);
-        assert_eq!(all.len(), 2);
-        let e = parse_error(&all[0]);
-        assert_eq!(e.line, 1);
-        assert_eq!(e.kind, ParseErrorKind::TooManyColumns(2_097_154));
-        assert_eq!(all[1].as_ref().unwrap().line, 4);
-    }
-
-    #[test]
-    fn bad_headers_skip_to_the_next_blank_line() {
-        let all = read(b"2 2\n1 0\n0 1\n\n2 x\n1 0\n0 1\n\n1 1\n1\n", None);
-        assert_eq!(all.len(), 3);
-        let e = parse_error(&all[1]);
-        assert_eq!(e.line, 5);
-        assert_eq!(e.kind, ParseErrorKind::BadHeader("2 x".into()));
-        assert_eq!(all[2].as_ref().unwrap().line, 9);
-    }
-
-    #[test]
-    fn a_first_line_that_cannot_be_read_does_not_decide_the_format() {
+        use ParseErrorKind::*;
+        let not_utf8 = Line(LineFault::NotUtf8);
+        for (input, format, expected) in [
+            (
+                &b"1 1\n1\n\n2 3\n1 0 0\n0 2 1\n\n2 2\n1 0\n1\n\n1 1\n1\n"[..],
+                None,
+                vec![
+                    Ok(1),
+                    Err((6, BadValue("2".into()))),
+                    Err((
+                        10,
+                        WrongRowLength {
+                            expected: 2,
+                            found: 1,
+                        },
+                    )),
+                    Ok(12),
+                ],
+            ),
+            // The bad row is reported once; its matrix's other rows are
+            // consumed, so the next header is read as a header.
+            (
+                b"3 2\n1 1 1\n1 0\n0 1\n1 2\n1 1\n",
+                None,
+                vec![
+                    Err((
+                        2,
+                        WrongRowLength {
+                            expected: 2,
+                            found: 3,
+                        },
+                    )),
+                    Ok(5),
+                ],
+            ),
+            // Missing rows are reported at the header.
+            (
+                b"# c\n3 2\n1 0\n0 1\n",
+                None,
+                vec![Err((
+                    2,
+                    MissingRows {
+                        expected: 3,
+                        found: 2,
+                    },
+                ))],
+            ),
+            // A header claiming a billion rows allocates nothing for them.
+            (
+                b"1000000000 3\n1 0 0\n0 1 1\n",
+                None,
+                vec![Err((
+                    1,
+                    MissingRows {
+                        expected: 1_000_000_000,
+                        found: 2,
+                    },
+                ))],
+            ),
+            // A header claiming many columns fails on its first row, or
+            // at once above the most a line can hold.
+            (
+                b"1 2097153\n1 0\n",
+                None,
+                vec![Err((
+                    2,
+                    WrongRowLength {
+                        expected: 2_097_153,
+                        found: 2,
+                    },
+                ))],
+            ),
+            (
+                b"1 2097154\n1 0\n\n1 1\n1\n",
+                None,
+                vec![Err((1, TooManyColumns(2_097_154))), Ok(4)],
+            ),
+            // A bad header skips to the next blank line.
+            (
+                b"2 2\n1 0\n0 1\n\n2 x\n1 0\n0 1\n\n1 1\n1\n",
+                None,
+                vec![Ok(1), Err((5, BadHeader("2 x".into()))), Ok(9)],
+            ),
+            // A first line that cannot be read does not decide the format.
+            (
+                b"\xFF\xFE\n\n1 1\n1\n\n2 1\n1\n0\n",
+                None,
+                vec![Err((1, not_utf8.clone())), Ok(3), Ok(6)],
+            ),
+            // Bytes that are not UTF-8 in a row.
+            (
+                b"2 2\n1 0\n\xFF\xFE\n\n1 1\n1\n",
+                None,
+                vec![Err((3, not_utf8.clone())), Ok(5)],
+            ),
+            // In a header: the block after it is skipped, as after a bad
+            // header.
+            (
+                b"1 1\n1\n\n\xC3\x28 2\n1 0\n0 1\n\n1 1\n1\n",
+                Some(Format::Matrix),
+                vec![Ok(1), Err((4, not_utf8.clone())), Ok(8)],
+            ),
+            // Junk from the start: each line that cannot be read is
+            // reported, none decides the format.
+            (
+                b"\x00\x9F\x92\x96junk\n\x80\n",
+                None,
+                vec![Err((1, not_utf8.clone())), Err((2, not_utf8.clone()))],
+            ),
+        ] {
+            assert_eq!(outline(input, format), expected, "{input:?}");
+        }
         let all = read(b"\xFF\xFE\n\n1 1\n1\n\n2 1\n1\n0\n", None);
-        assert_eq!(all.len(), 3);
-        let e = parse_error(&all[0]);
-        assert_eq!(
-            (e.line, &e.kind),
-            (1, &ParseErrorKind::Line(LineFault::NotUtf8))
-        );
         assert_eq!(all[1].as_ref().unwrap().format, Format::Matrix);
-        assert_eq!(all[2].as_ref().unwrap().line, 6);
-    }
-
-    #[test]
-    fn bytes_that_are_not_utf8_are_reported_by_line() {
-        // In a row.
-        let all = read(b"2 2\n1 0\n\xFF\xFE\n\n1 1\n1\n", None);
-        assert_eq!(all.len(), 2);
-        let e = parse_error(&all[0]);
-        assert_eq!(
-            (e.line, &e.kind),
-            (3, &ParseErrorKind::Line(LineFault::NotUtf8))
-        );
-        assert!(all[1].is_ok());
-        // In a header: the block after it is skipped, as after a bad header.
-        let all = read(
-            b"1 1\n1\n\n\xC3\x28 2\n1 0\n0 1\n\n1 1\n1\n",
-            Some(Format::Matrix),
-        );
-        assert_eq!(all.len(), 3);
-        let e = parse_error(&all[1]);
-        assert_eq!(
-            (e.line, &e.kind),
-            (4, &ParseErrorKind::Line(LineFault::NotUtf8))
-        );
-        assert_eq!(all[2].as_ref().unwrap().line, 8);
-        // Junk from the start: each line that cannot be read is reported,
-        // none decides the format.
-        let all = read(b"\x00\x9F\x92\x96junk\n\x80\n", None);
-        assert_eq!(all.len(), 2);
-        assert_eq!(parse_error(&all[1]).line, 2);
-        assert_eq!(
-            parse_error(&all[0]).kind,
-            ParseErrorKind::Line(LineFault::NotUtf8)
-        );
     }
 
     #[test]

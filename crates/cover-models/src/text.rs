@@ -49,6 +49,14 @@ pub enum InputError<E> {
     Parse(E),
 }
 
+/// A format's bad line is its instance's parse error (`?` and `.into()`
+/// lift it).
+impl<K> From<LineError<K>> for InputError<LineError<K>> {
+    fn from(error: LineError<K>) -> Self {
+        InputError::Parse(error)
+    }
+}
+
 /// Why a line could not be used as text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
 pub enum LineFault {

@@ -27,6 +27,7 @@
 //! | `/api/hint`   | `{puzzle, cells, symbols?}`    | [`game::Hint`]                |
 //! | `/api/solve`  | `{puzzle}`                     | [`game::Solution`]            |
 //! | `/api/import` | `{text}`                       | [`game::Game`]                |
+#![forbid(unsafe_code)]
 
 pub mod client;
 pub mod game;
@@ -43,7 +44,7 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{get, post, MethodRouter};
 use axum::{Json, Router};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -59,6 +60,14 @@ pub const MAX_BODY: usize = 64 * 1024;
 const INDEX_HTML: &str = include_str!("../assets/index.html");
 const APP_JS: &str = include_str!("../assets/app.js");
 const STYLE_CSS: &str = include_str!("../assets/style.css");
+
+/// The page's files: path, content type, text.
+const ASSETS: [(&str, &str, &str); 4] = [
+    ("/", "text/html; charset=utf-8", INDEX_HTML),
+    ("/index.html", "text/html; charset=utf-8", INDEX_HTML),
+    ("/app.js", "text/javascript; charset=utf-8", APP_JS),
+    ("/style.css", "text/css; charset=utf-8", STYLE_CSS),
+];
 
 /// How a server bounds its work.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,40 +105,16 @@ pub fn router(config: Config) -> Router {
         workers: Semaphore::new(config.workers.max(1)),
         games: AtomicU64::new(0),
     });
-    Router::new()
-        .route(
-            "/",
-            get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }),
-        )
-        .route(
-            "/index.html",
-            get(|| async { asset("text/html; charset=utf-8", INDEX_HTML) }),
-        )
-        .route(
-            "/app.js",
-            get(|| async { asset("text/javascript; charset=utf-8", APP_JS) }),
-        )
-        .route(
-            "/style.css",
-            get(|| async { asset("text/css; charset=utf-8", STYLE_CSS) }),
-        )
+    let mut routes = Router::new();
+    for (path, content_type, body) in ASSETS {
+        routes = routes.route(path, get(move || async move { asset(content_type, body) }));
+    }
+    routes
         .route("/api/new", post(new_game))
-        .route(
-            "/api/check",
-            post(|State(shared): State<Arc<Shared>>, body| searching(shared, body, game::check)),
-        )
-        .route(
-            "/api/hint",
-            post(|State(shared): State<Arc<Shared>>, body| searching(shared, body, game::hint)),
-        )
-        .route(
-            "/api/solve",
-            post(|State(shared): State<Arc<Shared>>, body| searching(shared, body, game::solve)),
-        )
-        .route(
-            "/api/import",
-            post(|State(shared): State<Arc<Shared>>, body| searching(shared, body, game::import)),
-        )
+        .route("/api/check", searching_route(game::check))
+        .route("/api/hint", searching_route(game::hint))
+        .route("/api/solve", searching_route(game::solve))
+        .route("/api/import", searching_route(game::import))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page or endpoint".into()) })
         .method_not_allowed_fallback(|| async {
             error(
@@ -307,6 +292,15 @@ async fn new_game(
     let count = shared.games.fetch_add(1, Ordering::Relaxed);
     let seed = clock ^ count.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     work(&shared, move || game::new_game(&request, seed)).await
+}
+
+/// The route of an endpoint that searches (see [`searching`]).
+fn searching_route<R, T>(answer: fn(&R, u64) -> Result<T, GameError>) -> MethodRouter<Arc<Shared>>
+where
+    R: DeserializeOwned + Send + 'static,
+    T: Serialize + Send + 'static,
+{
+    post(move |State(shared): State<Arc<Shared>>, body| searching(shared, body, answer))
 }
 
 /// An endpoint that searches: parses a `R`, then answers with `answer`

@@ -104,12 +104,6 @@ pub type ParseError = LineError<ParseErrorKind>;
 /// Why a puzzle could not be read.
 pub type InputError = text::InputError<ParseError>;
 
-impl From<ParseError> for InputError {
-    fn from(error: ParseError) -> InputError {
-        InputError::Parse(error)
-    }
-}
-
 /// What a line is, for the reader.
 enum Kind<'a> {
     Blank,
