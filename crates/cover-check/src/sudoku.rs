@@ -403,6 +403,38 @@ fn in_numbers(puzzle: &[String], symbols: &str) -> bool {
     })
 }
 
+/// The digit of each written value: a symbol's place plus one, or, for
+/// puzzles written in numbers, the number 1..=side.
+fn digit_map(side: usize, symbols: &str, numbers: bool) -> Result<HashMap<String, u8>, String> {
+    let digits: HashMap<String, u8> = if numbers {
+        (1..=side).map(|v| (v.to_string(), v as u8)).collect()
+    } else {
+        let symbol = |(k, c): (usize, char)| (String::from(c), k as u8 + 1);
+        symbols.chars().enumerate().map(symbol).collect()
+    };
+    if digits.len() != side {
+        return Err(format!("no symbols known for side {side}"));
+    }
+    Ok(digits)
+}
+
+/// A puzzle written as cells (symbols, or numbers; `.`, `-`, `_` or `0`
+/// empty) as digits, 0 for an empty cell. `symbols` defaults to
+/// [`default_symbols`]; a puzzle is in numbers when some cell is longer
+/// than a character or a digit that is not a symbol (as `cover` documents).
+pub fn digits(puzzle: &[String], symbols: Option<&str>) -> Result<Vec<u8>, String> {
+    let (side, _) = sides(puzzle.len()).ok_or("the puzzle is not n⁴ cells")?;
+    let symbols = symbols.or(default_symbols(side)).unwrap_or("");
+    let numbers = in_numbers(puzzle, symbols);
+    let map = digit_map(side, symbols, numbers)?;
+    let digit = |(k, cell): (usize, &String)| match map.get(cell) {
+        _ if is_empty(cell, symbols, numbers) => Ok(0),
+        Some(&d) => Ok(d),
+        None => Err(format!("cell {}: {cell:?} is not a symbol", k + 1)),
+    };
+    puzzle.iter().enumerate().map(digit).collect()
+}
+
 /// Checks that `solution` solves `puzzle` (cells as written): n⁴ cells
 /// each, every solution cell a symbol (or, for puzzles written in numbers,
 /// a number 1..=n²), every given kept, and, through [`check_solution`],
@@ -413,7 +445,8 @@ pub fn check_grid(
     solution: &[String],
     symbols: Option<&str>,
 ) -> Result<(), String> {
-    let (side, _) = sides(puzzle.len()).ok_or("the puzzle is not n⁴ cells")?;
+    let given = digits(puzzle, symbols)?;
+    let side = puzzle.len().isqrt();
     if solution.len() != puzzle.len() {
         return Err(format!(
             "{} cells printed for a puzzle of {}",
@@ -422,58 +455,18 @@ pub fn check_grid(
         ));
     }
     let symbols = symbols.or(default_symbols(side)).unwrap_or("");
-    let numbers = in_numbers(puzzle, symbols);
-    let digits: HashMap<String, u8> = if numbers {
-        (1..=side).map(|v| (v.to_string(), v as u8)).collect()
-    } else {
-        let symbol = |(k, c): (usize, char)| (String::from(c), k as u8 + 1);
-        symbols.chars().enumerate().map(symbol).collect()
+    let map = digit_map(side, symbols, in_numbers(puzzle, symbols))?;
+    let digit = |(k, cell): (usize, &String)| {
+        map.get(cell)
+            .copied()
+            .ok_or_else(|| format!("cell {} is {cell:?}, not a symbol", k + 1))
     };
-    if digits.len() != side {
-        return Err(format!("no symbols known for side {side}"));
-    }
-    let mut given = Vec::with_capacity(puzzle.len());
-    let mut digit = Vec::with_capacity(puzzle.len());
-    for (k, (p, s)) in puzzle.iter().zip(solution).enumerate() {
-        let d = *digits
-            .get(s)
-            .ok_or_else(|| format!("cell {} is {s:?}, not a symbol", k + 1))?;
-        let g = if is_empty(p, symbols, numbers) {
-            0
-        } else {
-            *digits
-                .get(p)
-                .ok_or_else(|| format!("cell {}: the given {p:?} is not a symbol", k + 1))?
-        };
-        given.push(g);
-        digit.push(d);
-    }
-    check_solution(&given, &digit, side)
-}
-
-/// A puzzle's digits (1..=side, 0 for empty): a cell is its place among
-/// `symbols` plus one, else a number 1..=side, else one of the empty marks
-/// `. - _ 0`. `None` when a cell is none of these.
-pub fn digits_of(cells: &[String], symbols: &str) -> Option<Vec<u8>> {
-    let side = cells.len().isqrt();
-    cells
+    let solved = solution
         .iter()
-        .map(|cell| {
-            let mut chars = cell.chars();
-            let symbol = match (chars.next(), chars.next()) {
-                (Some(c), None) => symbols.chars().position(|s| s == c),
-                _ => None,
-            };
-            let digit = match (symbol, cell.parse::<usize>()) {
-                (Some(at), _) => Some(at + 1),
-                (None, Ok(0)) => Some(0),
-                (None, Ok(n)) if n <= side => Some(n),
-                _ if matches!(cell.as_str(), "." | "-" | "_") => Some(0),
-                _ => None,
-            };
-            digit.and_then(|d| u8::try_from(d).ok())
-        })
-        .collect()
+        .enumerate()
+        .map(digit)
+        .collect::<Result<Vec<u8>, _>>()?;
+    check_solution(&given, &solved, side)
 }
 
 #[cfg(test)]
@@ -485,13 +478,13 @@ mod tests {
     const SOLUTION: &str =
         "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
 
-    fn digits(line: &str) -> Vec<u8> {
+    fn nine(line: &str) -> Vec<u8> {
         read_cells(line, 9).unwrap()
     }
 
     #[test]
     fn a_solution_passes_and_each_kind_of_error_fails() {
-        let (p, s) = (digits(PUZZLE), digits(SOLUTION));
+        let (p, s) = (nine(PUZZLE), nine(SOLUTION));
         assert_eq!(check_solution(&p, &s, 9), Ok(()));
         let mut swapped = s.clone();
         swapped.swap(0, 1); // 8 4 3: the row stays a permutation.
@@ -510,13 +503,13 @@ mod tests {
 
     #[test]
     fn the_counter_counts_known_cases() {
-        assert_eq!(count_solutions(&digits(PUZZLE), 9, 2), 1);
+        assert_eq!(count_solutions(&nine(PUZZLE), 9, 2), 1);
         assert_eq!(count_solutions(&[0; 16], 4, 1000), 288, "4×4 grids");
-        let mut clash = digits(PUZZLE);
+        let mut clash = nine(PUZZLE);
         clash[0] = 3; // Row 1 already holds a 3.
         assert_eq!(count_solutions(&clash, 9, 2), 0);
         assert_eq!(count_solutions(&[0; 15], 4, 2), 0, "not a grid");
-        assert_eq!(first_solution(&digits(PUZZLE), 9), Some(digits(SOLUTION)));
+        assert_eq!(first_solution(&nine(PUZZLE), 9), Some(nine(SOLUTION)));
         assert_eq!(count_within(&[0; 81], 9, 1000, 50), None, "past the budget");
     }
 
@@ -551,9 +544,87 @@ mod tests {
             answer_cells(&["1 2 | 3 4", "----+----"], true),
             ["1", "2", "3", "4"]
         );
-        let marks = ["1", ".", "0", "-", "G"].map(String::from);
-        assert_eq!(digits_of(&marks[..4], "1234"), Some(vec![1, 0, 0, 0]));
-        assert_eq!(digits_of(&marks, "1234"), None);
+        let marks = ["1", ".", "0", "-"].map(String::from);
+        let marks: Vec<String> = marks.iter().cycle().take(16).cloned().collect();
+        assert_eq!(digits(&marks, None).unwrap()[..4], [1, 0, 0, 0]);
+        let mut bad = marks.clone();
+        bad[3] = "G".into();
+        assert!(digits(&bad, None).is_err());
         assert!(read_cells("12x4", 4).is_err());
+    }
+
+    fn cells4(text: &str) -> Vec<String> {
+        line_cells(text)
+    }
+
+    const PUZZLE4: &str = "12..3..........1";
+    const SOLVED4: &str = "1243341221344321";
+
+    #[test]
+    fn a_written_solution_passes() {
+        assert_eq!(check_grid(&cells4(PUZZLE4), &cells4(SOLVED4), None), Ok(()));
+    }
+
+    #[test]
+    fn wrong_written_grids_fail() {
+        let p = cells4(PUZZLE4);
+        // A given changed (cell 1 from 1 to 2, and the rest adjusted).
+        let changed = "2143341212344321";
+        assert!(check_grid(&p, &cells4(changed), None).is_err());
+        // Two cells swapped in a row: the columns repeat.
+        assert!(check_grid(&p, &cells4("1243341221344312"), None).is_err());
+        // A symbol that is not one.
+        assert!(check_grid(&p, &cells4("1243341221344325"), None).is_err());
+        // Too short.
+        assert!(check_grid(&p, &cells4(&SOLVED4[1..]), None).is_err());
+        // Rows fine, boxes wrong: a Latin square that is no sudoku.
+        assert!(check_grid(&cells4(&".".repeat(16)), &cells4("1234234134124123"), None).is_err());
+    }
+
+    #[test]
+    fn line_and_grid_readers() {
+        let p = read_puzzles(
+            "\u{feff}# c\n1...3.....4..3..:1:x\n1...3.....4..3.. 17\nend\n1\n",
+            Layout::Line,
+        );
+        assert_eq!(p.len(), 2);
+        assert_eq!(p[0], p[1]);
+        assert_eq!(line_cells("1 2 3 4 3 4 1 2 2 1 4 3 4 3 2 1").len(), 16);
+        let p = read_puzzles("1, 0, 0, 0\n3,0,0,0\n0 0 4 0\n0 3 0 0\n", Layout::Grid);
+        assert_eq!(p[0].len(), 16);
+        assert!(is_empty(&p[0][1], "1234", false));
+        assert!(!is_empty(
+            "0",
+            "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+            false
+        ));
+        assert!(is_empty("0", "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", true));
+    }
+
+    #[test]
+    fn the_budgeted_count_counts_known_cases() {
+        const BUDGET: u64 = 2_000_000;
+        assert_eq!(count_within(&[0; 16], 4, 1000, BUDGET), Some(288));
+        assert_eq!(count_within(&[0; 16], 4, 2, BUDGET), Some(2));
+        let mut clash = vec![0; 81];
+        clash[0] = 5;
+        clash[80] = 5;
+        clash[8] = 5;
+        assert_eq!(count_within(&clash, 9, 2, BUDGET), Some(0));
+        assert_eq!(count_within(&nine(PUZZLE), 9, 2, BUDGET), Some(1));
+        // One given fewer than 17 clues' worth: many solutions.
+        assert_eq!(count_within(&[0; 81], 9, 2, BUDGET), Some(2));
+        assert_eq!(count_within(&[0; 81], 9, 2, 10), None, "over budget");
+        assert_eq!(count_within(&[0; 10], 4, 2, 10), None, "not a square");
+        assert_eq!(count_within(&[17; 16], 4, 2, 10), None, "not a digit");
+        // The grid 1234 3412 2143 4321 without cells 1, 3, 5 and 7 (rows
+        // 1-2, columns 1 and 3): 1 and 3 may swap there, two solutions.
+        let mut puzzle = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
+        for cell in [0, 2, 4, 6] {
+            puzzle[cell] = 0;
+        }
+        assert_eq!(count_within(&puzzle, 4, 1000, BUDGET), Some(2));
+        puzzle[0] = 1;
+        assert_eq!(count_within(&puzzle, 4, 1000, BUDGET), Some(1));
     }
 }

@@ -16,7 +16,7 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use crate::verify::{Check, Env, Run};
+use super::{Check, Env, Run};
 
 /// A command and how it is compared.
 struct Compared {
@@ -118,7 +118,7 @@ fn inputs(dir: &Path, extensions: &[&str]) -> Result<Vec<String>> {
 
 /// Every fixture of every command, in every mode, with one and three
 /// threads.
-pub fn threads_checks(env: &Env) -> Result<Vec<Check>> {
+pub fn checks(env: &Env) -> Result<Vec<Check>> {
     let mut checks = Vec::new();
     for compared in COMMANDS {
         let command = compared.command;
@@ -158,7 +158,7 @@ mod tests {
 
     #[test]
     fn every_command_has_fixtures() {
-        let fixtures = crate::fixtures::fixtures_dir();
+        let fixtures = crate::paths::fixtures();
         for compared in COMMANDS {
             let found = inputs(&fixtures.join(compared.command), compared.extensions).unwrap();
             assert!(found.len() >= 3, "{}: {found:?}", compared.command);
