@@ -137,11 +137,13 @@ enum Kind {
 
 /// One dataset file and how to soak it.
 struct Set {
-    /// What `--set` calls it: the file name without its extension.
-    name: &'static str,
     /// The file, relative to the datasets folder.
     file: &'static str,
     kind: Kind,
+}
+
+const fn set(file: &'static str, kind: Kind) -> Set {
+    Set { file, kind }
 }
 
 const fn lines(counts: Counts) -> Kind {
@@ -175,109 +177,52 @@ const fn grids(counts: Counts) -> Kind {
 /// go with their `.in`); a file missing here fails the soak, so that a new
 /// dataset is not left out unseen.
 const SETS: &[Set] = &[
-    Set {
-        name: "17_clue",
-        file: "sudoku9/17_clue.txt",
-        kind: lines(Counts::Unique),
-    },
-    Set {
-        name: "magictour_top1465",
-        file: "sudoku9/magictour_top1465.txt",
-        kind: lines(Counts::Unique),
-    },
-    Set {
-        name: "forum_hardest_1905_11plus",
-        file: "sudoku9/forum_hardest_1905_11plus.txt",
-        kind: lines(Counts::Unique),
-    },
-    Set {
-        name: "forum_hardest_1106",
-        file: "sudoku9/forum_hardest_1106.txt",
-        kind: lines(Counts::Unique),
-    },
-    Set {
-        name: "serg_benchmark_multi",
-        file: "sudoku9/serg_benchmark_multi.txt",
-        kind: lines(Counts::Multiple),
-    },
-    Set {
-        name: "tdoku_test_puzzles_with_counts",
-        file: "sudoku9/tdoku_test_puzzles_with_counts.txt",
-        kind: lines(Counts::Stated),
-    },
-    Set {
-        name: "top95",
-        file: "sudoku9/top95.txt",
-        kind: lines(Counts::Unique),
-    },
-    Set {
-        name: "hardest",
-        file: "sudoku9/hardest.txt",
-        kind: lines(Counts::Unique),
-    },
-    Set {
-        name: "gecode_9x9",
-        file: "sudoku9/gecode_9x9.txt",
-        kind: lines(Counts::Recount),
-    },
-    Set {
-        name: "gecode_16x16",
-        file: "sudoku16/gecode_16x16.txt",
-        kind: lines_16(Counts::Unique),
-    },
-    Set {
-        name: "satsolvers_16x16",
-        file: "sudoku16/satsolvers_16x16.txt",
-        kind: lines_16(Counts::Unique),
-    },
-    Set {
-        name: "gecode_25x25",
-        file: "sudoku25/gecode_25x25.txt",
-        kind: Kind::Sudoku(SudokuSet {
+    set("sudoku9/17_clue.txt", lines(Counts::Unique)),
+    set("sudoku9/magictour_top1465.txt", lines(Counts::Unique)),
+    set(
+        "sudoku9/forum_hardest_1905_11plus.txt",
+        lines(Counts::Unique),
+    ),
+    set("sudoku9/forum_hardest_1106.txt", lines(Counts::Unique)),
+    set("sudoku9/serg_benchmark_multi.txt", lines(Counts::Multiple)),
+    set(
+        "sudoku9/tdoku_test_puzzles_with_counts.txt",
+        lines(Counts::Stated),
+    ),
+    set("sudoku9/top95.txt", lines(Counts::Unique)),
+    set("sudoku9/hardest.txt", lines(Counts::Unique)),
+    set("sudoku9/gecode_9x9.txt", lines(Counts::Recount)),
+    set("sudoku16/gecode_16x16.txt", lines_16(Counts::Unique)),
+    set("sudoku16/satsolvers_16x16.txt", lines_16(Counts::Unique)),
+    set(
+        "sudoku25/gecode_25x25.txt",
+        Kind::Sudoku(SudokuSet {
             layout: Layout::Line,
             symbols: Some(SYMBOLS_25),
             counts: Counts::Unknown,
             max_nodes: Some(GECODE_25_MAX_NODES),
         }),
-    },
-    Set {
-        name: "poj3074_sample",
-        file: "samples/poj3074_sample.in",
-        kind: lines(Counts::Recount),
-    },
+    ),
+    set("samples/poj3074_sample.in", lines(Counts::Recount)),
     // POJ 3076: 16×16 grids of letters A-P, the default 16×16 symbols.
-    Set {
-        name: "poj3076_sample",
-        file: "samples/poj3076_sample.in",
-        kind: grids(Counts::Recount),
-    },
+    set("samples/poj3076_sample.in", grids(Counts::Recount)),
     // Luogu P1784: one 9×9 grid of numbers separated by spaces, 0 empty.
-    Set {
-        name: "p1784_sample",
-        file: "samples/p1784_sample.in",
-        kind: grids(Counts::Recount),
-    },
-    Set {
-        name: "hdu2295_sample",
-        file: "samples/hdu2295_sample.in",
-        kind: Kind::Radar,
-    },
-    Set {
-        name: "p1074_sample1",
-        file: "samples/p1074_sample1.in",
-        kind: Kind::Target,
-    },
-    Set {
-        name: "p1074_sample2",
-        file: "samples/p1074_sample2.in",
-        kind: Kind::Target,
-    },
+    set("samples/p1784_sample.in", grids(Counts::Recount)),
+    set("samples/hdu2295_sample.in", Kind::Radar),
+    set("samples/p1074_sample1.in", Kind::Target),
+    set("samples/p1074_sample2.in", Kind::Target),
 ];
 
 impl Set {
+    /// What `--set` calls it: the file name without its extension.
+    fn name(&self) -> &'static str {
+        let base = self.file.rsplit('/').next().unwrap_or(self.file);
+        base.split_once('.').map_or(base, |(stem, _)| stem)
+    }
+
     /// Whether `--set NAME` selects this set: its name or its folder.
     fn is_named(&self, name: &str) -> bool {
-        self.name == name || self.file.split('/').next() == Some(name)
+        self.name() == name || self.file.split('/').next() == Some(name)
     }
 }
 
@@ -998,7 +943,7 @@ impl Soak {
                 }
             }
             self.report(Row {
-                set: input.set.name,
+                set: input.set.name(),
                 engine: engine.as_deref().unwrap_or("-"),
                 jobs: jobs.to_string(),
                 mode: mode.0,
@@ -1018,16 +963,16 @@ impl Soak {
         let path = self.datasets.join(set.file);
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
-            Err(e) => return self.fail_set(set.name, format!("{}: {e}", path.display())),
+            Err(e) => return self.fail_set(set.name(), format!("{}: {e}", path.display())),
         };
         let read = match read_sudoku(&text, sudoku, self.first) {
             Ok(read) => read,
-            Err(e) => return self.fail_set(set.name, e),
+            Err(e) => return self.fail_set(set.name(), e),
         };
         let unknown = read.known.iter().filter(|k| k.count.is_none()).count();
         if sudoku.counts == Counts::Recount && unknown > 0 {
             let reason = format!("{unknown} puzzles not recounted within {RECOUNT_BUDGET} nodes");
-            self.fail_set(set.name, reason);
+            self.fail_set(set.name(), reason);
         }
         let input = Input {
             set,
@@ -1080,7 +1025,7 @@ impl Soak {
             answers.push((name, f.answers, c.answers));
         }
         self.report(Row {
-            set: set.name,
+            set: set.name(),
             engine: "engines",
             jobs: "-".to_owned(),
             mode: "agree",
@@ -1101,7 +1046,7 @@ impl Soak {
             .and_then(|input| Ok((input, std::fs::read_to_string(&out_path)?)));
         let (text, expected) = match read {
             Ok(read) => read,
-            Err(e) => return self.fail_set(set.name, format!("{}: {e}", path.display())),
+            Err(e) => return self.fail_set(set.name(), format!("{}: {e}", path.display())),
         };
         let (command, mode, args) = match set.kind {
             Kind::Radar => ("radar", "json", ["--json"]),
@@ -1367,7 +1312,7 @@ fn unlisted(datasets: &Path) -> Result<Vec<String>> {
 pub fn run(cover: &Path, quick: bool, names: &[&str]) -> Result<()> {
     for name in names {
         if *name != "xc" && !SETS.iter().any(|s| s.is_named(name)) {
-            let known: Vec<&str> = SETS.iter().map(|s| s.name).collect();
+            let known: Vec<&str> = SETS.iter().map(|s| s.name()).collect();
             bail!("no set {name:?}; sets: {}", known.join(", "));
         }
     }
@@ -1429,7 +1374,7 @@ pub fn run(cover: &Path, quick: bool, names: &[&str]) -> Result<()> {
         let listed = match listed {
             Ok(listed) => listed,
             Err(e) => {
-                soak.fail_set(set.name, e);
+                soak.fail_set(set.name(), e);
                 continue;
             }
         };
@@ -1754,11 +1699,15 @@ mod tests {
     #[test]
     fn every_set_has_a_distinct_name_and_its_folder() {
         for (k, set) in SETS.iter().enumerate() {
-            assert!(SETS[..k].iter().all(|s| s.name != set.name), "{}", set.name);
             assert!(
-                set.file.contains(&format!("/{}.", set.name)),
+                SETS[..k].iter().all(|s| s.name() != set.name()),
                 "{}",
-                set.name
+                set.name()
+            );
+            assert!(
+                set.file.contains(&format!("/{}.", set.name())),
+                "{}",
+                set.name()
             );
             assert!(set.is_named(set.file.split('/').next().unwrap()));
         }

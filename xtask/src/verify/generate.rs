@@ -218,31 +218,15 @@ mod tests {
 
     const PUZZLE: &str =
         "8.62...4......16......5....6..1......7.8.9..1.1..76.3.......8..295.3.....6.....7.";
-    const SOLUTION: &str =
-        "836297145754381692921654387689123754573849261412576938147965823295738416368412579";
 
     #[test]
-    fn the_checkers_can_fail() {
-        let puzzle = read_cells(PUZZLE, 9).unwrap();
-        let solution = read_cells(SOLUTION, 9).unwrap();
-        assert!(check_solution(&puzzle, &solution, 9).is_ok());
-        let mut wrong = solution.clone();
-        wrong.swap(0, 1);
-        assert!(
-            check_solution(&puzzle, &wrong, 9).is_err(),
-            "a clue changed"
-        );
-        let mut wrong = solution.clone();
-        wrong.swap(1, 2);
-        assert!(
-            check_solution(&puzzle, &wrong, 9).is_err(),
-            "rows still fine, columns not"
-        );
-        assert!(read_cells("12x", 9).is_err());
-        assert_eq!(count_solutions(&puzzle, 9, 2), 1);
-        let fewer = read_cells(&with_a_clue_fewer(PUZZLE, false)[0], 9).unwrap();
-        assert_eq!(count_solutions(&fewer, 9, 2), 2);
-        assert_eq!(count_solutions(&[0; 16], 4, 1000), 288);
-        assert_eq!(count_solutions(&[1, 1].repeat(8), 4, 2), 0);
+    fn a_clue_fewer_loses_uniqueness() {
+        assert_eq!(count_solutions(&read_cells(PUZZLE, 9).unwrap(), 9, 2), 1);
+        let fewer = with_a_clue_fewer(PUZZLE, false);
+        assert_eq!(fewer.len(), PUZZLE.chars().filter(|&c| c != '.').count());
+        assert_eq!(count_solutions(&read_cells(&fewer[0], 9).unwrap(), 9, 2), 2);
+        let pairs = with_a_clue_fewer(PUZZLE, true);
+        let dots = PUZZLE.matches('.').count();
+        assert!(pairs.iter().all(|p| p.matches('.').count() > dots));
     }
 }

@@ -30,7 +30,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use cover_check::process;
+use cover_check::{error_lines, process, snippet};
 
 use crate::flags::Flags;
 use crate::paths;
@@ -173,6 +173,30 @@ pub(crate) fn run_checks(
         .and_then(|r| r.exit_is(exit_code));
     checks.push(Check::new(fixture, &what, outcome));
     checks
+}
+
+/// Ok when `run` printed `expected` (a fixture's `.out` file, or why it
+/// could not be read).
+pub(crate) fn prints(run: &Run, expected: &Result<String, String>) -> Result<(), String> {
+    let expected = expected.as_ref().map_err(String::clone)?;
+    if run.stdout == *expected {
+        return Ok(());
+    }
+    let (got, want) = (snippet(&run.stdout), snippet(expected));
+    Err(format!(
+        "standard output differs: got {got}, expected {want}"
+    ))
+}
+
+/// Ok when the error messages of `run` name exactly the lines `expected`.
+pub(crate) fn names_lines(run: &Run, expected: &[usize]) -> Result<(), String> {
+    let lines = error_lines(&run.stderr);
+    if lines == expected {
+        return Ok(());
+    }
+    Err(format!(
+        "errors name lines {lines:?}, expected {expected:?}"
+    ))
 }
 
 /// The `cover` binary: `--bin PATH` made absolute (the binary runs in the

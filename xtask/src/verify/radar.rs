@@ -14,10 +14,9 @@ use std::path::Path;
 use anyhow::Result;
 use cover_check::manifest::{read_exit_manifest, ExitExpected};
 use cover_check::radar::{check_record, read_cases};
-use cover_check::{error_lines, snippet};
 use serde_json::Value;
 
-use super::{run_checks, Check, Env, Run};
+use super::{names_lines, prints, run_checks, Check, Env, Run};
 
 /// The `radar` family.
 pub fn checks(env: &Env) -> Result<Vec<Check>> {
@@ -36,29 +35,8 @@ fn file_checks(env: &Env, dir: &Path, row: &ExitExpected) -> Vec<Check> {
     let path = input.to_string_lossy().into_owned();
     let expected = std::fs::read_to_string(input.with_extension("out"))
         .map_err(|e| format!("reading the expected output: {e}"));
-    let same_output = |run: &Run| {
-        let expected = expected.as_ref().map_err(String::clone)?;
-        if run.stdout == *expected {
-            Ok(())
-        } else {
-            Err(format!(
-                "standard output differs: got {}, expected {}",
-                snippet(&run.stdout),
-                snippet(expected)
-            ))
-        }
-    };
-    let errors = |run: &Run| {
-        let lines = error_lines(&run.stderr);
-        if lines == row.error_lines {
-            Ok(())
-        } else {
-            Err(format!(
-                "errors name lines {lines:?}, expected {:?}",
-                row.error_lines
-            ))
-        }
-    };
+    let same_output = |run: &Run| prints(run, &expected);
+    let errors = |run: &Run| names_lines(run, &row.error_lines);
     let mut checks = run_checks(
         env,
         &fixture,

@@ -12,12 +12,11 @@
 use std::path::Path;
 
 use anyhow::Result;
-use cover_check::error_lines;
 use cover_check::manifest::read_exit_manifest;
 use cover_check::target::{check_answer, read_puzzles, read_shown, Cells};
 use serde_json::Value;
 
-use super::{run_checks, Check, Env, Run};
+use super::{names_lines, prints, run_checks, Check, Env, Run};
 
 /// The `target` family.
 pub fn checks(env: &Env) -> Result<Vec<Check>> {
@@ -48,27 +47,8 @@ fn file_checks(
     let path = input.to_string_lossy().into_owned();
     let expected = std::fs::read_to_string(input.with_extension("out"))
         .map_err(|e| format!("reading the expected output: {e}"));
-    let same_output = |run: &Run| {
-        let expected = expected.as_ref().map_err(String::clone)?;
-        if run.stdout == *expected {
-            Ok(())
-        } else {
-            Err(format!(
-                "standard output differs: got {:?}, expected {:?}",
-                run.stdout, expected
-            ))
-        }
-    };
-    let errors = |run: &Run| {
-        let lines = error_lines(&run.stderr);
-        if lines == error_lines_expected {
-            Ok(())
-        } else {
-            Err(format!(
-                "errors name lines {lines:?}, expected {error_lines_expected:?}"
-            ))
-        }
-    };
+    let same_output = |run: &Run| prints(run, &expected);
+    let errors = |run: &Run| names_lines(run, error_lines_expected);
     let mut checks = run_checks(
         env,
         &fixture,
