@@ -10,6 +10,7 @@
 //! so a bug shared by a checker and the code it checks cannot come from
 //! shared code.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod brute;
 pub mod exact;
