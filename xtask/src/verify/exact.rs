@@ -13,7 +13,7 @@ use cover_check::manifest::{read_manifest, Expected};
 use cover_check::snippet;
 use serde_json::Value;
 
-use super::{run_checks, Check, Env, Inspection, Run, ALL_LIMIT};
+use super::runner::{run_checks, Check, Env, Inspection, Run, ALL_LIMIT};
 
 /// The JSON objects a run printed, one per line; there must be `expected`.
 fn json_records(run: &Run, expected: usize) -> Result<Vec<serde_json::Map<String, Value>>, String> {

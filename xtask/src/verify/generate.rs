@@ -14,7 +14,7 @@ use anyhow::Result;
 use cover_check::sudoku::{check_solution, count_solutions, read_cells};
 use serde_json::Value;
 
-use super::{run_checks, Check, Env, Run};
+use super::runner::{run_checks, Check, Env, Run};
 
 /// One run of `cover generate`: its arguments, side and what to expect.
 struct Case {

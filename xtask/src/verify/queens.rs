@@ -8,7 +8,7 @@ use anyhow::Result;
 use cover_check::queens::{check_board, read_board, A000170};
 use serde_json::Value;
 
-use super::{run_checks, Check, Env, Run, ALL_LIMIT};
+use super::runner::{run_checks, Check, Env, Run, ALL_LIMIT};
 
 /// Boards are checked for every N up to this.
 const LARGEST: usize = 12;

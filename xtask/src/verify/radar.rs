@@ -16,7 +16,7 @@ use cover_check::manifest::{read_exit_manifest, ExitExpected};
 use cover_check::radar::{check_record, read_cases};
 use serde_json::Value;
 
-use super::{names_lines, prints, run_checks, Check, Env, Run};
+use super::runner::{names_lines, prints, run_checks, Check, Env, Run};
 
 /// The `radar` family.
 pub fn checks(env: &Env) -> Result<Vec<Check>> {

@@ -27,7 +27,7 @@ use cover_check::manifest::{read_sudoku_manifest, Expect, Layout, SudokuFixture}
 use cover_check::sudoku::{answer_cells, answer_units, check_grid, line_cells, read_puzzles};
 use serde_json::Value;
 
-use super::{run_checks, Check, Env, Inspection, Run, ALL_LIMIT};
+use super::runner::{run_checks, Check, Env, Inspection, Run, ALL_LIMIT};
 
 /// Checks a text output (default or `--pretty`) against the puzzles.
 pub fn check_text(

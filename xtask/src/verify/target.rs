@@ -16,7 +16,7 @@ use cover_check::manifest::read_exit_manifest;
 use cover_check::target::{check_answer, read_puzzles, read_shown, Cells};
 use serde_json::Value;
 
-use super::{names_lines, prints, run_checks, Check, Env, Run};
+use super::runner::{names_lines, prints, run_checks, Check, Env, Run};
 
 /// The `target` family.
 pub fn checks(env: &Env) -> Result<Vec<Check>> {

@@ -16,7 +16,7 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use super::{Check, Env, Run};
+use super::runner::{Check, Env, Run};
 
 /// A command and how it is compared.
 struct Compared {
