@@ -1,8 +1,8 @@
 //! The `queens` family of `cargo xtask verify`: `cover queens N` for
-//! N = 1..=12 against OEIS A000170, every printed board checked by a
-//! checker of `cover-check` (one queen per rank and file, no shared diagonal),
-//! the parallel count against the serial one (`--jobs 1`), and the
-//! symmetry-reduced count against the plain one.
+//! N = 1..=12 against OEIS A000170, every printed board checked by
+//! `cover-check`'s checker (one queen per rank and file, no shared
+//! diagonal), the parallel count against the serial one (`--jobs 1`), and
+//! the symmetry-reduced count against the plain one.
 
 use anyhow::Result;
 use cover_check::queens::{check_board, read_board, A000170};

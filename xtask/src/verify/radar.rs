@@ -1,13 +1,13 @@
 //! The `radar` family of `cargo xtask verify`: every input of
 //! `fixtures/radar/` through `cover radar`, its standard output, exit
 //! status and error lines against `fixtures/radar/expected.tsv`, and every
-//! `--json` answer checked here without trusting the solver: the input is
-//! read by the little reader below, the chosen stations (at most K) must
+//! `--json` answer checked by `cover-check` without trusting the solver:
+//! the input is read by its reader, the chosen stations (at most K) must
 //! reach every city within the squared radius, the printed radius must be
 //! its correctly rounded square root, and when a case has at most
-//! [`BRUTE_FORCE_STATIONS`] stations a brute force over every set of at
-//! most K stations must find the same squared radius (so no smaller
-//! candidate works).
+//! [`cover_check::radar::BRUTE_FORCE_STATIONS`] stations a brute force over
+//! every set of at most K stations must find the same squared radius (so
+//! no smaller candidate works).
 
 use std::path::Path;
 

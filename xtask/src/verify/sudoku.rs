@@ -1,6 +1,6 @@
 //! The `sudoku` family of `cargo xtask verify`: every fixture of
 //! `fixtures/sudoku/` run through `cover sudoku`, each printed grid checked
-//! by a checker written here (rows, columns and boxes are permutations of
+//! by `cover-check`'s checker (rows, columns and boxes are permutations of
 //! the symbols, givens kept), each count compared with the manifest
 //! `fixtures/sudoku/expected.tsv`, and the POJ samples compared byte for
 //! byte with their `.out` files.

@@ -3,11 +3,11 @@
 //! status and error lines against `fixtures/target/expected.tsv` (the
 //! scores there come from the problem statement and the seed's program,
 //! not from this project), and every grid that `--show` and `--json` print
-//! checked here without trusting the solver: the input is read by the
-//! little reader below, the grid must be a sudoku solution keeping every
-//! given, and the score recomputed from it must be the one printed. A
-//! puzzle answered -1 is searched again by the backtracking below, which
-//! must find no solution either.
+//! checked by `cover-check` without trusting the solver: the input is read
+//! by its reader, the grid must be a sudoku solution keeping every given,
+//! and the score recomputed from it must be the one printed. A puzzle
+//! answered -1 is searched again by its backtracking, which must find no
+//! solution either.
 
 use std::path::Path;
 
