@@ -382,6 +382,13 @@ pub fn read_matrices(text: &str) -> Result<Vec<Cover>, String> {
                 "line {line}: a header is two numbers, found {header:?}"
             ));
         };
+        // Each column takes a value in every row: a header that promises
+        // more columns than the text has bytes is a lie, not a matrix.
+        if columns > text.len() {
+            return Err(format!(
+                "line {line}: {columns} columns, more than the input holds"
+            ));
+        }
         let items = (1..=columns).map(|c| c.to_string()).collect();
         let mut cover = Cover::new(Kind::Matrix, line, items, vec![Bounds::ONCE; columns]);
         for _ in 0..rows {
@@ -788,6 +795,7 @@ mod tests {
         );
         assert!(read_matrices("2 2\n1 0\n").is_err(), "rows missing");
         assert!(read_matrices("1 2\n1 2\n").is_err(), "not 0 or 1");
+        assert!(read_matrices("0 99999999999\n").is_err(), "a lying header");
     }
 
     #[test]

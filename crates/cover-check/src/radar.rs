@@ -63,12 +63,17 @@ fn needed(case: &Case, chosen: &[usize]) -> Option<u64> {
         .try_fold(0, |worst, d| d.map(|d| worst.max(d)))
 }
 
-/// The smallest squared radius over every set of at most K stations.
+/// The smallest squared radius over every set of at most K stations;
+/// `None` when no set reaches every city, or when there are more than 20
+/// stations (too many sets to try).
 pub fn brute_force(case: &Case) -> Option<u64> {
     if case.cities.is_empty() {
         return Some(0);
     }
     let m = case.stations.len();
+    if m > 20 {
+        return None;
+    }
     (1u32..1 << m)
         .filter(|set| set.count_ones() as usize <= case.k)
         .filter_map(|set| {
@@ -202,5 +207,10 @@ mod tests {
             4_000_000_000_000_000_000
         ));
         assert_eq!(brute_force(&sample()), Some(5));
+        let many = Case {
+            stations: vec![(0, 0); 21],
+            ..sample()
+        };
+        assert_eq!(brute_force(&many), None, "too many sets to try");
     }
 }

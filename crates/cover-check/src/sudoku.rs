@@ -37,7 +37,7 @@ const KINDS: [&str; 3] = ["row", "column", "box"];
 /// `solution` is a full grid, every row, column and box a permutation, and
 /// it keeps every given of `puzzle`.
 pub fn check_solution(puzzle: &[u8], solution: &[u8], side: usize) -> Result<(), String> {
-    if sides(side * side).is_none() {
+    if side.checked_mul(side).and_then(sides).is_none() {
         return Err(format!("side {side} is not a square"));
     }
     if puzzle.len() != side * side || solution.len() != side * side {
@@ -499,6 +499,10 @@ mod tests {
         assert!(check_solution(&p, &empty, 9).is_err());
         assert!(check_solution(&p, &s[1..], 9).is_err(), "a cell short");
         assert!(check_solution(&[0; 9], &[1; 9], 3).is_err(), "side 3");
+        assert!(
+            check_solution(&[], &[], usize::MAX).is_err(),
+            "a side too large"
+        );
     }
 
     #[test]
