@@ -1321,7 +1321,7 @@ pub fn run(cover: &Path, quick: bool, names: &[&str]) -> Result<()> {
     let datasets = std::fs::canonicalize(&datasets).unwrap_or(datasets);
     if !datasets.is_dir() {
         println!(
-            "verify --datasets: {} is not here (COVER_SHARED=DIR points elsewhere); nothing to soak",
+            "verify --datasets: {} is not here (COVER_SHARED=DIR points elsewhere); nothing to run",
             datasets.display()
         );
         return Ok(());
@@ -1354,7 +1354,10 @@ pub fn run(cover: &Path, quick: bool, names: &[&str]) -> Result<()> {
     );
     if names.is_empty() {
         for file in unlisted(&soak.datasets)? {
-            soak.fail_set(&file, "no entry in soak's SETS: not soaked".to_owned());
+            soak.fail_set(
+                &file,
+                "no entry in SETS of verify/datasets.rs: not run".to_owned(),
+            );
         }
     }
     let mut engines = std::collections::HashMap::new();
@@ -1389,7 +1392,7 @@ pub fn run(cover: &Path, quick: bool, names: &[&str]) -> Result<()> {
             soak.soak_xc(&xc, quick);
         } else {
             println!(
-                "verify --datasets: {} is not here; the exact-cover problems are not soaked",
+                "verify --datasets: {} is not here; the exact-cover problems are not run",
                 xc.display()
             );
         }
