@@ -2,7 +2,7 @@
 //! `exact`, `target` and `radar` answered with `--jobs 1` and `--jobs 3`,
 //! in several modes, must give the same standard output, standard error
 //! and exit status, byte for byte. (Sudoku has the same check in its own
-//! family, `verify_sudoku`.) The batch runner answers instances on several
+//! family, `sudoku`.) The batch runner answers instances on several
 //! threads at once and prints them in input order; this is where a lost,
 //! doubled or reordered answer, or an error message out of its place,
 //! would show.
