@@ -409,19 +409,32 @@ pub fn random_xcc(seed: u64) -> String {
     let secondary: Vec<String> = (0..2 + below(&mut rng, 2))
         .map(|i| format!("s{i}"))
         .collect();
-    let ignored = 1 + below(&mut rng, 2);
-    let count = 12 + below(&mut rng, 3) + ignored;
-    let lines = random_options(
-        &mut rng,
-        (&primary, &secondary),
-        &["A", "B", "C"],
-        2,
-        (count, ignored),
-    );
+    let colours = ["A", "B", "C"];
+    let problem = ("colour", seed, &colours[..], 2);
+    random_problem(&mut rng, problem, (&primary, &[], &secondary))
+}
+
+/// The options and text of a random problem, once its items are drawn:
+/// `what` (colour, multiplicity) and `seed` for its comment line, options
+/// of at most `most` primary items coloured from `colours`, and the
+/// primary items written with their `bounds` (none: exactly once).
+fn random_problem(
+    rng: &mut ChaCha8Rng,
+    (what, seed, colours, most): (&str, u64, &[&str], usize),
+    (primary, bounds, secondary): (&[String], &[&str], &[String]),
+) -> String {
+    let ignored = 1 + below(rng, 2);
+    let count = 12 + below(rng, 3) + ignored;
+    let lines = random_options(rng, (primary, secondary), colours, most, (count, ignored));
     let mut text = format!(
-        "| random colour problem, seed {seed} (ChaCha8): {count} options, {ignored} without a primary item\n"
+        "| random {what} problem, seed {seed} (ChaCha8): {count} options, {ignored} without a primary item\n"
     );
-    writeln!(text, "{} | {}", primary.join(" "), secondary.join(" ")).unwrap();
+    let items: Vec<String> = primary
+        .iter()
+        .enumerate()
+        .map(|(k, name)| format!("{}{name}", bounds.get(k).unwrap_or(&"")))
+        .collect();
+    writeln!(text, "{} | {}", items.join(" "), secondary.join(" ")).unwrap();
     for line in lines {
         writeln!(text, "{line}").unwrap();
     }
@@ -458,28 +471,9 @@ pub fn random_mcc(seed: u64) -> String {
     if bounds.iter().all(|b| b.is_empty() || *b == "1:1|") {
         bounds[primary.len() - 1] = "0:2|";
     }
-    let ignored = 1 + below(&mut rng, 2);
-    let count = 12 + below(&mut rng, 3) + ignored;
-    let lines = random_options(
-        &mut rng,
-        (&primary, &secondary),
-        &["red", "green", "blue"],
-        3,
-        (count, ignored),
-    );
-    let mut text = format!(
-        "| random multiplicity problem, seed {seed} (ChaCha8): {count} options, {ignored} without a primary item\n"
-    );
-    let items: Vec<String> = bounds
-        .iter()
-        .zip(&primary)
-        .map(|(bound, name)| format!("{bound}{name}"))
-        .collect();
-    writeln!(text, "{} | {}", items.join(" "), secondary.join(" ")).unwrap();
-    for line in lines {
-        writeln!(text, "{line}").unwrap();
-    }
-    text
+    let colours = ["red", "green", "blue"];
+    let problem = ("multiplicity", seed, &colours[..], 3);
+    random_problem(&mut rng, problem, (&primary, &bounds, &secondary))
 }
 
 #[cfg(test)]
