@@ -491,8 +491,9 @@ mod tests {
     }
 
     /// The generators write exactly the files of `../shared/xc/`: every
-    /// `queensN`, `langfordN` and `latinN` there, not only those in
-    /// `fixtures/`.
+    /// `queensN`, `langfordN`, `latinN` and `twoqueensN` there, not only
+    /// those in `fixtures/`, and `word_square_text` every
+    /// `wordsquareN_aK.dlx` from its dictionary and comment.
     #[test]
     fn generators_match_shared_xc() {
         let dir = paths::shared().join("xc");
@@ -512,30 +513,41 @@ mod tests {
             if path.extension().and_then(|e| e.to_str()) != Some("dlx") {
                 continue;
             }
-            let generator: fn(usize) -> String;
-            let size = if let Some(n) = stem.strip_prefix("queens") {
-                generator = queens;
-                n
-            } else if let Some(n) = stem.strip_prefix("langford") {
-                generator = langford;
-                n
-            } else if let Some(n) = stem.strip_prefix("latin") {
-                generator = latin;
-                n
+            let expected = std::fs::read_to_string(&path).unwrap();
+            let sized = |prefix: &str| stem.strip_prefix(prefix)?.parse::<usize>().ok();
+            let generated = if let Some(n) = sized("queens") {
+                queens(n)
+            } else if let Some(n) = sized("langford") {
+                langford(n)
+            } else if let Some(n) = sized("latin") {
+                latin(n)
+            } else if let Some(n) = sized("twoqueens") {
+                two_queens(n)
+            } else if let Some(rest) = stem.strip_prefix("wordsquare") {
+                let n: usize = rest.split('_').next().unwrap().parse().unwrap();
+                let mut lines = expected.lines();
+                let comment = lines.next().unwrap().strip_prefix("| ").unwrap();
+                let words: Vec<String> = lines
+                    .next()
+                    .unwrap()
+                    .split_whitespace()
+                    .filter_map(|item| item.strip_prefix('w'))
+                    .map(str::to_owned)
+                    .collect();
+                word_square_text(n, &words, comment)
             } else {
                 continue;
             };
-            let n: usize = size.parse().unwrap();
-            let expected = std::fs::read_to_string(&path).unwrap();
             assert!(
-                generator(n) == expected,
+                generated == expected,
                 "generated {stem}.dlx differs from {}",
                 path.display()
             );
             compared.push(stem.to_owned());
         }
         // The fixtures that have a reference twin must all have been seen.
-        for name in ["queens4", "queens12", "langford3", "langford11", "latin5"] {
+        let twins = ["queens4", "queens12", "langford3", "langford11", "latin5"];
+        for name in twins.into_iter().chain(["twoqueens6", "wordsquare4_a4"]) {
             assert!(
                 compared.iter().any(|c| c == name),
                 "{name}.dlx missing from {}",
@@ -617,59 +629,6 @@ mod tests {
                 assert_eq!(cover.has_bounds(), !coloured, "seed {seed}");
                 assert!(!coloured || cover.has_colours(), "seed {seed}");
             }
-        }
-    }
-
-    /// `two_queens` writes every `twoqueensN.dlx` of `../shared/xc/`, and
-    /// `word_square_text` every `wordsquareN_aK.dlx` from its dictionary
-    /// and comment.
-    #[test]
-    fn xcc_generators_match_shared_xc() {
-        let dir = paths::shared().join("xc");
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            println!("note: {} is not here; not compared", dir.display());
-            return;
-        };
-        let mut compared = Vec::new();
-        for entry in entries {
-            let path = entry.unwrap().path();
-            let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
-                continue;
-            };
-            if path.extension().and_then(|e| e.to_str()) != Some("dlx") {
-                continue;
-            }
-            let expected = std::fs::read_to_string(&path).unwrap();
-            let generated = if let Some(n) = stem.strip_prefix("twoqueens") {
-                two_queens(n.parse().unwrap())
-            } else if let Some(rest) = stem.strip_prefix("wordsquare") {
-                let n: usize = rest.split('_').next().unwrap().parse().unwrap();
-                let mut lines = expected.lines();
-                let comment = lines.next().unwrap().strip_prefix("| ").unwrap();
-                let words: Vec<String> = lines
-                    .next()
-                    .unwrap()
-                    .split_whitespace()
-                    .filter_map(|item| item.strip_prefix('w'))
-                    .map(str::to_owned)
-                    .collect();
-                word_square_text(n, &words, comment)
-            } else {
-                continue;
-            };
-            assert!(
-                generated == expected,
-                "generated {stem}.dlx differs from {}",
-                path.display()
-            );
-            compared.push(stem.to_owned());
-        }
-        for name in ["twoqueens6", "wordsquare4_a4"] {
-            assert!(
-                compared.iter().any(|c| c == name),
-                "{name}.dlx missing from {}",
-                dir.display()
-            );
         }
     }
 }
