@@ -36,7 +36,8 @@ use rand::SeedableRng;
 use serde_json::Value;
 
 use crate::bench::shared_dir;
-use crate::verify::{build_cover, workspace_root};
+use crate::paths::workspace_root;
+use cover_check::process::build_release;
 
 /// A problem to cut: a file, or N queens.
 enum Problem {
@@ -128,7 +129,7 @@ pub fn run(args: &[String]) -> Result<()> {
         }
     }
     let root = workspace_root();
-    let cover = build_cover(&root)?;
+    let cover = build_release(&root).map_err(anyhow::Error::msg)?;
     let scratch = root.join("target/bench-shard");
     std::fs::create_dir_all(&scratch)?;
     let parallel = has_parallel();

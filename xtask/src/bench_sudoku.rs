@@ -338,7 +338,8 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     let cover = match binary {
         Some(path) => path,
-        None => crate::verify::build_cover(&crate::verify::workspace_root())?,
+        None => cover_check::process::build_release(&crate::paths::workspace_root())
+            .map_err(anyhow::Error::msg)?,
     };
     // The seeds' own programs, when the seeds and a C++ compiler are here.
     let build_dir = std::env::current_exe()?

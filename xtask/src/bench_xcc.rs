@@ -340,7 +340,8 @@ pub fn run(args: &[String]) -> Result<()> {
         .collect();
     let cover = match &options.cover {
         Some(path) => path.clone(),
-        None => crate::verify::build_cover(&crate::verify::workspace_root())?,
+        None => cover_check::process::build_release(&crate::paths::workspace_root())
+            .map_err(anyhow::Error::msg)?,
     };
     let program_for = |program: Program| match program {
         Program::Dlx2 => options.dlx2.as_deref(),

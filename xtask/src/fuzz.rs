@@ -45,10 +45,10 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{bail, Context, Result};
 
-use crate::fixtures::fixtures_dir;
-use crate::verify::{build_cover, workspace_root};
+use crate::paths::{fixtures as fixtures_dir, workspace_root};
 use classify::{classify, clip, Expect, Failure, Kind};
 use commands::{case_rng, detect_caps, make_case, Caps, Case, Spec, COMMANDS};
+use cover_check::process::build_release;
 use exec::{End, Limits, Outcome};
 use mutate::{load_corpus, Seed};
 
@@ -143,7 +143,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let options = parse_options(args)?;
     let bin = match &options.bin {
         Some(path) => std::fs::canonicalize(path).with_context(|| format!("{}", path.display()))?,
-        None => build_cover(&workspace_root())?,
+        None => build_release(&workspace_root()).map_err(anyhow::Error::msg)?,
     };
     let specs: Vec<&'static Spec> = COMMANDS
         .iter()

@@ -26,12 +26,11 @@
 //!   [--timeout-ms T] [--out DIR] [--command NAME ...]`: feeds mutated
 //!   fixtures and random bytes to every command of the `cover` binary and
 //!   fails on crashes, hangs, memory past the cap (see `fuzz`).
-//! - `soak [--quick] [--bin PATH] [--set NAME ...]`: runs every dataset of
-//!   `../shared/datasets/` through every engine, one thread and all cores,
-//!   and checks each answer without trusting the solver (see `soak`).
 //! - `verify [--bin PATH] [family ...]`: builds the `cover` binary (or uses
 //!   PATH), runs it on every fixture and checks its answers with checkers
-//!   that trust neither the engine nor the parsers.
+//!   that trust neither the engine nor the parsers; `verify --datasets
+//!   [--quick] [--set NAME ...]` does the same on every dataset of
+//!   `../shared/datasets/`, every engine, one thread and all cores.
 use anyhow::{bail, Result};
 
 mod baseline;
@@ -48,18 +47,11 @@ mod bench_wide;
 mod bench_xcc;
 mod contest_program;
 mod fixtures;
-mod fixtures_xcc;
+mod flags;
 mod fuzz;
-mod soak;
+mod paths;
 mod tidy;
 mod verify;
-mod verify_generate;
-mod verify_queens;
-mod verify_radar;
-mod verify_sudoku;
-mod verify_target;
-mod verify_threads;
-mod verify_xcc;
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -97,8 +89,7 @@ fn main() -> Result<()> {
         Some("bench") => bench::run(&args[1..]),
         Some("fixtures") => fixtures::run(&args[1..]),
         Some("fuzz") => fuzz::run(&args[1..]),
-        Some("soak") => soak::run(&args[1..]),
         Some("verify") => verify::run(&args[1..]),
-        _ => bail!("usage: cargo xtask <bench|fixtures|fuzz|soak|verify>"),
+        _ => bail!("usage: cargo xtask <bench|fixtures|fuzz|verify>"),
     }
 }

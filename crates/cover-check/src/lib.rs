@@ -10,3 +10,31 @@
 //! so a bug shared by a checker and the code it checks cannot come from
 //! shared code.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod brute;
+pub mod exact;
+pub mod manifest;
+pub mod process;
+pub mod queens;
+pub mod radar;
+pub mod sudoku;
+pub mod target;
+
+/// `text` quoted for a message, cut short when long.
+pub fn snippet(text: &str) -> String {
+    const MAX: usize = 60;
+    match text.char_indices().nth(MAX) {
+        Some((end, _)) => format!("{:?}...", &text[..end]),
+        None => format!("{text:?}"),
+    }
+}
+
+/// The line numbers that `cover: FILE:LINE: message` errors name.
+pub fn error_lines(stderr: &str) -> Vec<usize> {
+    stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("cover: "))
+        .filter_map(|l| l.split(':').nth(1)?.parse().ok())
+        .collect()
+}

@@ -1,85 +1,40 @@
 //! End-to-end tests of the `cover` binary: each runs it with arguments and
 //! standard input, and checks standard output, standard error and the exit
-//! status. Printed solutions are checked by small checkers here that do not
-//! trust the solver, not only compared as strings.
+//! status. Printed solutions are checked by `cover-check`'s checkers, which
+//! do not trust the solver, not only compared as strings.
 
-use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod support;
 
+use cover_check::exact::{check_cover, check_matrix_text, read_knuth, read_matrices};
 use support::{cover, file, json_lines};
 
 // ---------------------------------------------------------------------------
 // Independent checkers.
 
-/// The rows of a 0/1 matrix given as text (one matrix, well formed).
-fn matrix_rows(text: &str) -> (usize, Vec<Vec<bool>>) {
-    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
-    let header: Vec<usize> = lines
-        .next()
-        .unwrap()
-        .split_whitespace()
-        .map(|f| f.parse().unwrap())
-        .collect();
-    let rows: Vec<Vec<bool>> = lines
-        .take(header[0])
-        .map(|l| l.split_whitespace().map(|f| f == "1").collect())
-        .collect();
-    (header[1], rows)
-}
-
 /// Asserts that `answer` (1-based row numbers, ascending, spaces between)
-/// is an exact cover of the matrix `text`.
+/// is an exact cover of the matrix `text`, by `cover-check`'s checker.
 fn check_matrix_answer(text: &str, answer: &str) {
-    let (columns, rows) = matrix_rows(text);
-    let chosen: Vec<usize> = answer
-        .split_whitespace()
-        .map(|f| f.parse().expect("row numbers"))
-        .collect();
-    assert!(
-        chosen.windows(2).all(|w| w[0] < w[1]),
-        "rows ascending: {answer}"
-    );
-    let mut covered = vec![0; columns];
-    for &row in &chosen {
-        assert!((1..=rows.len()).contains(&row), "row {row} exists");
-        for (column, &one) in rows[row - 1].iter().enumerate() {
-            covered[column] += one as usize;
-        }
-    }
-    assert!(
-        covered.iter().all(|&c| c == 1),
-        "rows {answer} cover every column exactly once: {covered:?}"
+    let covers = read_matrices(text).expect("a well-formed matrix");
+    assert_eq!(
+        check_matrix_text(&covers[..1], &[1], answer),
+        Ok(()),
+        "{answer}"
     );
 }
 
 /// Asserts that `solution` (one option per line, item names) is an exact
-/// cover of the Knuth-format problem `text`.
+/// cover of the Knuth-format problem `text`, by `cover-check`'s checker.
 fn check_knuth_solution(text: &str, solution: &[&str]) {
-    let mut lines = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('|'));
-    let items = lines.next().unwrap();
-    let (primary, secondary) = items.split_once('|').unwrap_or((items, ""));
-    let options: HashSet<Vec<&str>> = lines.map(|l| l.split_whitespace().collect()).collect();
-    let mut covered: HashMap<&str, usize> = HashMap::new();
-    for line in solution {
-        let option: Vec<&str> = line.split_whitespace().collect();
-        assert!(options.contains(&option), "{line:?} is an option");
-        for item in option {
-            *covered.entry(item).or_default() += 1;
-        }
-    }
-    for item in primary.split_whitespace() {
-        assert_eq!(covered.get(item), Some(&1), "{item} covered exactly once");
-    }
-    for item in secondary.split_whitespace() {
-        assert!(covered.get(item).copied().unwrap_or(0) <= 1, "{item}");
-    }
+    let cover = read_knuth(text).expect("a well-formed problem");
+    let options: Vec<usize> = solution
+        .iter()
+        .map(|line| cover.option_named(line).unwrap_or_else(|e| panic!("{e}")))
+        .collect();
+    assert_eq!(check_cover(&cover, &options), Ok(()), "{solution:?}");
 }
 
 /// The solutions of Knuth-format text output: blocks ended by blank lines.

@@ -6,58 +6,14 @@
 
 mod support;
 
+use cover_check::sudoku::{check_solution, read_cells};
 use cover_models::sudoku::{Engine, Puzzles, Solver};
 use serde_json::Value;
 use support::{cover, json_lines};
 
-/// The default symbols of each side.
-fn symbols(side: usize) -> &'static str {
-    match side {
-        4 => "1234",
-        9 => "123456789",
-        16 => "ABCDEFGHIJKLMNOP",
-        _ => "ABCDEFGHIJKLMNOPQRSTUVWXY",
-    }
-}
-
 /// Reads a line of cells (`.` is 0) in the default symbols of `side`.
 fn digits(line: &str, side: usize) -> Vec<u8> {
-    let symbols = symbols(side);
-    line.chars()
-        .map(|c| match c {
-            '.' => 0,
-            c => symbols.find(c).expect("a default symbol") as u8 + 1,
-        })
-        .collect()
-}
-
-/// Checks, without any engine, that `solution` is a full valid grid and
-/// keeps every clue of `puzzle`.
-fn check_solution(puzzle: &[u8], solution: &[u8], side: usize) {
-    let n = (side as f64).sqrt() as usize;
-    assert_eq!(puzzle.len(), side * side);
-    assert_eq!(solution.len(), side * side);
-    for (clue, digit) in puzzle.iter().zip(solution) {
-        assert!(*clue == 0 || clue == digit, "a clue changed");
-    }
-    for k in 0..side {
-        let (br, bc) = (k / n * n, k % n * n);
-        let units: [Vec<usize>; 3] = [
-            (0..side).map(|c| k * side + c).collect(),
-            (0..side).map(|r| r * side + k).collect(),
-            (0..side)
-                .map(|j| (br + j / n) * side + bc + j % n)
-                .collect(),
-        ];
-        for unit in units {
-            let mut seen = vec![false; side + 1];
-            for cell in unit {
-                let d = solution[cell] as usize;
-                assert!((1..=side).contains(&d) && !seen[d], "a unit repeats {d}");
-                seen[d] = true;
-            }
-        }
-    }
+    read_cells(line, side).unwrap_or_else(|e| panic!("{e}: {line}"))
 }
 
 /// The number of solutions of a line puzzle by the linked engine, to 2.
@@ -79,7 +35,7 @@ fn generate_checked(args: &[&str], side: usize, minimal: bool) -> Vec<Value> {
         let line = record["puzzle"].as_str().unwrap();
         let puzzle = digits(line, side);
         let solution = digits(record["solution"].as_str().unwrap(), side);
-        check_solution(&puzzle, &solution, side);
+        assert_eq!(check_solution(&puzzle, &solution, side), Ok(()), "{line}");
         assert_eq!(linked_count(&mut solver, line), 1, "{line}");
         let clues = puzzle.iter().filter(|&&d| d != 0).count();
         assert_eq!(record["clues"], clues);

@@ -4,30 +4,15 @@
 
 mod support;
 
+use cover_check::queens::{check_board, read_board, A000170};
 use support::cover;
 
-/// OEIS A000170.
-const A000170: [u64; 10] = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724];
-
-/// The file of the queen in each rank of a text board, checked: one queen
-/// per rank and file, none on a shared diagonal.
+/// The file of the queen in each rank of a text board, checked by
+/// `cover-check`: one queen per rank and file, none on a shared diagonal.
 fn checked_board(text: &str) -> Vec<usize> {
-    let files: Vec<usize> = text
-        .lines()
-        .map(|line| {
-            assert!(line.chars().all(|c| c == 'Q' || c == '.'), "{line:?}");
-            assert_eq!(line.matches('Q').count(), 1, "{line:?}");
-            line.find('Q').unwrap()
-        })
-        .collect();
-    let n = files.len();
-    for a in 0..n {
-        assert_eq!(text.lines().nth(a).unwrap().len(), n);
-        for b in a + 1..n {
-            assert_ne!(files[a], files[b], "same file");
-            assert_ne!(files[a].abs_diff(files[b]), b - a, "same diagonal");
-        }
-    }
+    let lines: Vec<&str> = text.lines().collect();
+    let files = read_board(&lines, lines.len()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(check_board(&files), Ok(()), "{text}");
     files
 }
 

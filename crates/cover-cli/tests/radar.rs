@@ -1,6 +1,6 @@
 //! End-to-end tests of `cover radar`: the fixtures of `fixtures/radar/`
 //! (exact output, exit status, the lines errors name), and every JSON
-//! answer checked by a checker here that does not trust the solver: its
+//! answer checked by `cover-check`, which does not trust the solver: its
 //! own reading of the input, the chosen stations really cover every city
 //! within the radius, the printed radius is the correctly rounded square
 //! root, and for small cases a brute force finds the same radius.
@@ -10,6 +10,9 @@ mod support;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
+use cover_check::error_lines;
+use cover_check::manifest::{read_exit_manifest, ExitExpected};
+use cover_check::radar::{check_record, read_cases, Case};
 use support::{cover, file, json_lines};
 
 fn fixtures() -> PathBuf {
@@ -17,149 +20,24 @@ fn fixtures() -> PathBuf {
 }
 
 // ---------------------------------------------------------------------------
-// An independent reading of the input and checks of the answers.
+// The checks of the answers, beyond `cover-check`'s.
 
-/// One case as the checker reads it: cities, stations, K.
-#[derive(Debug, Clone)]
-struct Case {
-    cities: Vec<(i64, i64)>,
-    stations: Vec<(i64, i64)>,
-    k: usize,
-}
-
-/// Reads well-formed HDU 2295 input: T, then `N M K` and the points.
-fn read_cases(text: &str) -> Vec<Case> {
-    let mut numbers = text.split_whitespace().map(|w| w.parse::<i64>().unwrap());
-    let t = numbers.next().unwrap_or(0);
-    (0..t)
-        .map(|_| {
-            let (n, m, k) = (
-                numbers.next().unwrap(),
-                numbers.next().unwrap(),
-                numbers.next().unwrap(),
-            );
-            let mut point = || (numbers.next().unwrap(), numbers.next().unwrap());
-            let cities = (0..n).map(|_| point()).collect();
-            let stations = (0..m).map(|_| point()).collect();
-            Case {
-                cities,
-                stations,
-                k: k as usize,
-            }
-        })
-        .collect()
-}
-
-fn squared(a: (i64, i64), b: (i64, i64)) -> u64 {
-    let (dx, dy) = ((a.0 - b.0) as i128, (a.1 - b.1) as i128);
-    (dx * dx + dy * dy) as u64
-}
-
-/// The squared radius the stations `chosen` (0-based) need.
-fn needed(case: &Case, chosen: &[usize]) -> u64 {
-    case.cities
-        .iter()
-        .map(|&c| {
-            chosen
-                .iter()
-                .map(|&s| squared(c, case.stations[s]))
-                .min()
-                .unwrap()
-        })
-        .max()
-        .unwrap_or(0)
-}
-
-/// The smallest squared radius, over every set of at most K stations.
-fn brute_force(case: &Case) -> u64 {
-    if case.cities.is_empty() {
-        return 0;
-    }
-    let m = case.stations.len();
-    (1u32..1 << m)
-        .filter(|set| set.count_ones() as usize <= case.k)
-        .map(|set| {
-            let chosen: Vec<usize> = (0..m).filter(|s| set >> s & 1 == 1).collect();
-            needed(case, &chosen)
-        })
-        .min()
-        .unwrap()
-}
-
-/// Whether `text` is sqrt(`squared`) correctly rounded to 6 decimals:
-/// with `text` = m / 10⁶, |sqrt(squared) · 10⁶ - m| < ½, that is
-/// (2m - 1)² < 4 · squared · 10¹² < (2m + 1)².
-fn is_rounded_root(text: &str, squared: u64) -> bool {
-    let (whole, fraction) = text.split_once('.').expect("a decimal point");
-    assert_eq!(fraction.len(), 6, "6 decimals: {text}");
-    let micros: u128 = format!("{whole}{fraction}").parse().unwrap();
-    let target = 4 * u128::from(squared) * 1_000_000_000_000;
-    let below = (2 * micros).saturating_sub(1).pow(2);
-    let above = (2 * micros + 1).pow(2);
-    (micros == 0 || below < target) && target < above
-}
-
-/// Checks one solved JSON record against its case; returns R².
-fn check_record(case: &Case, record: &serde_json::Value) -> u64 {
+/// Checks one solved JSON record against its case with `cover-check`'s
+/// checker, and that `radius` is `radius_text` and the stations ascend.
+fn check_solved(case: &Case, record: &serde_json::Value) {
+    assert_eq!(check_record(case, record), Ok(()), "{record}");
     assert_eq!(record["status"], "solved", "{record}");
-    let r2 = record["squared_radius"].as_u64().expect("squared_radius");
     let text = record["radius_text"].as_str().expect("radius_text");
-    assert!(
-        is_rounded_root(text, r2),
-        "{text} is not sqrt({r2}) rounded"
-    );
     let radius = record["radius"].as_f64().expect("radius");
     assert!((radius - text.parse::<f64>().unwrap()).abs() < 1e-9);
-    let stations: Vec<usize> = record["stations"]
-        .as_array()
-        .expect("stations")
-        .iter()
-        .map(|s| s.as_u64().unwrap() as usize)
-        .collect();
-    assert!(stations.len() <= case.k, "more than K stations: {record}");
-    assert!(stations.windows(2).all(|w| w[0] < w[1]), "ascending");
-    assert!(stations
-        .iter()
-        .all(|&s| (1..=case.stations.len()).contains(&s)));
-    let chosen: Vec<usize> = stations.iter().map(|s| s - 1).collect();
-    if !case.cities.is_empty() {
-        assert!(
-            needed(case, &chosen) <= r2,
-            "a city is out of reach: {record}"
-        );
-    }
-    if case.stations.len() <= 12 {
-        assert_eq!(brute_force(case), r2, "not the smallest radius: {record}");
-    }
-    r2
+    let stations = record["stations"].as_array().expect("stations");
+    let numbers: Vec<u64> = stations.iter().filter_map(|s| s.as_u64()).collect();
+    assert!(numbers.windows(2).all(|w| w[0] < w[1]), "ascending");
 }
 
-/// The rows of `fixtures/radar/expected.tsv`: (file, exit, error lines).
-fn manifest() -> Vec<(String, i32, Vec<usize>)> {
-    let text = std::fs::read_to_string(fixtures().join("expected.tsv")).unwrap();
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .skip(1)
-        .map(|line| {
-            let cells: Vec<&str> = line.split('\t').collect();
-            assert_eq!(cells.len(), 3, "{line:?}");
-            let lines = if cells[2] == "-" {
-                Vec::new()
-            } else {
-                cells[2].split(',').map(|n| n.parse().unwrap()).collect()
-            };
-            (cells[0].to_owned(), cells[1].parse().unwrap(), lines)
-        })
-        .collect()
-}
-
-/// The line numbers named by `cover: FILE:LINE:` messages.
-fn error_lines(stderr: &str) -> Vec<usize> {
-    stderr
-        .lines()
-        .filter_map(|l| l.strip_prefix("cover: "))
-        .filter_map(|l| l.split(':').nth(1)?.parse().ok())
-        .collect()
+/// The rows of `fixtures/radar/expected.tsv`.
+fn manifest() -> Vec<ExitExpected> {
+    read_exit_manifest(&fixtures().join("expected.tsv")).unwrap_or_else(|e| panic!("{e}"))
 }
 
 // ---------------------------------------------------------------------------
@@ -169,14 +47,19 @@ fn error_lines(stderr: &str) -> Vec<usize> {
 fn every_fixture_gives_its_output_exit_status_and_errors() {
     let rows = manifest();
     assert!(rows.len() >= 10);
-    let listed: BTreeSet<String> = rows.iter().map(|r| r.0.clone()).collect();
+    let listed: BTreeSet<String> = rows.iter().map(|r| r.file.clone()).collect();
     for entry in std::fs::read_dir(fixtures()).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();
         if name.ends_with(".in") {
             assert!(listed.contains(&name), "{name} is not in expected.tsv");
         }
     }
-    for (name, exit, lines) in rows {
+    for ExitExpected {
+        file: name,
+        exit,
+        error_lines: lines,
+    } in rows
+    {
         let path = fixtures().join(&name);
         let expected = std::fs::read_to_string(path.with_extension("out")).unwrap();
         let (stdout, stderr, code) = cover(&["radar", path.to_str().unwrap()], b"");
@@ -201,7 +84,7 @@ fn every_json_answer_is_checked_independently() {
         "random_20x50.in",
     ] {
         let path = fixtures().join(name);
-        let cases = read_cases(&std::fs::read_to_string(&path).unwrap());
+        let cases = read_cases(&std::fs::read_to_string(&path).unwrap()).unwrap();
         let expected = std::fs::read_to_string(path.with_extension("out")).unwrap();
         let (stdout, stderr, code) = cover(&["radar", "--json", path.to_str().unwrap()], b"");
         assert_eq!(code, 0, "{name}: {stderr}");
@@ -211,7 +94,7 @@ fn every_json_answer_is_checked_independently() {
             cases.iter().zip(&records).enumerate().zip(expected.lines())
         {
             assert_eq!(record["index"], k + 1);
-            check_record(case, record);
+            check_solved(case, record);
             assert_eq!(record["radius_text"], line, "{name} case {}", k + 1);
             assert!(record["probes"].as_u64().is_some());
             assert!(record["nodes"].as_u64().is_some());
@@ -333,36 +216,4 @@ fn svg_drawings_to_a_file_and_to_a_directory() {
         let path = dir.join(format!("radar-two-{k}.svg"));
         assert!(std::fs::read_to_string(&path).unwrap().contains("</svg>"));
     }
-}
-
-#[test]
-fn the_checker_rejects_wrong_answers() {
-    let case = Case {
-        cities: vec![(3, 4), (3, 1), (5, 4)],
-        stations: vec![(1, 1), (2, 2), (3, 3)],
-        k: 2,
-    };
-    let good = serde_json::json!({
-        "status": "solved", "squared_radius": 5, "radius": 2.236068,
-        "radius_text": "2.236068", "stations": [2, 3]
-    });
-    assert_eq!(check_record(&case, &good), 5);
-    let mut bad_rounding = good.clone();
-    bad_rounding["radius_text"] = "2.236067".into();
-    bad_rounding["radius"] = 2.236067.into();
-    let mut too_many = good.clone();
-    too_many["stations"] = serde_json::json!([1, 2, 3]);
-    let mut out_of_reach = good.clone();
-    out_of_reach["stations"] = serde_json::json!([1]);
-    let mut not_smallest = good.clone();
-    not_smallest["squared_radius"] = 8.into();
-    not_smallest["radius_text"] = "2.828427".into();
-    not_smallest["radius"] = 2.828427.into();
-    for bad in [bad_rounding, too_many, out_of_reach, not_smallest] {
-        let result = std::panic::catch_unwind(|| check_record(&case, &bad));
-        assert!(result.is_err(), "accepted {bad}");
-    }
-    assert!(is_rounded_root("0.000000", 0));
-    assert!(is_rounded_root("1.414214", 2));
-    assert!(!is_rounded_root("1.414213", 2));
 }

@@ -13,6 +13,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use cover_check::manifest::read_manifest;
 use serde_json::Value;
 use support::{cover, file, json_lines};
 
@@ -25,21 +26,17 @@ fn fixture(name: &str) -> String {
         .to_owned()
 }
 
-/// The known answers of `fixtures/exact/expected.tsv` for `name`:
-/// solutions, and Knuth's nodes and updates where the file gives them.
+/// The known answers of `fixtures/exact/expected.tsv` for `name`, by
+/// `cover-check`'s reader: solutions, and Knuth's nodes and updates where
+/// the file gives them.
 fn expected(name: &str) -> (u64, Option<u64>, Option<u64>) {
-    let text = std::fs::read_to_string(fixture("expected.tsv")).unwrap();
-    let line = text
-        .lines()
-        .find(|l| l.split('\t').next() == Some(name))
+    let rows = read_manifest(Path::new(&fixture("expected.tsv"))).unwrap();
+    let row = rows
+        .into_iter()
+        .find(|r| r.file == name)
         .unwrap_or_else(|| panic!("{name} is in expected.tsv"));
-    let fields: Vec<&str> = line.split('\t').collect();
-    let number = |s: &str| s.parse::<u64>().ok();
-    (
-        number(fields[1]).unwrap(),
-        number(fields[2]),
-        number(fields[3]),
-    )
+    let first = |list: Option<Vec<u64>>| list.map(|l| l[0]);
+    (row.solutions[0], first(row.nodes), first(row.updates))
 }
 
 /// `cover shard split` of `problem` (arguments naming it) into at least

@@ -1,7 +1,8 @@
 //! End-to-end tests of `cover sudoku`: the POJ samples byte for byte,
-//! tdoku's counts, every solution of `--all` checked by a checker here that
-//! does not trust the solver, both engines against each other, bad input
-//! (reported, marked, the rest answered, exit 2), and the flags. Fixtures
+//! tdoku's counts, every solution of `--all` checked by `cover-check`'s
+//! checker, which does not trust the solver, both engines against each
+//! other, bad input (reported, marked, the rest answered, exit 2), and the
+//! flags. Fixtures
 //! come from `fixtures/sudoku/`, so the tests need nothing outside the
 //! repository.
 
@@ -10,6 +11,7 @@ mod support;
 use std::collections::HashSet;
 use std::path::PathBuf;
 
+use cover_check::sudoku::{check_grid, line_cells};
 use support::{cover, file, json_lines};
 
 fn fixture(name: &str) -> String {
@@ -24,32 +26,16 @@ fn read(name: &str) -> String {
 }
 
 /// Checks that `solution` (a line of n⁴ symbols from `symbols`) solves
-/// `puzzle` (the same, with `.`, `-`, `_` or `0` for empty cells): rows,
-/// columns and boxes are permutations of the symbols, givens are kept.
+/// `puzzle` (the same, with `.`, `-`, `_` or `0` for empty cells), by
+/// `cover-check`'s checker: rows, columns and boxes are permutations of the
+/// symbols, givens are kept.
 fn check(puzzle: &str, solution: &str, symbols: &str) {
-    let p: Vec<char> = puzzle.chars().collect();
-    let s: Vec<char> = solution.chars().collect();
-    let side = symbols.chars().count();
-    let n = (1..=8).find(|n| n * n == side).expect("a square side");
-    assert_eq!(s.len(), side * side, "{solution:?}");
-    assert_eq!(p.len(), s.len());
-    for (given, got) in p.iter().zip(&s) {
-        if symbols.contains(*given) {
-            assert_eq!(given, got, "a given changed in {solution}");
-        }
-    }
-    let all: HashSet<char> = symbols.chars().collect();
-    for unit in 0..side {
-        let (br, bc) = (unit / n * n, unit % n * n);
-        let row: HashSet<char> = (0..side).map(|c| s[unit * side + c]).collect();
-        let col: HashSet<char> = (0..side).map(|r| s[r * side + unit]).collect();
-        let bx: HashSet<char> = (0..side)
-            .map(|j| s[(br + j / n) * side + bc + j % n])
-            .collect();
-        assert_eq!(row, all, "row {unit} of {solution}");
-        assert_eq!(col, all, "column {unit} of {solution}");
-        assert_eq!(bx, all, "box {unit} of {solution}");
-    }
+    let (puzzle, solved) = (line_cells(puzzle), line_cells(solution));
+    assert_eq!(
+        check_grid(&puzzle, &solved, Some(symbols)),
+        Ok(()),
+        "{solution}"
+    );
 }
 
 const NINE: &str = "123456789";

@@ -1,6 +1,6 @@
 //! End-to-end tests of `cover target`: the fixtures of `fixtures/target/`
 //! (exact output, exit status, the lines errors name), and every grid that
-//! `--show` and `--json` print checked by a checker here that does not
+//! `--show` and `--json` print checked by `cover-check`, which does not
 //! trust the solver: its own reading of the input, a valid sudoku that
 //! keeps every given, and the score recomputed from the grid.
 
@@ -8,6 +8,9 @@ mod support;
 
 use std::path::PathBuf;
 
+use cover_check::error_lines;
+use cover_check::manifest::read_exit_manifest;
+use cover_check::target::{self, check_grid, Cells};
 use support::{cover, json_lines};
 
 fn fixtures() -> PathBuf {
@@ -23,92 +26,26 @@ fn read_fixture(name: &str) -> String {
 }
 
 // ---------------------------------------------------------------------------
-// An independent reading of the input and a checker of grids.
+// `cover-check`'s reading of the input and its checker of grids.
 
-type Cells = [u8; 81];
-
-/// Reads well-formed input: 9 rows of 9 digits per puzzle; blank lines,
-/// `#` lines and a byte-order mark skipped.
 fn read_puzzles(text: &str) -> Vec<Cells> {
-    let digits: Vec<Vec<u8>> = text
-        .trim_start_matches('\u{feff}')
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| l.split_whitespace().map(|w| w.parse().unwrap()).collect())
-        .collect();
-    digits
-        .chunks(9)
-        .map(|rows| {
-            let all: Vec<u8> = rows.concat();
-            all.try_into().expect("9 rows of 9 digits")
-        })
-        .collect()
+    target::read_puzzles(text).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Checks `grid` against `puzzle` and returns its score, or why it is
-/// wrong.
-fn check_grid(puzzle: &Cells, grid: &Cells) -> Result<u32, String> {
-    for k in 0..81 {
-        if puzzle[k] != 0 && puzzle[k] != grid[k] {
-            return Err(format!("cell {k}: given {} became {}", puzzle[k], grid[k]));
-        }
-    }
-    let units = (0..9).flat_map(|u| {
-        [
-            (0..9).map(|c| u * 9 + c).collect::<Vec<_>>(),
-            (0..9).map(|r| r * 9 + u).collect(),
-            (0..9)
-                .map(|k| (u / 3 * 3 + k / 3) * 9 + u % 3 * 3 + k % 3)
-                .collect(),
-        ]
-    });
-    for unit in units {
-        let mut digits: Vec<u8> = unit.iter().map(|&k| grid[k]).collect();
-        digits.sort_unstable();
-        if digits != [1, 2, 3, 4, 5, 6, 7, 8, 9] {
-            return Err(format!("cells {unit:?} hold {digits:?}"));
-        }
-    }
-    let weight = |k: usize| {
-        let (r, c) = (k / 9, k % 9);
-        6 + r.min(c).min(8 - r).min(8 - c) as u32
-    };
-    Ok((0..81).map(|k| weight(k) * u32::from(grid[k])).sum())
-}
-
-/// Reads `--show` output into (score, grid) pairs.
 fn read_shown(stdout: &str) -> Vec<(i64, Option<Cells>)> {
-    let lines: Vec<&str> = stdout.lines().collect();
-    let mut answers = Vec::new();
-    let mut at = 0;
-    while at < lines.len() {
-        let score: i64 = lines[at].parse().unwrap();
-        at += 1;
-        let grid = (score != -1).then(|| {
-            let grid = read_puzzles(&lines[at..at + 9].join("\n"))[0];
-            at += 9;
-            grid
-        });
-        assert_eq!(lines[at], "", "a blank line ends each answer");
-        at += 1;
-        answers.push((score, grid));
-    }
-    answers
+    target::read_shown(stdout).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Checks every answer of `--show` output for `input` against `expected`
-/// scores.
+/// scores: each grid valid, keeping the givens, scoring what is printed;
+/// each -1 a puzzle without solution.
 fn check_shown(input: &str, stdout: &str, expected: &[i64]) {
     let puzzles = read_puzzles(input);
     let answers = read_shown(stdout);
     assert_eq!(answers.len(), puzzles.len());
     for ((puzzle, (score, grid)), want) in puzzles.iter().zip(&answers).zip(expected) {
-        assert_eq!(score, want);
-        match grid {
-            Some(grid) => assert_eq!(i64::from(check_grid(puzzle, grid).unwrap()), *score),
-            None => assert_eq!(*score, -1),
-        }
+        let checked = target::check_answer(puzzle, &want.to_string(), *score, grid.as_ref());
+        assert_eq!(checked, Ok(()));
     }
 }
 
@@ -145,31 +82,14 @@ fn the_samples() {
 
 #[test]
 fn every_fixture_gives_its_expected_output() {
-    let manifest = read_fixture("expected.tsv");
-    let rows: Vec<Vec<&str>> = manifest
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-        .skip(1)
-        .map(|l| l.split('\t').collect())
-        .collect();
+    let rows = read_exit_manifest(&fixtures().join("expected.tsv")).unwrap();
     assert!(rows.len() >= 7);
     for row in rows {
-        let [name, exit, lines] = row[..] else {
-            panic!("a row of 3 columns: {row:?}");
-        };
+        let name = &row.file;
         let (stdout, stderr, code) = cover(&["target", &fixture(name)], b"");
         assert_eq!(stdout, read_fixture(&name.replace(".in", ".out")), "{name}");
-        assert_eq!(code.to_string(), exit, "{name}: {stderr}");
-        let named: Vec<String> = stderr
-            .lines()
-            .map(|l| l.split(':').nth(2).unwrap().to_owned())
-            .collect();
-        let expected: Vec<&str> = if lines == "-" {
-            vec![]
-        } else {
-            lines.split(',').collect()
-        };
-        assert_eq!(named, expected, "{name}");
+        assert_eq!(code, row.exit, "{name}: {stderr}");
+        assert_eq!(error_lines(&stderr), row.error_lines, "{name}: {stderr}");
     }
 }
 

@@ -1,6 +1,6 @@
 //! What the API and browser tests share: a server on a free loopback
-//! port, JSON requests to it, and a sudoku checker and counter that trust
-//! nothing of the server's (plain backtracking over bit masks).
+//! port, JSON requests to it, and `cover-check`'s sudoku checker and
+//! counter, which trust nothing of the server's.
 
 #![allow(dead_code)] // each test file uses its own part
 
@@ -9,6 +9,7 @@ pub mod webdriver;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use cover_check::sudoku;
 use cover_play::client::{request, Answer};
 use cover_play::{Background, Config};
 use serde_json::Value;
@@ -49,108 +50,19 @@ pub fn side_of(cells: usize) -> usize {
     side
 }
 
-/// The row, column and box of each cell, by unit.
-fn units(side: usize) -> Vec<Vec<usize>> {
-    let b = (side as f64).sqrt().round() as usize;
-    let mut units = Vec::new();
-    for r in 0..side {
-        units.push((0..side).map(|c| r * side + c).collect());
-    }
-    for c in 0..side {
-        units.push((0..side).map(|r| r * side + c).collect());
-    }
-    for k in 0..side {
-        let (r0, c0) = (k / b * b, k % b * b);
-        units.push(
-            (0..side)
-                .map(|i| (r0 + i / b) * side + c0 + i % b)
-                .collect(),
-        );
-    }
-    units
-}
-
-/// Whether `solution` is a full valid grid that keeps `puzzle`'s givens.
+/// Whether `solution` is a full valid grid that keeps `puzzle`'s givens,
+/// by `cover-check`'s checker.
 pub fn is_solution_of(puzzle: &[u8], solution: &[u8]) -> bool {
-    let side = side_of(puzzle.len());
-    solution.len() == puzzle.len()
-        && puzzle.iter().zip(solution).all(|(&p, &s)| p == 0 || p == s)
-        && units(side).iter().all(|unit| {
-            let mut seen = vec![false; side + 1];
-            unit.iter().all(|&c| {
-                let d = solution[c] as usize;
-                (1..=side).contains(&d) && !std::mem::replace(&mut seen[d], true)
-            })
-        })
+    sudoku::check_solution(puzzle, solution, side_of(puzzle.len())).is_ok()
 }
 
-/// The number of solutions of `puzzle`, counting up to `limit`.
+/// The number of solutions of `puzzle`, counting up to `limit`, by
+/// `cover-check`'s backtracking counter.
 pub fn count_solutions(puzzle: &[u8], limit: usize) -> usize {
-    search(puzzle, limit).0
+    sudoku::count_solutions(puzzle, side_of(puzzle.len()), limit)
 }
 
 /// The first solution of `puzzle` in the counter's order, if any.
 pub fn first_solution(puzzle: &[u8]) -> Option<Vec<u8>> {
-    search(puzzle, 1).1
-}
-
-/// Counts up to `limit` solutions and keeps the first.
-fn search(puzzle: &[u8], limit: usize) -> (usize, Option<Vec<u8>>) {
-    let side = side_of(puzzle.len());
-    let units = units(side);
-    let mut peers = vec![Vec::new(); puzzle.len()];
-    for unit in &units {
-        for &a in unit {
-            peers[a].extend(unit.iter().copied().filter(|&b| b != a));
-        }
-    }
-    let clash = units.iter().any(|unit| {
-        let mut seen = vec![false; side + 1];
-        unit.iter()
-            .any(|&c| puzzle[c] != 0 && std::mem::replace(&mut seen[puzzle[c] as usize], true))
-    });
-    if clash {
-        return (0, None);
-    }
-    let (mut grid, mut found, mut first) = (puzzle.to_vec(), 0, None);
-    count(&mut grid, &peers, side, limit, &mut found, &mut first);
-    (found, first)
-}
-
-fn count(
-    grid: &mut [u8],
-    peers: &[Vec<usize>],
-    side: usize,
-    limit: usize,
-    found: &mut usize,
-    first: &mut Option<Vec<u8>>,
-) {
-    // The empty cell with fewest candidates.
-    let mut best: Option<(usize, u64)> = None;
-    for cell in 0..grid.len() {
-        if grid[cell] != 0 {
-            continue;
-        }
-        let mut free = (1u64 << side) - 1;
-        for &p in &peers[cell] {
-            if grid[p] != 0 {
-                free &= !(1 << (grid[p] - 1));
-            }
-        }
-        if best.is_none_or(|(_, m)| free.count_ones() < m.count_ones()) {
-            best = Some((cell, free));
-        }
-    }
-    let Some((cell, mut free)) = best else {
-        *found += 1;
-        first.get_or_insert_with(|| grid.to_vec());
-        return;
-    };
-    while free != 0 && *found < limit {
-        let d = free.trailing_zeros() as u8 + 1;
-        free &= free - 1;
-        grid[cell] = d;
-        count(grid, peers, side, limit, found, first);
-    }
-    grid[cell] = 0;
+    sudoku::first_solution(puzzle, side_of(puzzle.len()))
 }

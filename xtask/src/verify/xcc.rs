@@ -1,191 +1,35 @@
-//! Independent numbers for the colour (XCC) and multiplicity (MCC)
-//! fixtures, with nothing shared with the engine or its parsers, and the
-//! tests that hold `fixtures/exact/expected.tsv` to them:
-//! - [`brute_force_count`], their solutions;
-//! - [`compare_with_manifest`], which `cargo xtask fixtures` runs after
-//!   writing, so that a changed generator shows its new solution counts at
-//!   once.
-//!
-//! The brute force decides each option in or out, in input order, and
-//! counts the sets of options that are solutions by the rules of Knuth's
-//! DLX2 and DLX3 (see [`crate::verify::check_cover`]): each primary item
-//! covered within its bounds, each secondary item named by one option, or
-//! by several that all give it the same colour; options without a primary
-//! item are never chosen. It prunes only what cannot end in a solution (an
-//! item past its upper bound, a colour clash, an item that the options
-//! left can no longer bring to its lower bound), so it is slow but plainly
-//! right; it is meant for the small fixtures.
+//! The colour (XCC) and multiplicity (MCC) fixtures held to numbers that
+//! owe nothing to the engine: `fixtures/exact/expected.tsv`'s solutions
+//! against `cover-check`'s brute force ([`brute_force_count`]), the brute
+//! force against Knuth's published counts in `../shared/xc/`, and both
+//! against a third count (every subset of the options through
+//! `check_cover`) on tiny problems.
 //!
 //! The nodes and updates that the manifest gives the colour fixtures are
 //! data, not computed here: they are what Knuth's DLX2 itself printed for
-//! each file (built by hand, as README's "Benchmarks" says; `cargo xtask
-//! bench xcc` runs it beside `cover`). No code of Knuth's is in this
-//! repository.
+//! each file (`cargo xtask bench xcc` runs it beside `cover`).
 //!
-//! What not to trust: the brute force reads problems with verify's own
-//! reader ([`crate::verify::read_knuth`]), so a bug there is shared with
-//! the checker (the reader's tests are the guard), and it counts options
-//! by place, where the checker knows them by content: that is why
-//! fixtures may not hold two equal options (tested below).
-//!
-//! The tests also count tiny problems a third way, every subset of the
-//! options through `check_cover`, so that the brute force and the checker
-//! are held to each other.
+//! What not to trust: the brute force reads problems with `cover-check`'s
+//! reader, so a bug there is shared with the checker (the reader's tests
+//! are the guard), and it counts options by place, where the checker knows
+//! them by content: that is why fixtures may not hold two equal options
+//! (tested below).
 
-use crate::fixtures::Generated;
-use crate::verify::{read_knuth, read_manifest, Cover};
+use cover_check::brute;
+use cover_check::exact::Cover;
 
-/// The number of solutions of `cover` (colours and bounds included).
+/// The number of solutions of `cover` (colours and bounds included), by
+/// `cover-check`'s brute force.
 pub fn brute_force_count(cover: &Cover) -> u64 {
-    let mut counter = Counter::new(cover);
-    counter.decide(0);
-    counter.solutions
-}
-
-/// Counts every generated fixture with colours or bounds by brute force
-/// and compares the solutions with `fixtures/exact/expected.tsv`; prints
-/// the row the manifest should have for each that disagrees or is
-/// missing, and returns how many did. (Nodes and updates are not checked
-/// here: see the module documentation.)
-pub fn compare_with_manifest(files: &[Generated]) -> anyhow::Result<usize> {
-    let dir = crate::fixtures::fixtures_dir();
-    let manifest = read_manifest(&dir.join("exact/expected.tsv"))?;
-    let mut wrong = 0;
-    for file in files {
-        let Some(name) = file.path.strip_prefix("exact/") else {
-            continue;
-        };
-        let cover = read_knuth(&file.text).map_err(|e| anyhow::anyhow!("{}: {e}", file.path))?;
-        if !cover.has_colours() && !cover.has_bounds() {
-            continue;
-        }
-        let solutions = brute_force_count(&cover);
-        let row = manifest.iter().find(|row| row.file == name);
-        if row.is_none_or(|row| row.solutions != [solutions]) {
-            println!(
-                "fixtures: {}: expected.tsv should give {name} {solutions} solutions (brute force); \
-                 for its nodes and updates, run Knuth's DLX2 on it (colours only) or write `-`",
-                file.path
-            );
-            wrong += 1;
-        }
-    }
-    Ok(wrong)
-}
-
-/// The state of the brute force: options decided so far and their effect.
-struct Counter<'a> {
-    cover: &'a Cover,
-    /// The options that may be chosen: those with a primary item.
-    options: Vec<usize>,
-    /// `later[k][i]`: how many of `options[k..]` name primary item `i`.
-    later: Vec<Vec<u32>>,
-    /// How many chosen options name each primary item.
-    covered: Vec<u32>,
-    /// For each item (only the secondary ones are used): how many chosen
-    /// options name it, and the colour the first of them gives it.
-    shared: Vec<(u32, Option<usize>)>,
-    solutions: u64,
-}
-
-impl<'a> Counter<'a> {
-    fn new(cover: &'a Cover) -> Counter<'a> {
-        let options: Vec<usize> = (0..cover.options.len())
-            .filter(|&o| cover.has_primary(o))
-            .collect();
-        let mut later = vec![vec![0; cover.primary]; options.len() + 1];
-        for k in (0..options.len()).rev() {
-            later[k] = later[k + 1].clone();
-            for &item in &cover.options[options[k]] {
-                if item < cover.primary {
-                    later[k][item] += 1;
-                }
-            }
-        }
-        Counter {
-            cover,
-            options,
-            later,
-            covered: vec![0; cover.primary],
-            shared: vec![(0, None); cover.items.len()],
-            solutions: 0,
-        }
-    }
-
-    /// Counts the solutions that extend the choices made for
-    /// `options[..k]`.
-    fn decide(&mut self, k: usize) {
-        let cover = self.cover;
-        let Some(&option) = self.options.get(k) else {
-            let reached = (0..cover.primary).all(|i| self.covered[i] >= cover.bounds[i].min);
-            self.solutions += u64::from(reached);
-            return;
-        };
-        let primary = || cover.options[option].iter().filter(|&&i| i < cover.primary);
-        // Leave the option out, unless one of its items could then never
-        // reach its lower bound.
-        if primary().all(|&i| self.covered[i] + self.later[k + 1][i] >= cover.bounds[i].min) {
-            self.decide(k + 1);
-        }
-        // Take it, when it fits with the options taken.
-        if self.fits(option) {
-            self.take(option);
-            self.decide(k + 1);
-            self.put_back(option);
-        }
-    }
-
-    /// Whether `option` can join the chosen options: no primary item past
-    /// its upper bound, no secondary item named twice unless both give it
-    /// the same colour.
-    fn fits(&self, option: usize) -> bool {
-        let cover = self.cover;
-        let mut entries = cover.options[option].iter().zip(&cover.colours[option]);
-        entries.all(|(&item, &colour)| {
-            if item < cover.primary {
-                return self.covered[item] < cover.bounds[item].max;
-            }
-            let (uses, first) = self.shared[item];
-            uses == 0 || (colour.is_some() && first == colour)
-        })
-    }
-
-    /// Adds `option` to the chosen options.
-    fn take(&mut self, option: usize) {
-        let cover = self.cover;
-        for (&item, &colour) in cover.options[option].iter().zip(&cover.colours[option]) {
-            if item < cover.primary {
-                self.covered[item] += 1;
-            } else {
-                let (uses, first) = &mut self.shared[item];
-                if *uses == 0 {
-                    *first = colour;
-                }
-                *uses += 1;
-            }
-        }
-    }
-
-    /// Removes `option`, the last option taken, from the chosen options.
-    fn put_back(&mut self, option: usize) {
-        let cover = self.cover;
-        for &item in &cover.options[option] {
-            if item < cover.primary {
-                self.covered[item] -= 1;
-            } else {
-                // The colour stays; it counts only while the item is used.
-                self.shared[item].0 -= 1;
-            }
-        }
-    }
+    brute::count(&cover.to_problem())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::bench_xcc::{parse_xcc_reference, Program, XccRow};
-    use crate::fixtures::fixtures_dir;
-    use crate::verify::{check_cover, read_fixture, Kind};
+    use cover_check::exact::{check_cover, read_fixture, read_knuth, Kind};
+    use cover_check::manifest::read_manifest;
 
     /// Every subset of the options that `check_cover` accepts: a second
     /// count, for problems of at most 20 options.
@@ -261,8 +105,8 @@ q r y:B
     fn random_instances_by_subsets() {
         for seed in 0..12 {
             for text in [
-                crate::fixtures_xcc::random_xcc(seed),
-                crate::fixtures_xcc::random_mcc(seed),
+                crate::fixtures::random_xcc(seed),
+                crate::fixtures::random_mcc(seed),
             ] {
                 count(&text);
             }
@@ -307,7 +151,7 @@ q r y:B
     /// `xcc_small`, DLX2's nodes and updates too).
     #[test]
     fn manifest_agrees_with_reference_xcc() {
-        let dir = fixtures_dir().join("exact");
+        let dir = crate::paths::fixtures().join("exact");
         let text = std::fs::read_to_string(dir.join("xcc_small.dlx")).unwrap();
         assert_eq!(text, XCC_SMALL);
         let manifest = read_manifest(&dir.join("expected.tsv")).unwrap();
@@ -338,7 +182,7 @@ q r y:B
     /// `../shared/xc/` and the rows of its `REFERENCE-XCC.md`, or `None`
     /// (with a note) when the folder is not here.
     fn reference_xcc() -> Option<(std::path::PathBuf, Vec<XccRow>)> {
-        let dir = crate::bench::shared_dir().join("xc");
+        let dir = crate::paths::shared().join("xc");
         let Ok(text) = std::fs::read_to_string(dir.join("REFERENCE-XCC.md")) else {
             println!("note: {} is not here; not compared", dir.display());
             return None;
@@ -353,7 +197,7 @@ q r y:B
     /// are not checked (the engine's branching is its own there).
     #[test]
     fn manifest_counts_by_brute_force() {
-        let dir = fixtures_dir().join("exact");
+        let dir = crate::paths::fixtures().join("exact");
         let manifest = read_manifest(&dir.join("expected.tsv")).unwrap();
         let mut checked = 0;
         for row in &manifest {
@@ -380,7 +224,7 @@ q r y:B
     /// may hold two equal options (their solutions would print alike).
     #[test]
     fn no_fixture_repeats_an_option() {
-        let dir = fixtures_dir().join("exact");
+        let dir = crate::paths::fixtures().join("exact");
         for row in read_manifest(&dir.join("expected.tsv")).unwrap() {
             for cover in read_fixture(&dir.join(&row.file)).unwrap() {
                 if cover.kind != Kind::Knuth {

@@ -1,6 +1,6 @@
-//! `cargo xtask soak`: every public dataset of `../shared/datasets/` through
-//! every engine of the release binary, on one thread and on all cores, each
-//! answer checked.
+//! `cargo xtask verify --datasets`: every public dataset of
+//! `../shared/datasets/` through every engine of the release binary, on one
+//! thread and on all cores, each answer checked.
 //!
 //! Why: `verify` checks the small fixtures of this repository; the public
 //! sets are where scale shows (49,158 17-clue puzzles, 48,766 very hard
@@ -10,18 +10,19 @@
 //!
 //! What it must not trust: the engines (`dlx-core`) and the parsers and
 //! models (`cover-models`). It uses neither. Puzzles and answers are read by
-//! the readers of `verify_sudoku`, `verify_radar` and `verify_target`, and
-//! every answer is judged by their checkers: a printed grid must keep the
-//! puzzle's givens and have rows, columns and boxes that are permutations
-//! of the symbols ([`verify_sudoku::check_grid`]); a radar answer must
-//! reach every city with at most K stations and be the smallest radius
-//! ([`verify_radar::check_radar_record`]); a target grid must be a solution
-//! whose recomputed score is the printed one ([`verify_target::check_answer`]).
+//! `cover-check`'s readers, and every answer is judged by its checkers: a
+//! printed grid must keep the puzzle's givens and have rows, columns and
+//! boxes that are permutations of the symbols ([`sudoku::check_grid`]); a
+//! radar answer must reach every city with at most K stations and be the
+//! smallest radius ([`radar::check_record`]); a target grid must be a
+//! solution whose recomputed score is the printed one
+//! ([`target::check_answer`]).
 //! Counts are compared with what the sources state (the datasets' README:
 //! which sets are all unique, that every puzzle of serg_benchmark_multi has
 //! two or more solutions; tdoku's `puzzle:count[:solution]` lines), and,
-//! for the small sets whose counts no source states, with [`recount`], a
-//! plain backtracking count of this module that knows no exact cover. The
+//! for the small sets whose counts no source states, with
+//! [`sudoku::count_within`], a plain backtracking count that knows no exact
+//! cover. The
 //! contest samples' answers are compared with their `.out` files.
 //!
 //! For each set, engine (the values of `--engine` that `cover CMD --help`
@@ -54,28 +55,26 @@
 //! test, from ever running. A time limit per run guards against a hang
 //! instead.
 //!
-//! Usage: `cargo xtask soak [--quick] [--bin PATH] [--set NAME ...]`.
+//! Usage: `cargo xtask verify --datasets [--quick] [--bin PATH] [--set NAME ...]`.
 //! `--quick` takes the first [`QUICK_PUZZLES`] puzzles of each set;
 //! `--bin` runs that binary instead of building one; `--set` restricts the
 //! soak to the sets so named (file names without extension, or a folder:
 //! `sudoku9`, `samples`). The datasets are looked for in `../shared`
 //! (`COVER_SHARED=DIR` points elsewhere); when they are not there the soak
-//! says so and succeeds. The last line is `soak: N passed, M failed`; the
-//! exit status is 1 when anything failed.
+//! says so and succeeds. The last line is `verify --datasets: N passed, M
+//! failed`; the exit status is 1 when anything failed.
 
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
+use cover_check::exact::{self, check_knuth_all_text};
+use cover_check::manifest::Layout;
+use cover_check::process::{self, Run};
+use cover_check::{radar, sudoku, target};
 use serde_json::Value;
 
-use crate::bench::shared_dir;
-use crate::verify::{self, build_cover, workspace_root};
-use crate::verify_radar;
-use crate::verify_sudoku::{self, Layout};
-use crate::verify_target;
+use crate::paths;
 
 /// `--count --limit LIMIT`: enough to tell one solution from several.
 const LIMIT: u64 = 2;
@@ -87,7 +86,7 @@ pub const QUICK_PUZZLES: usize = 2000;
 /// in reasonable time (the datasets' README: none of 18 in 2e7 nodes).
 const GECODE_25_MAX_NODES: u64 = 200_000;
 
-/// [`recount`] gives up (the count stays unknown) after this many nodes.
+/// The recount gives up (the count stays unknown) after this many nodes.
 const RECOUNT_BUDGET: u64 = 2_000_000;
 
 /// A FAIL line shows at most this many reasons.
@@ -111,7 +110,7 @@ enum Counts {
     Multiple,
     /// The file states each count: `puzzle:count[:solution]` (tdoku).
     Stated,
-    /// No source states them; [`recount`] counts them here (small sets).
+    /// No source states them; they are recounted here (small sets).
     Recount,
     /// Not known, and too hard to recount: the engines must agree.
     Unknown,
@@ -138,11 +137,13 @@ enum Kind {
 
 /// One dataset file and how to soak it.
 struct Set {
-    /// What `--set` calls it: the file name without its extension.
-    name: &'static str,
     /// The file, relative to the datasets folder.
     file: &'static str,
     kind: Kind,
+}
+
+const fn set(file: &'static str, kind: Kind) -> Set {
+    Set { file, kind }
 }
 
 const fn lines(counts: Counts) -> Kind {
@@ -176,109 +177,52 @@ const fn grids(counts: Counts) -> Kind {
 /// go with their `.in`); a file missing here fails the soak, so that a new
 /// dataset is not left out unseen.
 const SETS: &[Set] = &[
-    Set {
-        name: "17_clue",
-        file: "sudoku9/17_clue.txt",
-        kind: lines(Counts::Unique),
-    },
-    Set {
-        name: "magictour_top1465",
-        file: "sudoku9/magictour_top1465.txt",
-        kind: lines(Counts::Unique),
-    },
-    Set {
-        name: "forum_hardest_1905_11plus",
-        file: "sudoku9/forum_hardest_1905_11plus.txt",
-        kind: lines(Counts::Unique),
-    },
-    Set {
-        name: "forum_hardest_1106",
-        file: "sudoku9/forum_hardest_1106.txt",
-        kind: lines(Counts::Unique),
-    },
-    Set {
-        name: "serg_benchmark_multi",
-        file: "sudoku9/serg_benchmark_multi.txt",
-        kind: lines(Counts::Multiple),
-    },
-    Set {
-        name: "tdoku_test_puzzles_with_counts",
-        file: "sudoku9/tdoku_test_puzzles_with_counts.txt",
-        kind: lines(Counts::Stated),
-    },
-    Set {
-        name: "top95",
-        file: "sudoku9/top95.txt",
-        kind: lines(Counts::Unique),
-    },
-    Set {
-        name: "hardest",
-        file: "sudoku9/hardest.txt",
-        kind: lines(Counts::Unique),
-    },
-    Set {
-        name: "gecode_9x9",
-        file: "sudoku9/gecode_9x9.txt",
-        kind: lines(Counts::Recount),
-    },
-    Set {
-        name: "gecode_16x16",
-        file: "sudoku16/gecode_16x16.txt",
-        kind: lines_16(Counts::Unique),
-    },
-    Set {
-        name: "satsolvers_16x16",
-        file: "sudoku16/satsolvers_16x16.txt",
-        kind: lines_16(Counts::Unique),
-    },
-    Set {
-        name: "gecode_25x25",
-        file: "sudoku25/gecode_25x25.txt",
-        kind: Kind::Sudoku(SudokuSet {
+    set("sudoku9/17_clue.txt", lines(Counts::Unique)),
+    set("sudoku9/magictour_top1465.txt", lines(Counts::Unique)),
+    set(
+        "sudoku9/forum_hardest_1905_11plus.txt",
+        lines(Counts::Unique),
+    ),
+    set("sudoku9/forum_hardest_1106.txt", lines(Counts::Unique)),
+    set("sudoku9/serg_benchmark_multi.txt", lines(Counts::Multiple)),
+    set(
+        "sudoku9/tdoku_test_puzzles_with_counts.txt",
+        lines(Counts::Stated),
+    ),
+    set("sudoku9/top95.txt", lines(Counts::Unique)),
+    set("sudoku9/hardest.txt", lines(Counts::Unique)),
+    set("sudoku9/gecode_9x9.txt", lines(Counts::Recount)),
+    set("sudoku16/gecode_16x16.txt", lines_16(Counts::Unique)),
+    set("sudoku16/satsolvers_16x16.txt", lines_16(Counts::Unique)),
+    set(
+        "sudoku25/gecode_25x25.txt",
+        Kind::Sudoku(SudokuSet {
             layout: Layout::Line,
             symbols: Some(SYMBOLS_25),
             counts: Counts::Unknown,
             max_nodes: Some(GECODE_25_MAX_NODES),
         }),
-    },
-    Set {
-        name: "poj3074_sample",
-        file: "samples/poj3074_sample.in",
-        kind: lines(Counts::Recount),
-    },
+    ),
+    set("samples/poj3074_sample.in", lines(Counts::Recount)),
     // POJ 3076: 16×16 grids of letters A-P, the default 16×16 symbols.
-    Set {
-        name: "poj3076_sample",
-        file: "samples/poj3076_sample.in",
-        kind: grids(Counts::Recount),
-    },
+    set("samples/poj3076_sample.in", grids(Counts::Recount)),
     // Luogu P1784: one 9×9 grid of numbers separated by spaces, 0 empty.
-    Set {
-        name: "p1784_sample",
-        file: "samples/p1784_sample.in",
-        kind: grids(Counts::Recount),
-    },
-    Set {
-        name: "hdu2295_sample",
-        file: "samples/hdu2295_sample.in",
-        kind: Kind::Radar,
-    },
-    Set {
-        name: "p1074_sample1",
-        file: "samples/p1074_sample1.in",
-        kind: Kind::Target,
-    },
-    Set {
-        name: "p1074_sample2",
-        file: "samples/p1074_sample2.in",
-        kind: Kind::Target,
-    },
+    set("samples/p1784_sample.in", grids(Counts::Recount)),
+    set("samples/hdu2295_sample.in", Kind::Radar),
+    set("samples/p1074_sample1.in", Kind::Target),
+    set("samples/p1074_sample2.in", Kind::Target),
 ];
 
 impl Set {
+    /// What `--set` calls it: the file name without its extension.
+    fn name(&self) -> &'static str {
+        let base = self.file.rsplit('/').next().unwrap_or(self.file);
+        base.split_once('.').map_or(base, |(stem, _)| stem)
+    }
+
     /// Whether `--set NAME` selects this set: its name or its folder.
     fn is_named(&self, name: &str) -> bool {
-        self.name == name || self.file.split('/').next() == Some(name)
+        self.name() == name || self.file.split('/').next() == Some(name)
     }
 }
 
@@ -373,10 +317,10 @@ impl Puzzles {
         }
     }
 
-    /// The cells of puzzle `k`, as written, read by `verify_sudoku`.
+    /// The cells of puzzle `k`, as written, read by `cover-check`.
     fn cells(&self, k: usize) -> Vec<String> {
         match self {
-            Puzzles::Lines(lines) => verify_sudoku::read_puzzles(&lines[k], Layout::Line)
+            Puzzles::Lines(lines) => sudoku::read_puzzles(&lines[k], Layout::Line)
                 .pop()
                 .unwrap_or_default(),
             Puzzles::Grids(grids) => grids[k].clone(),
@@ -394,7 +338,7 @@ impl Puzzles {
 
 /// A line set cut to its first `first` puzzles: the input to give `cover`
 /// (a prefix of `text`, bytes unchanged, CRLF and all) and the puzzle
-/// lines. Lines that `verify_sudoku`'s reader skips (comments, blank) are
+/// lines. Lines that `cover-check`'s reader skips (comments, blank) are
 /// no puzzles; a line `end` ends the input, as for it and for `cover`.
 fn cut_lines(text: &str, first: Option<usize>) -> (&str, Vec<String>) {
     let mut puzzles = Vec::new();
@@ -407,7 +351,7 @@ fn cut_lines(text: &str, first: Option<usize>) -> (&str, Vec<String>) {
         }
         // Passed alone, the first line still has its byte-order mark,
         // which the reader strips.
-        if !verify_sudoku::read_puzzles(line, Layout::Line).is_empty() {
+        if !sudoku::read_puzzles(line, Layout::Line).is_empty() {
             if first.is_some_and(|n| puzzles.len() >= n) {
                 cut = true;
                 break;
@@ -421,189 +365,6 @@ fn cut_lines(text: &str, first: Option<usize>) -> (&str, Vec<String>) {
         end = text.len();
     }
     (&text[..end], puzzles)
-}
-
-/// A puzzle's digits (1..=side, 0 for empty) for [`recount`]: a cell is
-/// its place among `symbols` plus one, else a number 1..=side, else one of
-/// the empty marks `. - _ 0`. `None` when a cell is none of these.
-fn digits_of(cells: &[String], symbols: &str) -> Option<Vec<usize>> {
-    let side = cells.len().isqrt();
-    cells
-        .iter()
-        .map(|cell| {
-            let mut chars = cell.chars();
-            let symbol = match (chars.next(), chars.next()) {
-                (Some(c), None) => symbols.chars().position(|s| s == c),
-                _ => None,
-            };
-            match (symbol, cell.parse::<usize>()) {
-                (Some(at), _) => Some(at + 1),
-                (None, Ok(0)) => Some(0),
-                (None, Ok(n)) if n <= side => Some(n),
-                _ if matches!(cell.as_str(), "." | "-" | "_") => Some(0),
-                _ => None,
-            }
-        })
-        .collect()
-}
-
-/// Counts a puzzle's solutions up to `limit` by plain backtracking, or
-/// `None` when that takes more than `budget` nodes. Each node branches on
-/// the fewest alternatives: the candidates of an empty cell, or the places
-/// left in a row, column or box for a digit it misses (without the latter,
-/// POJ 3076's 16×16 sample takes millions of nodes). `digits` are
-/// 1..=side, 0 for empty, row by row. It shares nothing with the engines
-/// (no exact cover, no links), so it can stand for the counts that no
-/// source states.
-pub fn recount(digits: &[usize], limit: u64, budget: u64) -> Option<u64> {
-    /// What a node branches on.
-    enum Choice {
-        /// Each candidate (a bit set) of this cell.
-        Cell(usize, u64),
-        /// Each place for this digit (a bit) in unit (kind, index).
-        Digit(usize, usize, u64),
-    }
-    struct Search {
-        side: usize,
-        n: usize,
-        cells: Vec<usize>,
-        /// The digits used in each row, column and box, as bit sets.
-        used: [Vec<u64>; 3],
-        found: u64,
-        limit: u64,
-        nodes: u64,
-        budget: u64,
-    }
-    impl Search {
-        fn full(&self) -> u64 {
-            u64::MAX >> (64 - self.side)
-        }
-        fn units(&self, cell: usize) -> [usize; 3] {
-            let (r, c) = (cell / self.side, cell % self.side);
-            [r, c, r / self.n * self.n + c / self.n]
-        }
-        /// Cell `j` of unit `unit` of kind `kind` (row, column, box).
-        fn cell_of(&self, kind: usize, unit: usize, j: usize) -> usize {
-            let (s, n) = (self.side, self.n);
-            match kind {
-                0 => unit * s + j,
-                1 => j * s + unit,
-                _ => (unit / n * n + j / n) * s + unit % n * n + j % n,
-            }
-        }
-        fn free(&self, cell: usize) -> u64 {
-            let [r, c, b] = self.units(cell);
-            self.full() & !(self.used[0][r] | self.used[1][c] | self.used[2][b])
-        }
-        fn flip(&mut self, cell: usize, bit: u64) {
-            for (kind, unit) in self.units(cell).into_iter().enumerate() {
-                self.used[kind][unit] ^= bit;
-            }
-            self.cells[cell] = if self.cells[cell] == 0 {
-                bit.trailing_zeros() as usize + 1
-            } else {
-                0
-            };
-        }
-        /// The choice with the fewest alternatives, and their number;
-        /// `None` when the grid is full.
-        fn choose(&self) -> Option<(Choice, u32)> {
-            let mut best: Option<(Choice, u32)> = None;
-            for cell in (0..self.cells.len()).filter(|&c| self.cells[c] == 0) {
-                let free = self.free(cell);
-                if best.as_ref().is_none_or(|b| free.count_ones() < b.1) {
-                    best = Some((Choice::Cell(cell, free), free.count_ones()));
-                }
-            }
-            if best.as_ref().is_none_or(|b| b.1 <= 1) {
-                return best;
-            }
-            for kind in 0..3 {
-                for unit in 0..self.side {
-                    let mut missing = self.full() & !self.used[kind][unit];
-                    while missing != 0 {
-                        let bit = missing & missing.wrapping_neg();
-                        missing ^= bit;
-                        let places = (0..self.side)
-                            .map(|j| self.cell_of(kind, unit, j))
-                            .filter(|&c| self.cells[c] == 0 && self.free(c) & bit != 0)
-                            .count() as u32;
-                        if best.as_ref().is_some_and(|b| places < b.1) {
-                            best = Some((Choice::Digit(kind, unit, bit), places));
-                        }
-                    }
-                }
-            }
-            best
-        }
-        /// `false` when the budget ran out.
-        fn go(&mut self) -> bool {
-            self.nodes += 1;
-            if self.nodes > self.budget {
-                return false;
-            }
-            let Some((choice, _)) = self.choose() else {
-                self.found += 1;
-                return true;
-            };
-            let moves: Vec<(usize, u64)> = match choice {
-                Choice::Cell(cell, mut free) => {
-                    let mut moves = Vec::new();
-                    while free != 0 {
-                        let bit = free & free.wrapping_neg();
-                        free ^= bit;
-                        moves.push((cell, bit));
-                    }
-                    moves
-                }
-                Choice::Digit(kind, unit, bit) => (0..self.side)
-                    .map(|j| self.cell_of(kind, unit, j))
-                    .filter(|&c| self.cells[c] == 0 && self.free(c) & bit != 0)
-                    .map(|c| (c, bit))
-                    .collect(),
-            };
-            for (cell, bit) in moves {
-                if self.found >= self.limit {
-                    break;
-                }
-                self.flip(cell, bit);
-                let within = self.go();
-                self.flip(cell, bit);
-                if !within {
-                    return false;
-                }
-            }
-            true
-        }
-    }
-    let side = digits.len().isqrt();
-    let n = side.isqrt();
-    if n * n != side || side * side != digits.len() || side == 0 || side > 64 {
-        return None;
-    }
-    let mut search = Search {
-        side,
-        n,
-        cells: vec![0; digits.len()],
-        used: [vec![0; side], vec![0; side], vec![0; side]],
-        found: 0,
-        limit,
-        nodes: 0,
-        budget,
-    };
-    for (cell, &digit) in digits.iter().enumerate() {
-        if digit == 0 {
-            continue;
-        }
-        if digit > side {
-            return None;
-        }
-        if search.free(cell) >> (digit - 1) & 1 == 0 {
-            return Some(0); // Givens that clash.
-        }
-        search.flip(cell, 1 << (digit - 1));
-    }
-    search.go().then_some(search.found)
 }
 
 /// A sudoku set, read: the input for `cover`, the puzzles and what is
@@ -627,7 +388,7 @@ fn read_sudoku<'a>(
         // Grid sets are the samples, of a few puzzles: never cut.
         Layout::Grid => (
             text,
-            Puzzles::Grids(verify_sudoku::read_puzzles(text, Layout::Grid)),
+            Puzzles::Grids(sudoku::read_puzzles(text, Layout::Grid)),
         ),
     };
     let mut known = Vec::with_capacity(puzzles.len());
@@ -652,13 +413,10 @@ fn read_sudoku<'a>(
             Counts::Recount => {
                 let cells = puzzles.cells(k);
                 let side = cells.len().isqrt();
-                let symbols = set
-                    .symbols
-                    .or(verify_sudoku::default_symbols(side))
-                    .unwrap_or("");
-                let digits = digits_of(&cells, symbols)
-                    .ok_or_else(|| format!("puzzle {}: a cell is no digit", k + 1))?;
-                just(recount(&digits, LIMIT, RECOUNT_BUDGET))
+                let symbols = set.symbols.or(sudoku::default_symbols(side)).unwrap_or("");
+                let digits = sudoku::digits(&cells, Some(symbols))
+                    .map_err(|e| format!("puzzle {}: {e}", k + 1))?;
+                just(sudoku::count_within(&digits, side, LIMIT, RECOUNT_BUDGET))
             }
         });
     }
@@ -754,7 +512,7 @@ fn exit_for(answers: &[Answer]) -> i32 {
 }
 
 /// Judges a first-solution output (`cover sudoku`): one answer per puzzle
-/// in the input's layout; each grid checked by `verify_sudoku::check_grid`
+/// in the input's layout; each grid checked by `sudoku::check_grid`
 /// and, where a source states the only solution, equal to it; `no
 /// solution` only where the count is 0 or unknown; `gave up` only when
 /// `gave_up_ok`.
@@ -767,7 +525,7 @@ fn judge_first(
     gave_up_ok: bool,
 ) -> Verdict {
     let mut verdict = Verdict::default();
-    let units = verify_sudoku::answer_units(stdout, layout == Layout::Grid);
+    let units = sudoku::answer_units(stdout, layout == Layout::Grid);
     if units.len() != puzzles.len() {
         verdict.problems.push(format!(
             "{} answers for {} puzzles",
@@ -795,15 +553,9 @@ fn judge_first(
                 Answer::Invalid
             }
             _ => {
-                // Read as verify_sudoku's check_text reads answers.
-                let cells: Vec<String> = match layout {
-                    Layout::Line => verify_sudoku::line_cells(unit[0]),
-                    Layout::Grid => unit
-                        .iter()
-                        .flat_map(|l| verify_sudoku::cells_of(l))
-                        .collect(),
-                };
-                if let Err(m) = verify_sudoku::check_grid(&puzzles.cells(k), &cells, symbols) {
+                // Read as the sudoku family reads answers.
+                let cells = sudoku::answer_cells(unit, layout == Layout::Grid);
+                if let Err(m) = sudoku::check_grid(&puzzles.cells(k), &cells, symbols) {
                     fail(m);
                 } else if known.count == Some(0) {
                     fail("a grid for a puzzle without solution".to_owned());
@@ -934,7 +686,7 @@ fn judge_agreement(engines: &[(String, Vec<Answer>, Vec<Answer>)]) -> Problems {
 /// Judges `cover radar --json` against the cases and the `.out` radii.
 fn judge_radar_json(stdout: &str, input: &str, expected: &str) -> Problems {
     let mut problems = Problems::default();
-    let cases = match verify_radar::read_radar_cases(input) {
+    let cases = match radar::read_cases(input) {
         Ok(cases) => cases,
         Err(e) => {
             problems.push(format!("reading the cases: {e}"));
@@ -948,7 +700,7 @@ fn judge_radar_json(stdout: &str, input: &str, expected: &str) -> Problems {
     for (k, ((case, line), radius)) in cases.iter().zip(lines).zip(expected.lines()).enumerate() {
         let check = || -> Result<(), String> {
             let record: Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
-            verify_radar::check_radar_record(case, &record)?;
+            radar::check_record(case, &record)?;
             if record["status"] == "solved" && record["radius_text"] != radius.trim() {
                 return Err(format!(
                     "radius {}, expected {radius}",
@@ -967,9 +719,9 @@ fn judge_radar_json(stdout: &str, input: &str, expected: &str) -> Problems {
 /// Judges `cover target --show` against the puzzles and the `.out` scores.
 fn judge_target_show(stdout: &str, input: &str, expected: &str) -> Problems {
     let mut problems = Problems::default();
-    let read = verify_target::read_puzzles(input)
+    let read = target::read_puzzles(input)
         .map_err(|e| format!("reading the puzzles: {e}"))
-        .and_then(|p| Ok((p, verify_target::read_shown(stdout)?)));
+        .and_then(|p| Ok((p, target::read_shown(stdout)?)));
     let (puzzles, shown) = match read {
         Ok(read) => read,
         Err(e) => {
@@ -989,7 +741,7 @@ fn judge_target_show(stdout: &str, input: &str, expected: &str) -> Problems {
     for (k, ((puzzle, score), (printed, grid))) in
         puzzles.iter().zip(scores).zip(&shown).enumerate()
     {
-        if let Err(m) = verify_target::check_answer(puzzle, score, *printed, grid.as_ref()) {
+        if let Err(m) = target::check_answer(puzzle, score, *printed, grid.as_ref()) {
             problems.push(format!("puzzle {}: {m}", k + 1));
         }
     }
@@ -999,87 +751,11 @@ fn judge_target_show(stdout: &str, input: &str, expected: &str) -> Problems {
 // ---------------------------------------------------------------------------
 // Running the binary.
 
-/// A finished run of `cover`.
-struct Finished {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-    seconds: f64,
-}
-
-/// Runs `cover ARGS` with `input` on its standard input, reading both
-/// outputs while it runs; `Err` when it could not run, ran past `timeout`
-/// (then it is killed) or wrote standard output that is not UTF-8.
-fn run_cover(
-    cover: &Path,
-    args: &[String],
-    input: &str,
-    timeout: Duration,
-) -> Result<Finished, String> {
-    let shown = format!("cover {}", args.join(" "));
-    let start = Instant::now();
-    let mut child = Command::new(cover)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot run `{shown}`: {e}"))?;
-    let stdin = child.stdin.take();
-    let pipes = [
-        child
-            .stdout
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-        child
-            .stderr
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    ];
-    std::thread::scope(|scope| {
-        // A writer thread, so that a full output pipe cannot block the
-        // input; a write error means cover stopped reading, which its exit
-        // status then explains.
-        scope.spawn(move || {
-            if let Some(mut stdin) = stdin {
-                let _ = stdin.write_all(input.as_bytes());
-            }
-        });
-        let readers = pipes.map(|pipe| {
-            scope.spawn(move || {
-                let mut bytes = Vec::new();
-                if let Some(mut pipe) = pipe {
-                    let _ = pipe.read_to_end(&mut bytes);
-                }
-                bytes
-            })
-        });
-        let status = loop {
-            match child.try_wait() {
-                Ok(Some(status)) => break Ok(status),
-                Ok(None) if start.elapsed() > timeout => {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    break Err(format!(
-                        "`{shown}` gave no answer within {} s",
-                        timeout.as_secs()
-                    ));
-                }
-                Ok(None) => std::thread::sleep(Duration::from_millis(1)),
-                Err(e) => break Err(format!("waiting for `{shown}`: {e}")),
-            }
-        };
-        let seconds = start.elapsed().as_secs_f64();
-        let [stdout, stderr] = readers.map(|r| r.join().unwrap_or_default());
-        let status = status?;
-        Ok(Finished {
-            code: status.code(),
-            stdout: String::from_utf8(stdout)
-                .map_err(|_| format!("`{shown}` wrote standard output that is not UTF-8"))?,
-            stderr: String::from_utf8_lossy(&stderr).into_owned(),
-            seconds,
-        })
-    })
+/// Runs `cover ARGS` with `input` on its standard input (see
+/// [`process::run`]).
+fn run_cover(cover: &Path, args: &[String], input: &str, timeout: Duration) -> Result<Run, String> {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    process::run(cover, &args, input.as_bytes(), timeout)
 }
 
 /// How long a run may take: far more than any engine needs (the slowest,
@@ -1234,7 +910,7 @@ impl Soak {
             match run_cover(&self.cover, &args, input.text, timeout_for(input.units)) {
                 Err(e) => problems.push(e),
                 Ok(run) => {
-                    seconds = Some(run.seconds);
+                    seconds = Some(run.elapsed.as_secs_f64());
                     let verdict = match &one_thread {
                         Some((stdout, verdict)) if *stdout == run.stdout => verdict.clone(),
                         Some((stdout, _)) => {
@@ -1267,7 +943,7 @@ impl Soak {
                 }
             }
             self.report(Row {
-                set: input.set.name,
+                set: input.set.name(),
                 engine: engine.as_deref().unwrap_or("-"),
                 jobs: jobs.to_string(),
                 mode: mode.0,
@@ -1287,16 +963,16 @@ impl Soak {
         let path = self.datasets.join(set.file);
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
-            Err(e) => return self.fail_set(set.name, format!("{}: {e}", path.display())),
+            Err(e) => return self.fail_set(set.name(), format!("{}: {e}", path.display())),
         };
         let read = match read_sudoku(&text, sudoku, self.first) {
             Ok(read) => read,
-            Err(e) => return self.fail_set(set.name, e),
+            Err(e) => return self.fail_set(set.name(), e),
         };
         let unknown = read.known.iter().filter(|k| k.count.is_none()).count();
         if sudoku.counts == Counts::Recount && unknown > 0 {
             let reason = format!("{unknown} puzzles not recounted within {RECOUNT_BUDGET} nodes");
-            self.fail_set(set.name, reason);
+            self.fail_set(set.name(), reason);
         }
         let input = Input {
             set,
@@ -1349,7 +1025,7 @@ impl Soak {
             answers.push((name, f.answers, c.answers));
         }
         self.report(Row {
-            set: set.name,
+            set: set.name(),
             engine: "engines",
             jobs: "-".to_owned(),
             mode: "agree",
@@ -1370,7 +1046,7 @@ impl Soak {
             .and_then(|input| Ok((input, std::fs::read_to_string(&out_path)?)));
         let (text, expected) = match read {
             Ok(read) => read,
-            Err(e) => return self.fail_set(set.name, format!("{}: {e}", path.display())),
+            Err(e) => return self.fail_set(set.name(), format!("{}: {e}", path.display())),
         };
         let (command, mode, args) = match set.kind {
             Kind::Radar => ("radar", "json", ["--json"]),
@@ -1476,7 +1152,7 @@ impl Soak {
             let path = xc.join(format!("{}.dlx", row.name));
             let cover = match std::fs::read_to_string(&path)
                 .map_err(|e| format!("{}: {e}", path.display()))
-                .and_then(|text| crate::verify::read_knuth(&text))
+                .and_then(|text| exact::read_knuth(&text))
             {
                 Ok(cover) => cover,
                 Err(e) => {
@@ -1490,7 +1166,7 @@ impl Soak {
             for jobs in self.jobs {
                 let jobs_text = jobs.to_string();
                 let count_args = ["exact", "--count", "--stats", "--jobs", &jobs_text, &file];
-                let judge_count = |run: &Finished| {
+                let judge_count = |run: &Run| {
                     let mut problems = Problems::default();
                     let number = |label: &str| {
                         run.stderr.lines().find_map(|l| {
@@ -1519,7 +1195,7 @@ impl Soak {
                     "exact", "--all", "--limit", &limit, "--jobs", &jobs_text, &file,
                 ];
                 let want = row.solutions.min(XC_ALL_LIMIT);
-                let judge_all = |run: &Finished| {
+                let judge_all = |run: &Run| {
                     let mut problems = judge_knuth_solutions(&cover, want, &run.stdout);
                     match &first_all {
                         Some(one) if *one != run.stdout => problems.push(format!(
@@ -1548,7 +1224,7 @@ impl Soak {
         mode: &str,
         args: &[&str],
         exit: i32,
-        judge: &dyn Fn(&Finished) -> Problems,
+        judge: &dyn Fn(&Run) -> Problems,
     ) -> Option<String> {
         let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
         let rerun = Some(format!("cover {}", args.join(" ")));
@@ -1564,7 +1240,7 @@ impl Soak {
                     if run.code != Some(exit) {
                         problems.push(format!("exit status {:?}, expected {exit}", run.code));
                     }
-                    (problems, Some(run.seconds), Some(run.stdout))
+                    (problems, Some(run.elapsed.as_secs_f64()), Some(run.stdout))
                 }
             };
         self.report(Row {
@@ -1593,42 +1269,15 @@ struct XcRow {
     seconds: f64,
 }
 
-/// The solutions `cover exact --all` printed for a Knuth-format problem:
-/// blocks of option lines, each ended by a blank line (or `no solution`
-/// when `want` is 0). Each must be a cover of `cover`, all different, and
-/// there must be `want` of them.
-fn judge_knuth_solutions(cover: &verify::Cover, want: u64, stdout: &str) -> Problems {
+/// The solutions `cover exact --all` printed for a Knuth-format problem,
+/// judged by [`check_knuth_all_text`]: `want` covers of `cover`, all
+/// different.
+fn judge_knuth_solutions(cover: &exact::Cover, want: u64, stdout: &str) -> Problems {
     let mut problems = Problems::default();
-    if want == 0 {
-        if stdout.trim() != "no solution" {
-            problems.push(format!("expected `no solution`, found {:?}", clip(stdout)));
-        }
-        return problems;
-    }
-    let mut solutions = Vec::new();
-    for block in stdout.split("\n\n").filter(|b| !b.trim().is_empty()) {
-        let options: Result<Vec<usize>, String> =
-            block.lines().map(|line| cover.option_named(line)).collect();
-        match options.and_then(|options| {
-            verify::check_cover(cover, &options)?;
-            Ok(options)
-        }) {
-            Ok(options) => solutions.push(options),
-            Err(e) => problems.push(format!("solution {}: {e}", solutions.len() + 1)),
-        }
-    }
-    if let Err(e) = verify::check_distinct(&solutions) {
+    if let Err(e) = check_knuth_all_text(cover, want, stdout) {
         problems.push(e);
     }
-    if problems.is_empty() && solutions.len() as u64 != want {
-        problems.push(format!("{} solutions, expected {want}", solutions.len()));
-    }
     problems
-}
-
-/// The start of `text`, for a message.
-fn clip(text: &str) -> String {
-    text.chars().take(60).collect()
 }
 
 /// The files of the datasets folder that no set names (but README and
@@ -1658,55 +1307,29 @@ fn unlisted(datasets: &Path) -> Result<Vec<String>> {
     Ok(found)
 }
 
-/// `cargo xtask soak [--quick] [--bin PATH] [--set NAME ...]`.
-pub fn run(args: &[String]) -> Result<()> {
-    let usage = "usage: cargo xtask soak [--quick] [--bin PATH] [--set NAME ...]";
-    let mut quick = false;
-    let mut binary = None;
-    let mut names: Vec<String> = Vec::new();
-    let mut args = args.iter().peekable();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--quick" => quick = true,
-            "--bin" => binary = Some(PathBuf::from(args.next().context("--bin needs a path")?)),
-            "--set" => {
-                let before = names.len();
-                while let Some(name) = args.next_if(|a| !a.starts_with("--")) {
-                    names.push(name.clone());
-                }
-                if names.len() == before {
-                    bail!("--set needs a name; {usage}");
-                }
-            }
-            other => bail!("unknown argument {other:?}; {usage}"),
-        }
-    }
-    for name in &names {
-        if name != "xc" && !SETS.iter().any(|s| s.is_named(name)) {
-            let known: Vec<&str> = SETS.iter().map(|s| s.name).collect();
+/// `cargo xtask verify --datasets [--quick] [--set NAME ...]` with the
+/// binary `cover`.
+pub fn run(cover: &Path, quick: bool, names: &[&str]) -> Result<()> {
+    for name in names {
+        if *name != "xc" && !SETS.iter().any(|s| s.is_named(name)) {
+            let known: Vec<&str> = SETS.iter().map(|s| s.name()).collect();
             bail!("no set {name:?}; sets: {}", known.join(", "));
         }
     }
-    let datasets = shared_dir().join("datasets");
+    let datasets = paths::datasets();
     // `xtask/../../shared` said plainly, when it is there.
     let datasets = std::fs::canonicalize(&datasets).unwrap_or(datasets);
     if !datasets.is_dir() {
         println!(
-            "soak: {} is not here (COVER_SHARED=DIR points elsewhere); nothing to soak",
+            "verify --datasets: {} is not here (COVER_SHARED=DIR points elsewhere); nothing to run",
             datasets.display()
         );
         return Ok(());
     }
-    let cover = match binary {
-        Some(path) => {
-            std::fs::canonicalize(&path).with_context(|| format!("{}", path.display()))?
-        }
-        None => build_cover(&workspace_root())?,
-    };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let start = Instant::now();
     let mut soak = Soak {
-        cover,
+        cover: cover.to_owned(),
         datasets,
         // At least two threads even on one core, so that sharing runs.
         jobs: [1, cores.max(2)],
@@ -1715,7 +1338,7 @@ pub fn run(args: &[String]) -> Result<()> {
         failed: 0,
     };
     println!(
-        "soak: {} on {}; --jobs 1 and {}{}",
+        "verify --datasets: {} on {}; --jobs 1 and {}{}",
         soak.cover.display(),
         soak.datasets.display(),
         soak.jobs[1],
@@ -1731,7 +1354,10 @@ pub fn run(args: &[String]) -> Result<()> {
     );
     if names.is_empty() {
         for file in unlisted(&soak.datasets)? {
-            soak.fail_set(&file, "no entry in soak's SETS: not soaked".to_owned());
+            soak.fail_set(
+                &file,
+                "no entry in SETS of verify/datasets.rs: not run".to_owned(),
+            );
         }
     }
     let mut engines = std::collections::HashMap::new();
@@ -1751,7 +1377,7 @@ pub fn run(args: &[String]) -> Result<()> {
         let listed = match listed {
             Ok(listed) => listed,
             Err(e) => {
-                soak.fail_set(set.name, e);
+                soak.fail_set(set.name(), e);
                 continue;
             }
         };
@@ -1761,18 +1387,24 @@ pub fn run(args: &[String]) -> Result<()> {
         }
     }
     let xc = soak.datasets.with_file_name("xc");
-    if names.is_empty() || names.iter().any(|n| n == "xc") {
+    if names.is_empty() || names.contains(&"xc") {
         if xc.is_dir() {
             soak.soak_xc(&xc, quick);
         } else {
             println!(
-                "soak: {} is not here; the exact-cover problems are not soaked",
+                "verify --datasets: {} is not here; the exact-cover problems are not run",
                 xc.display()
             );
         }
     }
-    println!("soak: {:.1} s in all", start.elapsed().as_secs_f64());
-    println!("soak: {} passed, {} failed", soak.passed, soak.failed);
+    println!(
+        "verify --datasets: {:.1} s in all",
+        start.elapsed().as_secs_f64()
+    );
+    println!(
+        "verify --datasets: {} passed, {} failed",
+        soak.passed, soak.failed
+    );
     if soak.failed > 0 {
         std::process::exit(1);
     }
@@ -1785,7 +1417,7 @@ mod tests {
 
     #[test]
     fn knuth_solutions_are_judged_by_the_checker() {
-        let cover = verify::read_knuth("a b | c\na c\nb\na b\n").unwrap();
+        let cover = exact::read_knuth("a b | c\na c\nb\na b\n").unwrap();
         // {a c} {b} and {a b}: two solutions.
         let both = "a c\nb\n\na b\n\n";
         assert!(judge_knuth_solutions(&cover, 2, both).is_empty());
@@ -1891,29 +1523,6 @@ mod tests {
             counts,
             max_nodes: None,
         }
-    }
-
-    #[test]
-    fn the_grid_checker_rejects_wrong_grids() {
-        let puzzle = verify_sudoku::line_cells(PUZZLE_9);
-        let good = verify_sudoku::line_cells(SOLUTION_9);
-        assert_eq!(verify_sudoku::check_grid(&puzzle, &good, None), Ok(()));
-        // Two cells of a row swapped: the columns repeat.
-        let mut swapped = good.clone();
-        swapped.swap(1, 2);
-        assert!(verify_sudoku::check_grid(&puzzle, &swapped, None).is_err());
-        // Digits 1 and 2 exchanged everywhere: still a sudoku, but the
-        // given 2 (row 3) is lost.
-        let relabelled: Vec<String> = good
-            .iter()
-            .map(|c| match c.as_str() {
-                "1" => "2".to_owned(),
-                "2" => "1".to_owned(),
-                c => c.to_owned(),
-            })
-            .collect();
-        assert!(verify_sudoku::check_grid(&vec![".".to_owned(); 81], &relabelled, None).is_ok());
-        assert!(verify_sudoku::check_grid(&puzzle, &relabelled, None).is_err());
     }
 
     #[test]
@@ -2078,45 +1687,6 @@ mod tests {
     }
 
     #[test]
-    fn the_recount_counts_known_cases() {
-        assert_eq!(recount(&[0; 16], 1000, RECOUNT_BUDGET), Some(288));
-        assert_eq!(recount(&[0; 16], 2, RECOUNT_BUDGET), Some(2));
-        let mut clash = vec![0; 81];
-        clash[0] = 5;
-        clash[80] = 5;
-        clash[8] = 5;
-        assert_eq!(recount(&clash, 2, RECOUNT_BUDGET), Some(0));
-        let cells = verify_sudoku::line_cells(PUZZLE_9);
-        let digits = digits_of(&cells, "123456789").unwrap();
-        assert_eq!(recount(&digits, 2, RECOUNT_BUDGET), Some(1));
-        // One given fewer than 17 clues' worth: many solutions.
-        assert_eq!(recount(&[0; 81], 2, RECOUNT_BUDGET), Some(2));
-        assert_eq!(recount(&[0; 81], 2, 10), None, "over budget");
-        assert_eq!(recount(&[0; 10], 2, 10), None, "not a square");
-        assert_eq!(recount(&[17; 16], 2, 10), None, "not a digit");
-        // The grid 1234 3412 2143 4321 without cells 1, 3, 5 and 7 (rows
-        // 1-2, columns 1 and 3): 1 and 3 may swap there, two solutions.
-        let mut puzzle = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
-        for cell in [0, 2, 4, 6] {
-            puzzle[cell] = 0;
-        }
-        assert_eq!(recount(&puzzle, 1000, RECOUNT_BUDGET), Some(2));
-        puzzle[0] = 1;
-        assert_eq!(recount(&puzzle, 1000, RECOUNT_BUDGET), Some(1));
-    }
-
-    #[test]
-    fn digits_are_read_from_symbols_numbers_and_marks() {
-        let cells: Vec<String> = ["A", "-", "P", "0"].map(String::from).to_vec();
-        let letters = "ABCDEFGHIJKLMNOP";
-        assert_eq!(digits_of(&cells, letters), Some(vec![1, 0, 16, 0]));
-        let numbers: Vec<String> = ["3", "0", ".", "4"].map(String::from).to_vec();
-        assert_eq!(digits_of(&numbers, "1234"), Some(vec![3, 0, 0, 4]));
-        let bad: Vec<String> = ["5", "0", ".", "x"].map(String::from).to_vec();
-        assert_eq!(digits_of(&bad, "1234"), None);
-    }
-
-    #[test]
     fn lines_are_cut_keeping_bytes_and_ending_at_end() {
         let text = "\u{feff}# comment\r\n1...\r\n\r\n.2..\r\n..3.\r\nend\r\n...4\r\n";
         let (input, puzzles) = cut_lines(text, None);
@@ -2132,11 +1702,15 @@ mod tests {
     #[test]
     fn every_set_has_a_distinct_name_and_its_folder() {
         for (k, set) in SETS.iter().enumerate() {
-            assert!(SETS[..k].iter().all(|s| s.name != set.name), "{}", set.name);
             assert!(
-                set.file.contains(&format!("/{}.", set.name)),
+                SETS[..k].iter().all(|s| s.name() != set.name()),
                 "{}",
-                set.name
+                set.name()
+            );
+            assert!(
+                set.file.contains(&format!("/{}.", set.name())),
+                "{}",
+                set.name()
             );
             assert!(set.is_named(set.file.split('/').next().unwrap()));
         }
@@ -2146,7 +1720,7 @@ mod tests {
     /// here.
     #[test]
     fn the_sets_cover_the_datasets() {
-        let datasets = shared_dir().join("datasets");
+        let datasets = paths::datasets();
         if !datasets.is_dir() {
             println!("note: {} is not here", datasets.display());
             return;

@@ -1,64 +1,17 @@
 //! The `queens` family of `cargo xtask verify`: `cover queens N` for
-//! N = 1..=12 against OEIS A000170, every printed board checked by a
-//! checker written here (one queen per rank and file, no shared diagonal),
-//! the parallel count against the serial one (`--jobs 1`), and the
-//! symmetry-reduced count against the plain one.
+//! N = 1..=12 against OEIS A000170, every printed board checked by
+//! `cover-check`'s checker (one queen per rank and file, no shared
+//! diagonal), the parallel count against the serial one (`--jobs 1`), and
+//! the symmetry-reduced count against the plain one.
 
 use anyhow::Result;
+use cover_check::queens::{check_board, read_board, A000170};
 use serde_json::Value;
 
-use crate::verify::{run_checks, Check, Env, Run};
-
-/// OEIS A000170: the number of N-queens solutions, N = 1, 2, ...
-pub const A000170: [u64; 14] = [
-    1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596,
-];
+use super::runner::{run_checks, Check, Env, Run, ALL_LIMIT};
 
 /// Boards are checked for every N up to this.
 const LARGEST: usize = 12;
-
-/// At most this many boards are listed with `--all`.
-const ALL_LIMIT: u64 = 1000;
-
-/// Whether `files` (the file of the queen in each rank) places N queens
-/// with none attacking another.
-pub fn check_board(files: &[usize]) -> Result<(), String> {
-    let n = files.len();
-    for (rank, &file) in files.iter().enumerate() {
-        if file >= n {
-            return Err(format!("rank {rank}: file {file} is off the board"));
-        }
-        for (later, &other) in files.iter().enumerate().skip(rank + 1) {
-            if other == file {
-                return Err(format!("ranks {rank} and {later} share file {file}"));
-            }
-            if other.abs_diff(file) == later - rank {
-                return Err(format!("ranks {rank} and {later} share a diagonal"));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Reads a text board (`Q` and `.`, one line per rank) into files.
-pub fn read_board(lines: &[&str], n: usize) -> Result<Vec<usize>, String> {
-    if lines.len() != n {
-        return Err(format!("a board of {} lines, expected {n}", lines.len()));
-    }
-    lines
-        .iter()
-        .map(|line| {
-            let queens: Vec<usize> = line.match_indices('Q').map(|(i, _)| i).collect();
-            if line.len() != n || line.chars().any(|c| c != 'Q' && c != '.') {
-                return Err(format!("line {line:?} is not {n} of `Q` and `.`"));
-            }
-            match queens[..] {
-                [file] => Ok(file),
-                _ => Err(format!("line {line:?} has {} queens", queens.len())),
-            }
-        })
-        .collect()
-}
 
 fn json(run: &Run) -> Result<serde_json::Map<String, Value>, String> {
     match serde_json::from_str::<Value>(run.stdout.trim()) {
@@ -74,7 +27,7 @@ fn number(map: &serde_json::Map<String, Value>, key: &str) -> Result<u64, String
 }
 
 /// The checks of `cover queens` for every N up to [`LARGEST`].
-pub fn queens_checks(env: &Env) -> Result<Vec<Check>> {
+pub fn checks(env: &Env) -> Result<Vec<Check>> {
     let mut checks = Vec::new();
     for n in 1..=LARGEST {
         let expected = A000170[n - 1];
@@ -186,30 +139,4 @@ pub fn queens_checks(env: &Env) -> Result<Vec<Check>> {
         ));
     }
     Ok(checks)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_checker_can_fail() {
-        assert!(check_board(&[1, 3, 0, 2]).is_ok());
-        assert!(check_board(&[0, 2, 4, 1, 3]).is_ok());
-        assert!(check_board(&[0, 1, 2, 3]).is_err(), "diagonal");
-        assert!(check_board(&[1, 1, 0, 2]).is_err(), "same file");
-        assert!(check_board(&[1, 3, 0, 9]).is_err(), "off the board");
-    }
-
-    #[test]
-    fn boards_are_read_strictly() {
-        assert_eq!(
-            read_board(&[".Q..", "...Q", "Q...", "..Q."], 4),
-            Ok(vec![1, 3, 0, 2])
-        );
-        assert!(read_board(&[".Q..", "...Q", "Q..."], 4).is_err());
-        assert!(read_board(&[".QQ.", "...Q", "Q...", "..Q."], 4).is_err());
-        assert!(read_board(&[".Q.", "...Q", "Q...", "..Q."], 4).is_err());
-        assert!(read_board(&[".X..", "...Q", "Q...", "..Q."], 4).is_err());
-    }
 }

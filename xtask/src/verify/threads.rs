@@ -2,7 +2,7 @@
 //! `exact`, `target` and `radar` answered with `--jobs 1` and `--jobs 3`,
 //! in several modes, must give the same standard output, standard error
 //! and exit status, byte for byte. (Sudoku has the same check in its own
-//! family, `verify_sudoku`.) The batch runner answers instances on several
+//! family, `sudoku`.) The batch runner answers instances on several
 //! threads at once and prints them in input order; this is where a lost,
 //! doubled or reordered answer, or an error message out of its place,
 //! would show.
@@ -16,7 +16,7 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use crate::verify::{Check, Env, Run};
+use super::runner::{Check, Env, Run};
 
 /// A command and how it is compared.
 struct Compared {
@@ -118,7 +118,7 @@ fn inputs(dir: &Path, extensions: &[&str]) -> Result<Vec<String>> {
 
 /// Every fixture of every command, in every mode, with one and three
 /// threads.
-pub fn threads_checks(env: &Env) -> Result<Vec<Check>> {
+pub fn checks(env: &Env) -> Result<Vec<Check>> {
     let mut checks = Vec::new();
     for compared in COMMANDS {
         let command = compared.command;
@@ -158,7 +158,7 @@ mod tests {
 
     #[test]
     fn every_command_has_fixtures() {
-        let fixtures = crate::fixtures::fixtures_dir();
+        let fixtures = crate::paths::fixtures();
         for compared in COMMANDS {
             let found = inputs(&fixtures.join(compared.command), compared.extensions).unwrap();
             assert!(found.len() >= 3, "{}: {found:?}", compared.command);

@@ -3,17 +3,18 @@
 //! puzzle checked without trusting the solver.
 //!
 //! For each puzzle: the printed solution is a full valid grid that keeps
-//! the clues (a checker written here); the puzzle has exactly one solution,
-//! counted both by a naive backtracking counter written here (4×4, 9×9) and
+//! the clues (`cover-check`'s checker); the puzzle has exactly one solution,
+//! counted both by `cover-check`'s backtracking counter (4×4, 9×9) and
 //! by `cover sudoku --engine linked --count --limit 2`; a puzzle that says
 //! it is minimal loses uniqueness when any clue is removed (the same two
 //! counters on every puzzle with one clue fewer). And the same seed prints
 //! the same bytes with `--jobs 1` and `--jobs 2`.
 
 use anyhow::Result;
+use cover_check::sudoku::{check_solution, count_solutions, read_cells};
 use serde_json::Value;
 
-use crate::verify::{run_checks, Check, Env, Run};
+use super::runner::{run_checks, Check, Env, Run};
 
 /// One run of `cover generate`: its arguments, side and what to expect.
 struct Case {
@@ -55,121 +56,6 @@ const CASES: &[Case] = &[
         symmetric: false,
     },
 ];
-
-/// The default symbols of each side.
-fn symbols(side: usize) -> &'static str {
-    match side {
-        4 => "1234",
-        9 => "123456789",
-        _ => "ABCDEFGHIJKLMNOP",
-    }
-}
-
-/// Reads a line of cells (`.` is 0) in the default symbols.
-pub fn read_cells(line: &str, side: usize) -> Result<Vec<u8>, String> {
-    let cells: Vec<u8> = line
-        .chars()
-        .map(|c| match c {
-            '.' => Ok(0),
-            c => symbols(side)
-                .find(c)
-                .map(|k| k as u8 + 1)
-                .ok_or_else(|| format!("{c:?} is not a symbol of {side}×{side}")),
-        })
-        .collect::<Result<_, _>>()?;
-    if cells.len() != side * side {
-        return Err(format!("{} cells, expected {}", cells.len(), side * side));
-    }
-    Ok(cells)
-}
-
-/// The cells of each row, column and box.
-fn units(side: usize) -> Vec<Vec<usize>> {
-    let n = (1..=side).find(|n| n * n == side).unwrap_or(1);
-    let mut units = Vec::new();
-    for k in 0..side {
-        let (br, bc) = (k / n * n, k % n * n);
-        units.push((0..side).map(|c| k * side + c).collect());
-        units.push((0..side).map(|r| r * side + k).collect());
-        units.push(
-            (0..side)
-                .map(|j| (br + j / n) * side + bc + j % n)
-                .collect(),
-        );
-    }
-    units
-}
-
-/// Whether `solution` is a full valid grid that keeps the clues of `puzzle`.
-pub fn check_solution(puzzle: &[u8], solution: &[u8], side: usize) -> Result<(), String> {
-    if solution.len() != side * side || puzzle.len() != side * side {
-        return Err("wrong number of cells".to_owned());
-    }
-    if let Some(cell) = (0..puzzle.len()).find(|&c| puzzle[c] != 0 && puzzle[c] != solution[c]) {
-        return Err(format!("the solution changes the clue in cell {cell}"));
-    }
-    for unit in units(side) {
-        let mut seen = vec![false; side + 1];
-        for &cell in &unit {
-            let d = solution[cell] as usize;
-            if d == 0 || d > side || seen[d] {
-                return Err(format!(
-                    "cell {cell}: {d} is missing or repeated in its unit"
-                ));
-            }
-            seen[d] = true;
-        }
-    }
-    Ok(())
-}
-
-/// Counts the solutions of `cells` by plain backtracking (the empty cell
-/// with the fewest candidates first), stopping at `limit`.
-pub fn naive_count(cells: &[u8], side: usize, limit: u64) -> u64 {
-    let units = units(side);
-    let mut peers = vec![Vec::new(); cells.len()];
-    for unit in &units {
-        for &a in unit {
-            peers[a].extend(unit.iter().copied().filter(|&b| b != a));
-        }
-    }
-    fn go(grid: &mut [u8], peers: &[Vec<usize>], side: usize, limit: u64, count: &mut u64) {
-        let mut best: Option<(usize, Vec<u8>)> = None;
-        for cell in (0..grid.len()).filter(|&c| grid[c] == 0) {
-            let candidates: Vec<u8> = (1..=side as u8)
-                .filter(|&d| peers[cell].iter().all(|&p| grid[p] != d))
-                .collect();
-            if best
-                .as_ref()
-                .is_none_or(|(_, b)| candidates.len() < b.len())
-            {
-                best = Some((cell, candidates));
-            }
-        }
-        let Some((cell, candidates)) = best else {
-            *count += 1;
-            return;
-        };
-        for d in candidates {
-            grid[cell] = d;
-            go(grid, peers, side, limit, count);
-            grid[cell] = 0;
-            if *count >= limit {
-                return;
-            }
-        }
-    }
-    // Clues that clash have no solution.
-    for (cell, &d) in cells.iter().enumerate() {
-        if d != 0 && peers[cell].iter().any(|&p| cells[p] == d) {
-            return 0;
-        }
-    }
-    let mut grid = cells.to_vec();
-    let mut count = 0;
-    go(&mut grid, &peers, side, limit, &mut count);
-    count
-}
 
 /// The records of a `--json` run.
 fn records(run: &Run) -> Result<Vec<Value>, String> {
@@ -237,7 +123,7 @@ fn with_a_clue_fewer(puzzle: &str, symmetric: bool) -> Vec<String> {
 }
 
 /// The checks of `cover generate`.
-pub fn generate_checks(env: &Env) -> Result<Vec<Check>> {
+pub fn checks(env: &Env) -> Result<Vec<Check>> {
     let mut checks = Vec::new();
     for (k, case) in CASES.iter().enumerate() {
         let fixture = format!("generate {}", case.args.join(" "));
@@ -261,9 +147,9 @@ pub fn generate_checks(env: &Env) -> Result<Vec<Check>> {
             let puzzles: Vec<String> = lines_of(run)?.into_iter().map(|(p, _)| p).collect();
             if case.side <= 9 {
                 for puzzle in &puzzles {
-                    let count = naive_count(&read_cells(puzzle, case.side)?, case.side, 2);
+                    let count = count_solutions(&read_cells(puzzle, case.side)?, case.side, 2);
                     if count != 1 {
-                        return Err(format!("{puzzle}: naive count {count}"));
+                        return Err(format!("{puzzle}: backtracking count {count}"));
                     }
                 }
             }
@@ -287,7 +173,7 @@ pub fn generate_checks(env: &Env) -> Result<Vec<Check>> {
             }
             if case.side <= 9 {
                 for puzzle in &fewer {
-                    if naive_count(&read_cells(puzzle, case.side)?, case.side, 2) < 2 {
+                    if count_solutions(&read_cells(puzzle, case.side)?, case.side, 2) < 2 {
                         return Err(format!("{puzzle}: unique with a clue fewer"));
                     }
                 }
@@ -332,31 +218,15 @@ mod tests {
 
     const PUZZLE: &str =
         "8.62...4......16......5....6..1......7.8.9..1.1..76.3.......8..295.3.....6.....7.";
-    const SOLUTION: &str =
-        "836297145754381692921654387689123754573849261412576938147965823295738416368412579";
 
     #[test]
-    fn the_checkers_can_fail() {
-        let puzzle = read_cells(PUZZLE, 9).unwrap();
-        let solution = read_cells(SOLUTION, 9).unwrap();
-        assert!(check_solution(&puzzle, &solution, 9).is_ok());
-        let mut wrong = solution.clone();
-        wrong.swap(0, 1);
-        assert!(
-            check_solution(&puzzle, &wrong, 9).is_err(),
-            "a clue changed"
-        );
-        let mut wrong = solution.clone();
-        wrong.swap(1, 2);
-        assert!(
-            check_solution(&puzzle, &wrong, 9).is_err(),
-            "rows still fine, columns not"
-        );
-        assert!(read_cells("12x", 9).is_err());
-        assert_eq!(naive_count(&puzzle, 9, 2), 1);
-        let fewer = read_cells(&with_a_clue_fewer(PUZZLE, false)[0], 9).unwrap();
-        assert_eq!(naive_count(&fewer, 9, 2), 2);
-        assert_eq!(naive_count(&[0; 16], 4, 1000), 288);
-        assert_eq!(naive_count(&[1, 1].repeat(8), 4, 2), 0);
+    fn a_clue_fewer_loses_uniqueness() {
+        assert_eq!(count_solutions(&read_cells(PUZZLE, 9).unwrap(), 9, 2), 1);
+        let fewer = with_a_clue_fewer(PUZZLE, false);
+        assert_eq!(fewer.len(), PUZZLE.chars().filter(|&c| c != '.').count());
+        assert_eq!(count_solutions(&read_cells(&fewer[0], 9).unwrap(), 9, 2), 2);
+        let pairs = with_a_clue_fewer(PUZZLE, true);
+        let dots = PUZZLE.matches('.').count();
+        assert!(pairs.iter().all(|p| p.matches('.').count() > dots));
     }
 }

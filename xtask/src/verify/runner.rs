@@ -1,0 +1,148 @@
+//! What every family of `verify` shares, and nothing family-specific: the
+//! environment (binary, fixtures), one run of the binary, the checks a run
+//! turns into, and the checks of output and error lines that several
+//! families make.
+//!
+//! It must not know any family, nor the driver that runs them.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use cover_check::{error_lines, process, snippet};
+
+/// At most this many solutions are asked for with `--all`.
+pub const ALL_LIMIT: u64 = 1000;
+
+/// A run of the binary that takes longer than this has failed.
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+/// What the families get: where the binary and the fixtures are.
+pub struct Env {
+    /// The `cover` binary.
+    pub cover: PathBuf,
+    /// `fixtures/`.
+    pub fixtures: PathBuf,
+}
+
+/// One verified fact about one fixture.
+pub struct Check {
+    /// The fixture, relative to `fixtures/` (`exact/queens8.dlx`).
+    pub fixture: String,
+    /// What was checked (`count`, `all solutions`, ...).
+    pub what: String,
+    /// `Err(reason)` when the check failed.
+    pub outcome: Result<(), String>,
+}
+
+impl Check {
+    pub fn new(fixture: &str, what: &str, outcome: Result<(), String>) -> Check {
+        Check {
+            fixture: fixture.to_owned(),
+            what: what.to_owned(),
+            outcome,
+        }
+    }
+}
+
+/// The result of one run of the binary, with its command line.
+pub struct Run {
+    /// The command line, for messages (`cover exact --count FILE`).
+    pub command: String,
+    /// The exit status; `None` when a signal ended the process.
+    pub code: Option<i32>,
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+}
+
+impl Run {
+    /// The first line of standard error, to explain a failure.
+    pub fn stderr_hint(&self) -> String {
+        match self.stderr.lines().find(|l| !l.trim().is_empty()) {
+            Some(line) => format!(" (stderr: {})", line.trim()),
+            None => String::new(),
+        }
+    }
+
+    /// Checks the exit status.
+    fn exit_is(&self, expected: i32) -> Result<(), String> {
+        match self.code {
+            Some(code) if code == expected => Ok(()),
+            Some(code) => Err(format!(
+                "`{}` exited with {code}, expected {expected}{}",
+                self.command,
+                self.stderr_hint()
+            )),
+            None => Err(format!("`{}` was killed by a signal", self.command)),
+        }
+    }
+}
+
+impl Env {
+    /// Runs `cover ARGS` in the workspace root, with no input and a time
+    /// limit. `Err` when it could not run, was not UTF-8 or ran out of time.
+    pub fn cover(&self, args: &[&str]) -> Result<Run, String> {
+        let run = process::run(&self.cover, args, b"", TIMEOUT)?;
+        Ok(Run {
+            command: format!("cover {}", args.join(" ")),
+            code: run.code,
+            stdout: run.stdout,
+            stderr: run.stderr,
+        })
+    }
+}
+
+/// A named look at one run's output: `Err(reason)` when it is wrong.
+pub type Inspection<'a> = (&'a str, &'a dyn Fn(&Run) -> Result<(), String>);
+
+/// Runs `cover ARGS` and turns it into checks: one per inspection of the
+/// output, then one for the exit status. When the binary cannot be run,
+/// every one of them fails with that reason, so the number of checks does
+/// not depend on what went wrong.
+pub fn run_checks(
+    env: &Env,
+    fixture: &str,
+    args: &[&str],
+    exit_code: i32,
+    inspections: &[Inspection],
+) -> Vec<Check> {
+    let run = env.cover(args);
+    let mut checks = Vec::new();
+    for (what, inspect) in inspections {
+        let outcome = run.as_ref().map_err(String::clone).and_then(inspect);
+        checks.push(Check::new(fixture, what, outcome));
+    }
+    let mode = args.get(1).filter(|a| a.starts_with("--")).copied();
+    let what = format!("exit status ({})", mode.unwrap_or("default"));
+    let outcome = run
+        .as_ref()
+        .map_err(String::clone)
+        .and_then(|r| r.exit_is(exit_code));
+    checks.push(Check::new(fixture, &what, outcome));
+    checks
+}
+
+/// Ok when `run` printed `expected` (a fixture's `.out` file, or why it
+/// could not be read).
+pub fn prints(run: &Run, expected: &Result<String, String>) -> Result<(), String> {
+    let expected = expected.as_ref().map_err(String::clone)?;
+    if run.stdout == *expected {
+        return Ok(());
+    }
+    let (got, want) = (snippet(&run.stdout), snippet(expected));
+    Err(format!(
+        "standard output differs: got {got}, expected {want}"
+    ))
+}
+
+/// Ok when the error messages of `run` name exactly the lines `expected`.
+pub fn names_lines(run: &Run, expected: &[usize]) -> Result<(), String> {
+    let lines = error_lines(&run.stderr);
+    if lines == expected {
+        return Ok(());
+    }
+    Err(format!(
+        "errors name lines {lines:?}, expected {expected:?}"
+    ))
+}

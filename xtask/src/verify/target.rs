@@ -1,0 +1,175 @@
+//! The `target` family of `cargo xtask verify`: every input of
+//! `fixtures/target/` through `cover target`, its standard output, exit
+//! status and error lines against `fixtures/target/expected.tsv` (the
+//! scores there come from the problem statement and the seed's program,
+//! not from this project), and every grid that `--show` and `--json` print
+//! checked by `cover-check` without trusting the solver: the input is read
+//! by its reader, the grid must be a sudoku solution keeping every given,
+//! and the score recomputed from it must be the one printed. A puzzle
+//! answered -1 is searched again by its backtracking, which must find no
+//! solution either.
+
+use std::path::Path;
+
+use anyhow::Result;
+use cover_check::manifest::read_exit_manifest;
+use cover_check::target::{check_answer, read_puzzles, read_shown, Cells};
+use serde_json::Value;
+
+use super::runner::{names_lines, prints, run_checks, Check, Env, Run};
+
+/// The `target` family.
+pub fn checks(env: &Env) -> Result<Vec<Check>> {
+    let dir = env.fixtures.join("target");
+    let manifest = read_exit_manifest(&dir.join("expected.tsv")).map_err(anyhow::Error::msg)?;
+    let mut checks = Vec::new();
+    for row in manifest {
+        checks.extend(file_checks(
+            env,
+            &dir,
+            &row.file,
+            row.exit,
+            &row.error_lines,
+        ));
+    }
+    Ok(checks)
+}
+
+fn file_checks(
+    env: &Env,
+    dir: &Path,
+    file: &str,
+    exit: i32,
+    error_lines_expected: &[usize],
+) -> Vec<Check> {
+    let fixture = format!("target/{file}");
+    let input = dir.join(file);
+    let path = input.to_string_lossy().into_owned();
+    let expected = std::fs::read_to_string(input.with_extension("out"))
+        .map_err(|e| format!("reading the expected output: {e}"));
+    let same_output = |run: &Run| prints(run, &expected);
+    let errors = |run: &Run| names_lines(run, error_lines_expected);
+    let mut checks = run_checks(
+        env,
+        &fixture,
+        &["target", &path],
+        exit,
+        &[("output", &same_output), ("error lines", &errors)],
+    );
+    if exit == 2 {
+        return checks;
+    }
+    // Valid input: every grid checked on its own.
+    let puzzles = std::fs::read_to_string(&input)
+        .map_err(|e| e.to_string())
+        .and_then(|text| read_puzzles(&text));
+    let with_expected = |count: usize| -> Result<(&Vec<Cells>, Vec<&str>), String> {
+        let puzzles = puzzles.as_ref().map_err(String::clone)?;
+        let expected: Vec<&str> = expected.as_ref().map_err(String::clone)?.lines().collect();
+        if count != puzzles.len() || expected.len() != puzzles.len() {
+            return Err(format!(
+                "{count} answers, {} puzzles, {} expected scores",
+                puzzles.len(),
+                expected.len()
+            ));
+        }
+        Ok((puzzles, expected))
+    };
+    let shown = |run: &Run| {
+        let answers = read_shown(&run.stdout)?;
+        let (puzzles, expected) = with_expected(answers.len())?;
+        for (k, ((puzzle, text), (score, grid))) in
+            puzzles.iter().zip(expected).zip(&answers).enumerate()
+        {
+            check_answer(puzzle, text, *score, grid.as_ref())
+                .map_err(|e| format!("puzzle {}: {e}", k + 1))?;
+        }
+        Ok(())
+    };
+    checks.extend(run_checks(
+        env,
+        &fixture,
+        &["target", "--show", &path],
+        exit,
+        &[("grids shown", &shown)],
+    ));
+    let json = |run: &Run| {
+        let lines: Vec<&str> = run.stdout.lines().collect();
+        let (puzzles, expected) = with_expected(lines.len())?;
+        for (k, ((puzzle, text), line)) in puzzles.iter().zip(expected).zip(lines).enumerate() {
+            let check = || -> Result<(), String> {
+                let record: Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
+                let score = record["score"].as_i64().ok_or("no score")?;
+                let status = if score == -1 { "no_solution" } else { "solved" };
+                if record["status"] != status {
+                    return Err(format!("status {}, score {score}", record["status"]));
+                }
+                let grid = match record.get("grid") {
+                    None => None,
+                    Some(rows) => {
+                        let digits: Vec<u8> = rows
+                            .as_array()
+                            .filter(|rows| rows.len() == 9)
+                            .ok_or("a grid is 9 rows")?
+                            .iter()
+                            .flat_map(|row| row.as_array().cloned().unwrap_or_default())
+                            .map(|d| d.as_u64().filter(|&d| d <= 9).map(|d| d as u8))
+                            .collect::<Option<_>>()
+                            .ok_or("a grid holds digits")?;
+                        Some(<Cells>::try_from(digits).map_err(|_| "a grid is 81 digits")?)
+                    }
+                };
+                for key in ["solutions_visited", "nodes", "updates"] {
+                    record[key].as_u64().ok_or(format!("no number {key}"))?;
+                }
+                check_answer(puzzle, text, score, grid.as_ref())
+            };
+            check().map_err(|e| format!("puzzle {}: {e}", k + 1))?;
+        }
+        Ok(())
+    };
+    checks.extend(run_checks(
+        env,
+        &fixture,
+        &["target", "--json", "--jobs", "2", &path],
+        exit,
+        &[("JSON grids", &json)],
+    ));
+    checks
+}
+
+#[cfg(test)]
+mod tests {
+    use cover_check::target::has_solution;
+
+    use super::*;
+
+    #[test]
+    fn the_manifest_lists_every_target_fixture() {
+        let dir = crate::paths::fixtures().join("target");
+        let rows = read_exit_manifest(&dir.join("expected.tsv")).unwrap();
+        let mut inputs = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+            if name.ends_with(".in") {
+                inputs += 1;
+                assert!(rows.iter().any(|r| r.file == name), "{name} not listed");
+                assert!(dir.join(name.replace(".in", ".out")).exists());
+            }
+        }
+        assert_eq!(inputs, rows.len());
+        // Every valid fixture reads here with one expected line a puzzle,
+        // and every -1 there is confirmed by the backtracking.
+        for row in rows.iter().filter(|r| r.exit != 2) {
+            let puzzles =
+                read_puzzles(&std::fs::read_to_string(dir.join(&row.file)).unwrap()).unwrap();
+            let expected =
+                std::fs::read_to_string(dir.join(row.file.replace(".in", ".out"))).unwrap();
+            let expected: Vec<&str> = expected.lines().collect();
+            assert_eq!(puzzles.len(), expected.len(), "{}", row.file);
+            for (puzzle, score) in puzzles.iter().zip(expected) {
+                assert_eq!(has_solution(puzzle), score != "-1", "{}", row.file);
+            }
+        }
+    }
+}
