@@ -164,7 +164,7 @@ mod tests {
     /// `fixtures/`.
     #[test]
     fn generators_match_shared_xc() {
-        let dir = crate::bench::shared_dir().join("xc");
+        let dir = crate::paths::shared().join("xc");
         let Ok(entries) = std::fs::read_dir(&dir) else {
             println!(
                 "note: {} is not here; generators not compared with it",

@@ -372,7 +372,7 @@ mod tests {
     /// and comment.
     #[test]
     fn generators_match_shared_xc() {
-        let dir = crate::bench::shared_dir().join("xc");
+        let dir = crate::paths::shared().join("xc");
         let Ok(entries) = std::fs::read_dir(&dir) else {
             println!("note: {} is not here; not compared", dir.display());
             return;

@@ -45,15 +45,16 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{bail, Context, Result};
 
-use crate::fixtures::fixtures_dir;
-use crate::verify::{build_cover, workspace_root};
+use crate::flags::Flags;
+use crate::paths;
 use classify::{classify, clip, Expect, Failure, Kind};
 use commands::{case_rng, detect_caps, make_case, Caps, Case, Spec, COMMANDS};
 use exec::{End, Limits, Outcome};
 use mutate::{load_corpus, Seed};
 
-const USAGE: &str = "usage: cargo xtask fuzz [--seconds N] [--seed S] [--workers W] [--bin PATH] \
-[--mem-mib M] [--timeout-ms T] [--out DIR] [--command NAME[,NAME...]] [NAME ...]";
+/// The flags, for the help.
+pub const USAGE: &str = "[--seconds N] [--seed S] [--workers W] [--bin PATH] [--mem-mib M] \
+[--timeout-ms T] [--out DIR] [--command NAME[,NAME...]] [NAME ...]";
 
 /// The address-space ceiling of every child: far above the memory cap
 /// (threads and allocator arenas reserve much they never touch), low
@@ -83,59 +84,55 @@ struct Options {
 }
 
 fn parse_options(args: &[String]) -> Result<Options> {
-    let mut options = Options {
-        seconds: 60,
+    let valued = [
+        "--seconds",
+        "--seed",
+        "--workers",
+        "--bin",
+        "--mem-mib",
+        "--timeout-ms",
+        "--out",
+        "--command",
+    ];
+    let flags = Flags::parse(args, &valued, &[])?;
+    // A bare command name restricts too, as `verify`'s families.
+    let mut commands = Vec::new();
+    let listed = flags
+        .values("--command")
+        .into_iter()
+        .flat_map(|l| l.split(','));
+    for name in listed.chain(flags.positional().iter().map(String::as_str)) {
+        if !COMMANDS.iter().any(|s| s.name == name) {
+            let known: Vec<&str> = COMMANDS.iter().map(|s| s.name).collect();
+            bail!("unknown command {name:?}; known: {}", known.join(", "));
+        }
+        commands.push(name.to_owned());
+    }
+    Ok(Options {
+        seconds: flags.parsed("--seconds", 60)?,
         // The clock's nanoseconds: a new seed each run, printed so that
         // the run can be repeated.
-        seed: SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64),
-        workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        bin: None,
-        mem_mib: 100,
-        timeout_ms: 5000,
-        out: workspace_root().join("target/fuzz"),
-        commands: Vec::new(),
-    };
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        let mut value = |name: &str| -> Result<&String> {
-            args.next()
-                .with_context(|| format!("{name} needs a value; {USAGE}"))
-        };
-        let number = |name: &str, text: &str| -> Result<u64> {
-            text.parse()
-                .with_context(|| format!("{name} {text:?}: not a number; {USAGE}"))
-        };
-        match arg.as_str() {
-            "--seconds" => options.seconds = number(arg, value(arg)?)?,
-            "--seed" => options.seed = number(arg, value(arg)?)?,
-            "--workers" => options.workers = number(arg, value(arg)?)?.max(1) as usize,
-            "--bin" => options.bin = Some(PathBuf::from(value(arg)?)),
-            "--mem-mib" => options.mem_mib = number(arg, value(arg)?)?,
-            "--timeout-ms" => options.timeout_ms = number(arg, value(arg)?)?.max(1),
-            "--out" => options.out = PathBuf::from(value(arg)?),
-            "--command" => {
-                for name in value(arg)?.split(',') {
-                    if !COMMANDS.iter().any(|s| s.name == name) {
-                        let known: Vec<&str> = COMMANDS.iter().map(|s| s.name).collect();
-                        bail!("unknown command {name:?}; known: {}", known.join(", "));
-                    }
-                    options.commands.push(name.to_owned());
-                }
-            }
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                std::process::exit(0);
-            }
-            // A bare command name restricts too, as `verify`'s families.
-            name if COMMANDS.iter().any(|s| s.name == name) => {
-                options.commands.push(name.to_owned());
-            }
-            other => bail!("unknown argument {other:?}; {USAGE}"),
-        }
-    }
-    Ok(options)
+        seed: flags.parsed(
+            "--seed",
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64),
+        )?,
+        workers: flags
+            .parsed(
+                "--workers",
+                std::thread::available_parallelism().map_or(1, |n| n.get()),
+            )?
+            .max(1),
+        bin: flags.value("--bin").map(PathBuf::from),
+        mem_mib: flags.parsed("--mem-mib", 100)?,
+        timeout_ms: flags.parsed("--timeout-ms", 5000u64)?.max(1),
+        out: flags.value("--out").map_or_else(
+            || paths::workspace_root().join("target/fuzz"),
+            PathBuf::from,
+        ),
+        commands,
+    })
 }
 
 /// `cargo xtask fuzz ...`.
@@ -143,7 +140,8 @@ pub fn run(args: &[String]) -> Result<()> {
     let options = parse_options(args)?;
     let bin = match &options.bin {
         Some(path) => std::fs::canonicalize(path).with_context(|| format!("{}", path.display()))?,
-        None => build_cover(&workspace_root())?,
+        None => cover_check::process::build_release(&paths::workspace_root())
+            .map_err(anyhow::Error::msg)?,
     };
     let specs: Vec<&'static Spec> = COMMANDS
         .iter()
@@ -155,7 +153,7 @@ pub fn run(args: &[String]) -> Result<()> {
         .filter(|s| s.reads_input)
         .map(|s| s.name)
         .collect();
-    let corpus = load_corpus(&fixtures_dir(), &readers)?;
+    let corpus = load_corpus(&paths::fixtures(), &readers)?;
 
     // Our own output directories only: failures of an earlier run would
     // mix with this one's numbers.

@@ -1574,7 +1574,7 @@ mod tests {
     /// have.
     #[test]
     fn manifest_agrees_with_reference() {
-        let path = crate::bench::shared_dir().join("xc/REFERENCE.md");
+        let path = crate::paths::shared().join("xc/REFERENCE.md");
         if !path.exists() {
             println!(
                 "note: {} is not here; manifest not compared",
@@ -1582,7 +1582,7 @@ mod tests {
             );
             return;
         }
-        let reference = crate::bench::read_reference(&path).unwrap();
+        let reference = crate::bench::harness::read_reference(&path).unwrap();
         let manifest = read_manifest(&exact_dir().join("expected.tsv")).unwrap();
         let mut compared = 0;
         for row in &manifest {

@@ -183,7 +183,7 @@ impl<'a> Counter<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench_xcc::{parse_xcc_reference, Program, XccRow};
+    use crate::bench::harness::{parse_xcc_reference, Program, XccRow};
     use crate::fixtures::fixtures_dir;
     use crate::verify::{check_cover, read_fixture, Kind};
 
@@ -338,7 +338,7 @@ q r y:B
     /// `../shared/xc/` and the rows of its `REFERENCE-XCC.md`, or `None`
     /// (with a note) when the folder is not here.
     fn reference_xcc() -> Option<(std::path::PathBuf, Vec<XccRow>)> {
-        let dir = crate::bench::shared_dir().join("xc");
+        let dir = crate::paths::shared().join("xc");
         let Ok(text) = std::fs::read_to_string(dir.join("REFERENCE-XCC.md")) else {
             println!("note: {} is not here; not compared", dir.display());
             return None;

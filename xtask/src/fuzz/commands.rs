@@ -393,7 +393,7 @@ fn flags(rng: &mut ChaCha8Rng, command: &str, caps: &Caps) -> Vec<Vec<String>> {
             // The inputs are shard lines (for `run`) or result lines (for
             // `merge` and `forecast`) of `fixtures/shard/`, mutated; the
             // split file of `--remaining` and `forecast` is the fixture.
-            let split = crate::fixtures::fixtures_dir().join("shard/queens6.shards.jsonl");
+            let split = crate::paths::fixtures().join("shard/queens6.shards.jsonl");
             let split = split.to_string_lossy().into_owned();
             match rng.random_range(0..10) {
                 0..=4 => {

@@ -22,6 +22,9 @@ use cover_models::generate::{Generator, Request};
 use cover_models::sudoku::{Engine, Size};
 use rayon::prelude::*;
 
+use super::harness::{fixed, Table};
+use crate::flags::Flags;
+
 /// The bar: minimal 9×9 puzzles per second on one thread.
 const BAR_9X9_ONE_THREAD: f64 = 200.0;
 
@@ -66,28 +69,21 @@ fn rate(size: Size, checker: Engine, count: u64, threads: usize) -> Result<f64> 
 
 /// `cargo xtask bench generate [--runs N] [--quick]`.
 pub fn run(args: &[String]) -> Result<()> {
-    let mut runs = 3;
-    let mut scale = 1;
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--runs" => runs = args.next().context("--runs needs N")?.parse()?,
-            "--quick" => scale = 10,
-            other => {
-                bail!("unknown argument {other:?}; usage: bench generate [--runs N] [--quick]")
-            }
-        }
-    }
+    let flags = Flags::parse(args, &["--runs"], &["--quick"])?;
+    let runs: usize = flags.parsed("--runs", 3)?;
+    let scale = if flags.switch("--quick") { 10 } else { 1 };
     let rows = [
         ("9×9", 3, Engine::Auto, 2000 / scale),
         ("9×9 exact cover", 3, Engine::Compact, 2000 / scale),
         ("16×16", 4, Engine::Auto, 40 / scale),
     ];
     println!("minimal puzzles per second (best of {runs} runs)");
-    println!(
-        "{:<20} {:>8} {:>12} {:>12}",
-        "size", "puzzles", "1 thread", "2 threads"
-    );
+    let table = Table::new(&[
+        ("size", -20),
+        ("puzzles", 8),
+        ("1 thread", 12),
+        ("2 threads", 12),
+    ]);
     // Every run measures each row by turns, so that the machine's drift
     // falls on all of them alike.
     let mut best = [[0.0f64; 2]; 3];
@@ -100,16 +96,16 @@ pub fn run(args: &[String]) -> Result<()> {
         }
     }
     for ((label, _, _, count), rate) in rows.iter().zip(&best) {
-        println!(
-            "{:<20} {:>8} {:>12.1} {:>12.1}",
-            label, count, rate[0], rate[1]
-        );
+        table.row(&[label, count, &fixed(rate[0], 1), &fixed(rate[1], 1)]);
     }
     let ratio = [best[0][0] / best[1][0], best[0][1] / best[1][1]];
-    println!(
-        "{:<20} {:>8} {:>11.2}× {:>11.2}×",
-        "  bits / exact cover", "", ratio[0], ratio[1]
-    );
+    let times = |r: f64| format!("{r:.2}×");
+    table.row(&[
+        &"  bits / exact cover",
+        &"",
+        &times(ratio[0]),
+        &times(ratio[1]),
+    ]);
     println!(
         "issue 18's bar: 9×9 at least {RATIO_BAR}× the exact-cover generator's rate on one thread: {}",
         if ratio[0] >= RATIO_BAR { "met" } else { "not met" }

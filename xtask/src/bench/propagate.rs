@@ -28,20 +28,21 @@
 //! Usage: `cargo xtask bench propagate [--runs N] [--quick] [--gecode PATH
 //! [--gecode-seconds S]] [sudoku|target]`.
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
+use cover_check::sudoku::check_solution;
 use cover_models::sudoku::logic::Rules;
-use cover_models::sudoku::{Engine, Level, Puzzle, Puzzles, Solver, Symbols};
+use cover_models::sudoku::{Engine, Level, Puzzle, Solver};
 use cover_models::target::{score, Bound, TargetModel, TargetPuzzle, CELLS, DEFAULT_RULES};
 use dlx_core::Limits;
 use rand::rngs::ChaCha8Rng;
-use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
-use crate::bench::shared_dir;
-use crate::bench_target::random_full_grid;
+use super::harness::{fixed, micros_per, sudoku_set, Table};
+use super::target::{keep_givens, random_full_grid};
+use crate::flags::Flags;
+use crate::paths;
 
 /// One way to propagate: a name and the rules (`None`: no propagator).
 struct Variant {
@@ -100,12 +101,10 @@ fn variants(quick: bool) -> Vec<Variant> {
     all
 }
 
-/// A sudoku set of the datasets.
+/// A sudoku set of the catalogue, as this workload runs it.
 struct Set {
     name: &'static str,
-    files: &'static [&'static str],
-    /// The digits' symbols, when not the size's default.
-    symbols: Option<&'static str>,
+    of: &'static str,
     /// Time and list each puzzle alone.
     each: bool,
     /// The node budget of every level (the plain search would take hours
@@ -116,67 +115,29 @@ struct Set {
 const SETS: &[Set] = &[
     Set {
         name: "gecode_25x25",
-        files: &["sudoku25/gecode_25x25.txt"],
-        symbols: Some("123456789ABCDEFGHIJKLMNOP"),
+        of: "gecode_25x25",
         each: true,
         budget: Some(200_000),
     },
     Set {
         name: "16x16 (155)",
-        files: &["sudoku16/gecode_16x16.txt", "sudoku16/satsolvers_16x16.txt"],
-        symbols: Some("123456789ABCDEFG"),
+        of: "16x16",
         each: false,
         budget: None,
     },
     Set {
         name: "forum_hardest_1106",
-        files: &["sudoku9/forum_hardest_1106.txt"],
-        symbols: None,
+        of: "forum_hardest_1106",
         each: false,
         budget: None,
     },
     Set {
         name: "magictour_top1465",
-        files: &["sudoku9/magictour_top1465.txt"],
-        symbols: None,
+        of: "magictour_top1465",
         each: false,
         budget: None,
     },
 ];
-
-/// Whether `grid` solves `puzzle`: every row, column and box holds each
-/// digit once, and the givens are kept. Written without the solver.
-pub fn solves(puzzle: &Puzzle, grid: &[u8]) -> bool {
-    let side = puzzle.size.side();
-    let n = puzzle.size.box_side();
-    if grid.len() != side * side {
-        return false;
-    }
-    let kept = puzzle
-        .cells
-        .iter()
-        .zip(grid)
-        .all(|(&g, &s)| g == 0 || g == s);
-    let unit_ok = |cells: Vec<usize>| {
-        let mut seen = vec![false; side + 1];
-        cells.into_iter().all(|c| {
-            let d = usize::from(grid[c]);
-            (1..=side).contains(&d) && !std::mem::replace(&mut seen[d], true)
-        })
-    };
-    kept && (0..side).all(|u| {
-        unit_ok((0..side).map(|c| u * side + c).collect())
-            && unit_ok((0..side).map(|r| r * side + u).collect())
-            && unit_ok(
-                (0..side)
-                    .map(|k| {
-                        let (br, bc) = (u / n * n, u % n * n);
-                        (br + k / n) * side + bc + k % n
-                    })
-                    .collect(),
-            )
-    })
-}
 
 /// What one variant did on one puzzle.
 #[derive(Clone, Copy, Default)]
@@ -195,8 +156,11 @@ fn solve(solver: &mut Solver, puzzle: &Puzzle, budget: Option<u64>) -> Result<Ru
     let time = start.elapsed();
     let gave_up = report.outcome == dlx_core::Outcome::NodeBudget;
     if let Some(grid) = &grid {
-        if !solves(puzzle, grid) {
-            bail!("a wrong solution for the puzzle of line {}", puzzle.line);
+        if let Err(e) = check_solution(&puzzle.cells, grid, puzzle.size.side()) {
+            bail!(
+                "a wrong solution for the puzzle of line {}: {e}",
+                puzzle.line
+            );
         }
     } else if !gave_up {
         bail!("no solution found for the puzzle of line {}", puzzle.line);
@@ -216,24 +180,18 @@ fn solver_for(variant: &Variant) -> Solver {
     solver
 }
 
-fn bench_sudoku(dir: &Path, runs: usize, quick: bool, gecode: &Gecode) -> Result<()> {
+fn bench_sudoku(runs: usize, quick: bool, gecode: &Gecode) -> Result<()> {
     let variants = variants(quick);
     for set in SETS {
-        let mut puzzles: Vec<Puzzle> = Vec::new();
-        for file in set.files {
-            let path = dir.join(file);
-            let text =
-                std::fs::read_to_string(&path).with_context(|| path.display().to_string())?;
-            let symbols = set.symbols.map(Symbols::new).transpose()?;
-            for puzzle in Puzzles::new(text.as_bytes(), symbols) {
-                puzzles.push(puzzle.map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?);
-            }
-        }
-        let puzzles: Vec<Puzzle> = match (quick, set.each) {
-            (true, false) => puzzles.into_iter().take(200).collect(),
-            (true, true) => puzzles.into_iter().take(3).collect(),
-            _ => puzzles,
+        let first = match (quick, set.each) {
+            (true, false) => Some(200),
+            (true, true) => Some(3),
+            _ => None,
         };
+        let Some(loaded) = sudoku_set(set.of).load(first)? else {
+            continue;
+        };
+        let puzzles = loaded.puzzles;
         println!(
             "\n{}: {} puzzles, one thread, best of {runs} runs by turns",
             set.name,
@@ -254,50 +212,56 @@ fn bench_sudoku(dir: &Path, runs: usize, quick: bool, gecode: &Gecode) -> Result
             }
         }
         if set.each {
-            print!("{:>6}", "puzzle");
-            for variant in &variants {
-                print!(" {:>22}", format!("{} s / nodes", variant.name));
-            }
-            println!();
+            let titles: Vec<String> = variants
+                .iter()
+                .map(|v| format!("{} s / nodes", v.name))
+                .collect();
+            let mut columns = vec![("puzzle", 6)];
+            columns.extend(titles.iter().map(|t| (t.as_str(), 22)));
+            let table = Table::new(&columns);
             for p in 0..puzzles.len() {
-                print!("{:>6}", p + 1);
-                for runs in &results {
-                    let r = runs[p];
-                    let cell = if r.gave_up {
-                        format!("gave up at {}", r.nodes)
-                    } else {
-                        format!("{:.4} / {}", r.time.as_secs_f64(), r.nodes)
-                    };
-                    print!(" {cell:>22}");
-                }
-                println!();
+                let cells: Vec<String> = results
+                    .iter()
+                    .map(|runs| match runs[p] {
+                        r if r.gave_up => format!("gave up at {}", r.nodes),
+                        r => format!("{:.4} / {}", r.time.as_secs_f64(), r.nodes),
+                    })
+                    .collect();
+                let number = p + 1;
+                let mut row: Vec<&dyn std::fmt::Display> = vec![&number];
+                row.extend(cells.iter().map(|c| c as &dyn std::fmt::Display));
+                table.row(&row);
             }
         }
         let base: Duration = results[0].iter().map(|r| r.time).sum();
-        println!(
-            "{:>10} {:>10} {:>12} {:>12} {:>14} {:>8} {:>10}",
-            "level", "total s", "µs/puzzle", "nodes", "propagated", "solved", "vs none"
-        );
-        for (v, variant) in variants.iter().enumerate() {
-            let total: Duration = results[v].iter().map(|r| r.time).sum();
-            let nodes: u64 = results[v].iter().map(|r| r.nodes).sum();
-            let propagated: u64 = results[v].iter().map(|r| r.propagated).sum();
-            let solved = results[v].iter().filter(|r| r.solved).count();
-            let gave_up = results[v].iter().any(|r| r.gave_up);
-            println!(
-                "{:>10} {:>10.4} {:>12.1} {:>12} {:>14} {:>8} {:>10}",
-                variant.name,
-                total.as_secs_f64(),
-                total.as_secs_f64() * 1e6 / puzzles.len().max(1) as f64,
-                nodes,
-                propagated,
-                format!("{solved}/{}", puzzles.len()),
-                if results[0].iter().any(|r| r.gave_up) || gave_up {
-                    "-".to_string()
-                } else {
-                    format!("{:.3}", total.as_secs_f64() / base.as_secs_f64().max(1e-9))
-                },
-            );
+        let base_gave_up = results[0].iter().any(|r| r.gave_up);
+        let table = Table::new(&[
+            ("level", 10),
+            ("total s", 10),
+            ("µs/puzzle", 12),
+            ("nodes", 12),
+            ("propagated", 14),
+            ("solved", 8),
+            ("vs none", 10),
+        ]);
+        for (variant, results) in variants.iter().zip(&results) {
+            let total: Duration = results.iter().map(|r| r.time).sum();
+            let nodes: u64 = results.iter().map(|r| r.nodes).sum();
+            let propagated: u64 = results.iter().map(|r| r.propagated).sum();
+            let solved = results.iter().filter(|r| r.solved).count();
+            let ratio = match base_gave_up || results.iter().any(|r| r.gave_up) {
+                true => "-".to_string(),
+                false => fixed(total.as_secs_f64() / base.as_secs_f64().max(1e-9), 3),
+            };
+            table.row(&[
+                &variant.name,
+                &fixed(total.as_secs_f64(), 4),
+                &fixed(micros_per(total, puzzles.len()), 1),
+                &nodes,
+                &propagated,
+                &format!("{solved}/{}", puzzles.len()),
+                &ratio,
+            ]);
         }
         if set.each {
             gecode.run(puzzles.len())?;
@@ -388,17 +352,9 @@ fn target_puzzles(
     for k in givens {
         for _ in 0..count {
             let grid = random_full_grid(&mut rng);
-            let mut cells: Vec<usize> = (0..CELLS).collect();
-            cells.shuffle(&mut rng);
-            let mut puzzle = TargetPuzzle {
-                cells: [0; CELLS],
-                line: 1,
-            };
-            for &cell in &cells[..k] {
-                puzzle.cells[cell] = grid[cell];
-            }
+            let puzzle = keep_givens(&grid, k, &mut rng);
             let _ = rng.random::<u8>();
-            puzzles.push(puzzle);
+            puzzles.push(TargetPuzzle { line: 1, ..puzzle });
         }
     }
     puzzles
@@ -415,10 +371,15 @@ fn bench_target(runs: usize, quick: bool) -> Result<()> {
     );
     let mut propagated_solver = model.solver(Some(DEFAULT_RULES));
     let mut plain_solver = model.solver(None);
-    println!(
-        "{:>6} {:>6} {:>6} {:>10} {:>10} {:>14} {:>10}",
-        "puzzle", "givens", "score", "seconds", "nodes", "plain nodes", "plain s"
-    );
+    let table = Table::new(&[
+        ("puzzle", 6),
+        ("givens", 6),
+        ("score", 6),
+        ("seconds", 10),
+        ("nodes", 10),
+        ("plain nodes", 14),
+        ("plain s", 10),
+    ]);
     let mut slowest = Duration::ZERO;
     for (p, puzzle) in puzzles.iter().enumerate() {
         let (mut best_time, mut plain_time) = (Duration::MAX, Duration::MAX);
@@ -459,20 +420,19 @@ fn bench_target(runs: usize, quick: bool) -> Result<()> {
         }
         slowest = slowest.max(best_time);
         let givens = puzzle.cells.iter().filter(|&&c| c != 0).count();
-        println!(
-            "{:>6} {:>6} {:>6} {:>10.4} {:>10} {:>14} {:>10}",
-            p + 1,
-            givens,
-            best.score,
-            best_time.as_secs_f64(),
-            answer.stats.nodes,
-            if plain.complete {
-                plain.stats.nodes.to_string()
-            } else {
-                format!(">{plain_budget}")
-            },
-            format!("{:.3}", plain_time.as_secs_f64()),
-        );
+        let plain_nodes = match plain.complete {
+            true => plain.stats.nodes.to_string(),
+            false => format!(">{plain_budget}"),
+        };
+        table.row(&[
+            &(p + 1),
+            &givens,
+            &best.score,
+            &fixed(best_time.as_secs_f64(), 4),
+            &answer.stats.nodes,
+            &plain_nodes,
+            &fixed(plain_time.as_secs_f64(), 3),
+        ]);
     }
     println!(
         "slowest {:.4} s (bar 1 s: {})",
@@ -488,43 +448,31 @@ fn bench_target(runs: usize, quick: bool) -> Result<()> {
 
 /// Runs the benchmark.
 pub fn run(args: &[String]) -> Result<()> {
-    let mut runs = 3;
-    let mut quick = false;
-    let mut gecode = Gecode {
-        program: None,
-        seconds: 20,
+    let flags = Flags::parse(
+        args,
+        &["--runs", "--gecode", "--gecode-seconds"],
+        &["--quick"],
+    )?;
+    let runs = flags.parsed("--runs", 3)?;
+    let quick = flags.switch("--quick");
+    let gecode = Gecode {
+        program: flags.value("--gecode").map(Into::into),
+        seconds: flags.parsed("--gecode-seconds", 20)?,
     };
-    let mut parts: Vec<&str> = Vec::new();
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--runs" => runs = args.next().context("--runs needs a number")?.parse()?,
-            "--quick" => quick = true,
-            "--gecode" => {
-                gecode.program = Some(args.next().context("--gecode needs a program")?.into())
-            }
-            "--gecode-seconds" => {
-                gecode.seconds = args
-                    .next()
-                    .context("--gecode-seconds needs a number")?
-                    .parse()?
-            }
-            "sudoku" | "target" => parts.push(arg.as_str()),
-            other => bail!("bench propagate: unknown argument {other}"),
-        }
+    let mut parts: Vec<&str> = flags.positional().iter().map(String::as_str).collect();
+    if let Some(other) = parts.iter().find(|p| !matches!(**p, "sudoku" | "target")) {
+        bail!("bench propagate: unknown part {other:?}; parts: sudoku, target");
     }
     if parts.is_empty() {
         parts = vec!["sudoku", "target"];
     }
     if parts.contains(&"sudoku") {
-        let dir = shared_dir().join("datasets");
-        if dir.is_dir() {
-            bench_sudoku(&dir, runs, quick, &gecode)?;
-        } else {
-            println!(
+        match paths::datasets().is_dir() {
+            true => bench_sudoku(runs, quick, &gecode)?,
+            false => println!(
                 "bench propagate: no {} here; the sudoku sets are skipped",
-                dir.display()
-            );
+                paths::datasets().display()
+            ),
         }
     }
     if parts.contains(&"target") {

@@ -27,7 +27,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use rand::rngs::ChaCha8Rng;
@@ -35,8 +34,9 @@ use rand::seq::IndexedRandom;
 use rand::SeedableRng;
 use serde_json::Value;
 
-use crate::bench::shared_dir;
-use crate::verify::{build_cover, workspace_root};
+use super::harness::{self, cover_binary, median, xc_dir};
+use crate::flags::Flags;
+use crate::paths;
 
 /// A problem to cut: a file, or N queens.
 enum Problem {
@@ -87,35 +87,30 @@ impl Problem {
 }
 
 pub fn run(args: &[String]) -> Result<()> {
-    let mut problems = Vec::new();
-    let mut shards = 1000u64;
-    let mut runs = 5usize;
-    let mut forecast = None;
-    let mut sample = 40usize;
-    let mut args = args.iter();
-    let usage = "usage: cargo xtask bench shard [FILE | --queens N]... [--shards N] \
-                 [--runs N] [--forecast N] [--sample K]";
-    while let Some(arg) = args.next() {
-        let mut number = |what: &str| -> Result<u64> {
-            Ok(args
-                .next()
-                .with_context(|| format!("{arg} needs {what}"))?
-                .parse()?)
-        };
-        match arg.as_str() {
-            "--queens" => problems.push(Problem::Queens(number("N")? as u32)),
-            "--shards" => shards = number("N")?,
-            "--runs" => runs = number("N")?.max(1) as usize,
-            "--forecast" => forecast = Some(number("N")? as u32),
-            "--sample" => sample = number("K")?.max(2) as usize,
-            other if other.starts_with('-') => bail!("unknown argument {other:?}; {usage}"),
-            file => problems.push(Problem::File(PathBuf::from(file))),
-        }
+    let valued = [
+        "--queens",
+        "--shards",
+        "--runs",
+        "--forecast",
+        "--sample",
+        "--bin",
+    ];
+    let flags = Flags::parse(args, &valued, &[])?;
+    let shards: u64 = flags.parsed("--shards", 1000)?;
+    let runs = flags.parsed("--runs", 5usize)?.max(1);
+    let forecast: Option<u32> = flags.value("--forecast").map(str::parse).transpose()?;
+    let sample = flags.parsed("--sample", 40usize)?.max(2);
+    let mut problems: Vec<Problem> = flags
+        .positional()
+        .iter()
+        .map(|f| Problem::File(f.into()))
+        .collect();
+    for n in flags.values("--queens") {
+        problems.push(Problem::Queens(n.parse().context("--queens needs N")?));
     }
     if problems.is_empty() {
-        let xc = shared_dir().join("xc");
         for name in ["queens15.dlx", "pentomino_6x10.dlx"] {
-            let path = xc.join(name);
+            let path = xc_dir().join(name);
             if path.is_file() {
                 problems.push(Problem::File(path));
             }
@@ -123,13 +118,12 @@ pub fn run(args: &[String]) -> Result<()> {
         if problems.is_empty() {
             println!(
                 "bench shard: no problems ({} is missing); name files or --queens N",
-                xc.display()
+                xc_dir().display()
             );
         }
     }
-    let root = workspace_root();
-    let cover = build_cover(&root)?;
-    let scratch = root.join("target/bench-shard");
+    let cover = cover_binary(&flags)?;
+    let scratch = paths::workspace_root().join("target/bench-shard");
     std::fs::create_dir_all(&scratch)?;
     let parallel = has_parallel();
     if !parallel {
@@ -155,51 +149,27 @@ fn has_parallel() -> bool {
 
 /// Runs `cover args...`, standard input from `stdin` and standard output
 /// to `stdout` (files) when given; returns the wall seconds and the
-/// output when not redirected.
+/// output when not redirected. Exit 1 is an answer: `merge` and the
+/// counts exit 1 for a problem without solutions.
 fn timed(
     program: &Path,
     args: &[String],
     stdin: Option<&Path>,
     stdout: Option<&Path>,
 ) -> Result<(f64, String)> {
-    let mut command = Command::new(program);
-    command.args(args).stderr(Stdio::inherit());
-    command.stdin(match stdin {
-        Some(path) => Stdio::from(std::fs::File::open(path)?),
-        None => Stdio::null(),
-    });
+    let input = match stdin {
+        Some(path) => std::fs::read(path).with_context(|| format!("{}", path.display()))?,
+        None => Vec::new(),
+    };
+    let done = harness::run(program, args, &input, &[0, 1])?;
     if let Some(path) = stdout {
-        command.stdout(Stdio::from(std::fs::File::create(path)?));
-    } else {
-        command.stdout(Stdio::piped());
+        std::fs::write(path, &done.stdout)?;
     }
-    let start = Instant::now();
-    let output = command
-        .output()
-        .with_context(|| format!("running {}", program.display()))?;
-    let seconds = start.elapsed().as_secs_f64();
-    // `merge` and the counts exit 1 for a problem without solutions.
-    if output.status.code().is_none_or(|code| code > 1) {
-        bail!(
-            "{} {} failed: {}",
-            program.display(),
-            args.join(" "),
-            output.status
-        );
-    }
-    Ok((
-        seconds,
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-    ))
+    Ok((done.elapsed.as_secs_f64(), done.stdout))
 }
 
 fn strings(args: &[&str]) -> Vec<String> {
     args.iter().map(|s| (*s).to_owned()).collect()
-}
-
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
 }
 
 /// `count`, `nodes`, `updates` of a JSON record.

@@ -26,27 +26,27 @@
 //! Usage: `cargo xtask bench sudoku [--runs N] [--bin PATH] [SET ...]`,
 //! SET one of the names below (default: all).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
+use cover_models::sudoku::Puzzle;
 
-use cover_models::sudoku::{Puzzle, Puzzles, Symbols};
+use super::contest_program::ContestProgram;
+use super::harness::{
+    self, best_of, cover_binary, fixed, micros_per, sudoku_set, SudokuSet, Table,
+};
+use super::xc::Classic;
+use crate::flags::Flags;
+use crate::paths;
 
-use crate::baseline::Classic;
-use crate::bench::shared_dir;
-use crate::contest_program::{run_piped, ContestProgram};
-
-/// One benchmark set: puzzles from one or more files of the datasets.
+/// One benchmark set: puzzles of a set of the catalogue.
 struct Set {
     name: &'static str,
-    /// Files under `../shared/datasets/`.
-    files: &'static [&'static str],
-    /// Use only the first this many puzzles of the files together.
+    /// The set of the catalogue.
+    of: &'static str,
+    /// Use only the first this many puzzles.
     first: Option<usize>,
-    /// `--symbols`, when the set does not use the default ones.
-    symbols: Option<&'static str>,
     /// The contest program's µs per puzzle measured in issue 3.
     contest_us: f64,
     /// The bar: at most this fraction of the contest program's time.
@@ -56,69 +56,40 @@ struct Set {
 const SETS: &[Set] = &[
     Set {
         name: "magictour_top1465",
-        files: &["sudoku9/magictour_top1465.txt"],
+        of: "magictour_top1465",
         first: None,
-        symbols: None,
         contest_us: 131.7,
         bar_fraction: 0.5,
     },
     Set {
         name: "forum_hardest_1106",
-        files: &["sudoku9/forum_hardest_1106.txt"],
+        of: "forum_hardest_1106",
         first: None,
-        symbols: None,
         contest_us: 825.0,
         bar_fraction: 0.5,
     },
     Set {
         name: "17_clue_5000",
-        files: &["sudoku9/17_clue.txt"],
+        of: "17_clue",
         first: Some(5000),
-        symbols: None,
         contest_us: 45.5,
         bar_fraction: 0.2,
     },
     Set {
         name: "forum_hardest_1905_5000",
-        files: &["sudoku9/forum_hardest_1905_11plus.txt"],
+        of: "forum_hardest_1905_11plus",
         first: Some(5000),
-        symbols: None,
         contest_us: 452.0,
         bar_fraction: 0.5,
     },
     Set {
         name: "16x16",
-        files: &["sudoku16/gecode_16x16.txt", "sudoku16/satsolvers_16x16.txt"],
+        of: "16x16",
         first: None,
-        symbols: Some("123456789ABCDEFG"),
         contest_us: 1229.0,
         bar_fraction: 0.5,
     },
 ];
-
-/// The puzzle lines of a set, and how many there are.
-fn load(dir: &Path, set: &Set) -> Result<(String, usize)> {
-    let mut text = String::new();
-    let mut count = 0;
-    'files: for file in set.files {
-        let path = dir.join(file);
-        let contents =
-            std::fs::read_to_string(&path).with_context(|| format!("{}", path.display()))?;
-        for line in contents.lines() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            if set.first.is_some_and(|first| count >= first) {
-                break 'files;
-            }
-            text.push_str(line);
-            text.push('\n');
-            count += 1;
-        }
-    }
-    Ok((text, count))
-}
 
 /// One way of running the binary.
 #[derive(Clone, Copy)]
@@ -129,12 +100,13 @@ struct Run<'a> {
 }
 
 /// Runs `cover sudoku` on `input`; returns its standard output and time.
-fn time_once(cover: &Path, set: &Set, run: Run<'_>, input: &str) -> Result<(String, Duration)> {
-    let mut args = vec![
-        "sudoku".to_owned(),
-        "--engine".to_owned(),
-        run.engine.to_owned(),
-    ];
+fn time_once(
+    cover: &Path,
+    set: &SudokuSet,
+    run: Run<'_>,
+    input: &str,
+) -> Result<(String, Duration)> {
+    let mut args = vec!["sudoku".to_owned(), format!("--engine={}", run.engine)];
     args.push(format!("--jobs={}", run.jobs));
     if run.count {
         args.extend(["--count", "--limit", "2"].map(String::from));
@@ -142,15 +114,8 @@ fn time_once(cover: &Path, set: &Set, run: Run<'_>, input: &str) -> Result<(Stri
     if let Some(symbols) = set.symbols {
         args.push(format!("--symbols={symbols}"));
     }
-    let (output, elapsed) = run_piped(Command::new(cover).args(&args), input)?;
-    if !output.status.success() {
-        bail!(
-            "cover {} failed: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&output.stderr)
-        );
-    }
-    Ok((String::from_utf8(output.stdout)?, elapsed))
+    let done = harness::run(cover, &args, input.as_bytes(), &[0])?;
+    Ok((done.stdout, done.elapsed))
 }
 
 /// The time for `copies` one-thread runs started at once, best of `runs`:
@@ -159,7 +124,7 @@ fn time_once(cover: &Path, set: &Set, run: Run<'_>, input: &str) -> Result<(Stri
 /// caches, or are hyperthreads, two at once are less than twice one).
 fn time_copies(
     cover: &Path,
-    set: &Set,
+    set: &SudokuSet,
     run: Run<'_>,
     input: &str,
     copies: usize,
@@ -201,7 +166,7 @@ fn children_cpu_seconds() -> Option<f64> {
 /// known), and the output of the last.
 fn time_best(
     cover: &Path,
-    set: &Set,
+    set: &SudokuSet,
     run: Run<'_>,
     input: &str,
     runs: usize,
@@ -228,10 +193,8 @@ fn time_best(
 /// puzzle, best of `runs`.
 fn contest_here(set: &Set, puzzles: &[Puzzle], runs: usize) -> Result<f64> {
     let mut classic = Classic::new(&dlx_core::Problem::builder(0, 0).build());
-    let mut best = Duration::MAX;
-    for _ in 0..runs {
-        let start = Instant::now();
-        for puzzle in puzzles {
+    let (best, found) = best_of(runs, || {
+        puzzles.iter().all(|puzzle| {
             let side = puzzle.size.side();
             let n = puzzle.size.box_side();
             let cells = side * side;
@@ -244,35 +207,17 @@ fn contest_here(set: &Set, puzzles: &[Puzzle], runs: usize) -> Result<f64> {
                     d => d as usize - 1..d as usize,
                 };
                 for d in digits {
-                    classic.add_row(
-                        [
-                            cell,
-                            cells + r * side + d,
-                            2 * cells + c * side + d,
-                            3 * cells + b * side + d,
-                        ]
-                        .into_iter(),
-                    );
+                    let items = [cell, cells + r * side + d, 2 * cells + c * side + d];
+                    classic.add_row(items.into_iter().chain([3 * cells + b * side + d]));
                 }
             }
-            if classic.count_to(1) != 1 {
-                bail!("{}: the contest search found no solution", set.name);
-            }
-        }
-        best = best.min(start.elapsed());
+            classic.count_to(1) == 1
+        })
+    });
+    if !found {
+        bail!("{}: the contest search found no solution", set.name);
     }
-    Ok(best.as_secs_f64() * 1e6 / puzzles.len() as f64)
-}
-
-/// The puzzles of `text`, in the set's symbols.
-fn parse(set: &Set, text: &str) -> Result<Vec<Puzzle>> {
-    let symbols = match set.symbols {
-        Some(s) => Some(Symbols::new(s).map_err(|e| anyhow::anyhow!("{e}"))?),
-        None => None,
-    };
-    Puzzles::new(text.as_bytes(), symbols)
-        .collect::<Result<_, _>>()
-        .map_err(|e| anyhow::anyhow!("{}: {e}", set.name))
+    Ok(micros_per(best, puzzles.len()))
 }
 
 /// The seed's contest program against `cover`, one thread, first
@@ -282,7 +227,7 @@ fn parse(set: &Set, text: &str) -> Result<Vec<Puzzle>> {
 fn contest_program_vs_cover(
     program: &ContestProgram,
     cover: &Path,
-    set: &Set,
+    set: &SudokuSet,
     (input, puzzles): (&str, &[Puzzle]),
     ours: &[Puzzle],
     runs: usize,
@@ -304,42 +249,26 @@ fn contest_program_vs_cover(
     let solutions = program.solutions(&printed);
     let same =
         solutions.len() == ours.len() && solutions.iter().zip(ours).all(|(s, o)| *s == o.cells);
-    let us = |d: Duration| d.as_secs_f64() * 1e6 / puzzles.len() as f64;
+    let us = |d: Duration| micros_per(d, puzzles.len());
     Ok((us(contest), us(compact), same))
 }
 
 pub fn run(args: &[String]) -> Result<()> {
-    let mut runs = 3;
-    let mut binary = None;
-    let mut names = Vec::new();
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--runs" => runs = args.next().context("--runs needs a number")?.parse()?,
-            "--bin" => binary = Some(PathBuf::from(args.next().context("--bin needs a path")?)),
-            name if SETS.iter().any(|s| s.name == name) => names.push(name.to_owned()),
-            other => {
-                let known: Vec<&str> = SETS.iter().map(|s| s.name).collect();
-                bail!(
-                    "unknown argument {other:?}; usage: cargo xtask bench sudoku [--runs N] \
-                     [--bin PATH] [{}]",
-                    known.join("|")
-                )
-            }
-        }
+    let flags = Flags::parse(args, &["--runs", "--bin"], &[])?;
+    let runs: usize = flags.parsed("--runs", 3)?;
+    let names = flags.positional();
+    if let Some(other) = names.iter().find(|n| !SETS.iter().any(|s| &s.name == n)) {
+        let known: Vec<&str> = SETS.iter().map(|s| s.name).collect();
+        bail!("unknown set {other:?}; sets: {}", known.join(", "));
     }
-    let dir = shared_dir().join("datasets");
-    if !dir.is_dir() {
+    if !paths::datasets().is_dir() {
         println!(
             "bench sudoku: {} is not here; nothing to time",
-            dir.display()
+            paths::datasets().display()
         );
         return Ok(());
     }
-    let cover = match binary {
-        Some(path) => path,
-        None => crate::verify::build_cover(&crate::verify::workspace_root())?,
-    };
+    let cover = cover_binary(&flags)?;
     // The seeds' own programs, when the seeds and a C++ compiler are here.
     let build_dir = std::env::current_exe()?
         .parent()
@@ -347,7 +276,7 @@ pub fn run(args: &[String]) -> Result<()> {
         .join("contest");
     let mut programs = Vec::new();
     for side in [9, 16] {
-        match ContestProgram::build(&shared_dir().join("seeds"), &build_dir, side)? {
+        match ContestProgram::build(&paths::shared().join("seeds"), &build_dir, side)? {
             Some(program) => programs.push(program),
             None => println!(
                 "bench sudoku: no contest program for {side}×{side} (no seed or no C++ \
@@ -361,21 +290,39 @@ pub fn run(args: &[String]) -> Result<()> {
          threads for `all`;\n`cpu`: processor time of the one-thread runs (mean, 10 ms \
          ticks), steadier than the clock on a busy machine"
     );
-    println!(
-        "{:<24} {:>6} {:<8} {:<7} {:>9} {:>7} {:>9} {:>7} {:>13}",
-        "set", "puzzles", "engine", "mode", "1 thread", "cpu", "all", "speedup", "bar"
-    );
+    let table = Table::new(&[
+        ("set", -24),
+        ("puzzles", 6),
+        ("engine", -8),
+        ("mode", -7),
+        ("1 thread", 9),
+        ("cpu", 7),
+        ("all", 9),
+        ("speedup", 7),
+        ("bar", 13),
+    ]);
     let mut failures = Vec::new();
     for set in SETS {
         if !names.is_empty() && !names.iter().any(|n| n == set.name) {
             continue;
         }
-        let (input, puzzles) = load(&dir, set)?;
-        let parsed = parse(set, &input)?;
+        let of = sudoku_set(set.of);
+        let Some(loaded) = of.load(set.first)? else {
+            continue;
+        };
+        let (input, parsed) = (loaded.text, loaded.puzzles);
+        let puzzles = parsed.len();
         let contest = contest_here(set, &parsed, runs)?;
         let mut first_outputs = Vec::new();
         let mut bars = Vec::new();
         let mut single = [[0.0f64; 2]; 2];
+        let verdict = |ratio: f64| {
+            if ratio <= set.bar_fraction {
+                "ok"
+            } else {
+                "OVER"
+            }
+        };
         for (e, engine) in ["compact", "linked"].into_iter().enumerate() {
             for (m, count) in [false, true].into_iter().enumerate() {
                 let mode = if count { "count≤2" } else { "first" };
@@ -384,47 +331,38 @@ pub fn run(args: &[String]) -> Result<()> {
                     count,
                     jobs: 1,
                 };
-                let (output, one_time, one_cpu) = time_best(&cover, set, one, &input, runs)?;
+                let (output, one_time, one_cpu) = time_best(&cover, of, one, &input, runs)?;
                 let all = Run {
                     jobs: threads,
                     ..one
                 };
-                let (all_output, all_time, _) = time_best(&cover, set, all, &input, runs)?;
+                let (all_output, all_time, _) = time_best(&cover, of, all, &input, runs)?;
+                let what = format!("{}: {engine} {mode}", set.name);
                 if all_output != output {
-                    failures.push(format!(
-                        "{}: {engine} {mode}: threads change output",
-                        set.name
-                    ));
+                    failures.push(format!("{what}: threads change output"));
                 }
                 let lines = output.lines().count();
                 if lines != puzzles {
-                    failures.push(format!(
-                        "{}: {engine} {mode}: {lines} lines for {puzzles} puzzles",
-                        set.name
-                    ));
+                    failures.push(format!("{what}: {lines} lines for {puzzles} puzzles"));
                 }
                 if count {
                     if let Some(bad) = output.lines().position(|l| l != "1") {
-                        failures.push(format!(
-                            "{}: {engine}: puzzle {} does not count 1",
-                            set.name,
-                            bad + 1
-                        ));
+                        failures.push(format!("{what}: puzzle {} does not count 1", bad + 1));
                     }
                 } else {
                     first_outputs.push(output);
                 }
-                let us = |d: Duration| d.as_secs_f64() * 1e6 / puzzles as f64;
-                single[e][m] = us(one_time);
-                let bar = if engine == "compact" && !count {
-                    let limit = set.contest_us * set.bar_fraction;
-                    let mark = if us(one_time) <= limit { "ok" } else { "OVER" };
-                    format!("≤{limit:.1} {mark}")
-                } else {
-                    String::new()
+                let us = micros_per(one_time, puzzles);
+                single[e][m] = us;
+                let headline = engine == "compact" && !count;
+                let limit = set.contest_us * set.bar_fraction;
+                let bar = match headline {
+                    true if us <= limit => format!("≤{limit:.1} ok"),
+                    true => format!("≤{limit:.1} OVER"),
+                    false => String::new(),
                 };
-                if engine == "compact" && !count && threads > 1 {
-                    let copies = time_copies(&cover, set, one, &input, threads, runs)?;
+                if headline && threads > 1 {
+                    let copies = time_copies(&cover, of, one, &input, threads, runs)?;
                     let capacity = threads as f64 * one_time.as_secs_f64() / copies.as_secs_f64();
                     let speedup = one_time.as_secs_f64() / all_time.as_secs_f64();
                     bars.push(format!(
@@ -433,34 +371,27 @@ pub fn run(args: &[String]) -> Result<()> {
                         100.0 * speedup / capacity
                     ));
                 }
-                if engine == "compact" && !count {
-                    let ratio = us(one_time) / contest;
-                    let mark = if ratio <= set.bar_fraction {
-                        "ok"
-                    } else {
-                        "OVER"
-                    };
+                if headline {
+                    let ratio = us / contest;
                     bars.push(format!(
                         "contest program here (in process): {contest:.1} µs; compact, one \
-                         thread, whole process: {ratio:.3} of it (bar {}) {mark}",
-                        set.bar_fraction
+                         thread, whole process: {ratio:.3} of it (bar {}) {}",
+                        set.bar_fraction,
+                        verdict(ratio)
                     ));
                 }
-                let cpu = one_cpu.map_or("-".to_owned(), |c| {
-                    format!("{:.1}", c * 1e6 / puzzles as f64)
-                });
-                println!(
-                    "{:<24} {:>6} {:<8} {:<7} {:>9.1} {:>7} {:>9.1} {:>6.2}× {:>13}",
-                    set.name,
-                    puzzles,
-                    engine,
-                    mode,
-                    us(one_time),
-                    cpu,
-                    us(all_time),
-                    one_time.as_secs_f64() / all_time.as_secs_f64(),
-                    bar
-                );
+                let cpu = one_cpu.map_or("-".to_owned(), |c| fixed(c * 1e6 / puzzles as f64, 1));
+                table.row(&[
+                    &set.name,
+                    &puzzles,
+                    &engine,
+                    &mode,
+                    &fixed(us, 1),
+                    &cpu,
+                    &fixed(micros_per(all_time, puzzles), 1),
+                    &format!("{:.2}×", one_time.as_secs_f64() / all_time.as_secs_f64()),
+                    &bar,
+                ]);
             }
         }
         let side = parsed.first().map_or(0, |p| p.size.side());
@@ -468,19 +399,16 @@ pub fn run(args: &[String]) -> Result<()> {
             programs.iter().find(|p| p.side() == side),
             first_outputs.first(),
         ) {
-            let ours = parse(set, ours)?;
+            let ours = of.parse(ours)?;
             let (contest, compact, same) =
-                contest_program_vs_cover(program, &cover, set, (&input, &parsed), &ours, runs)?;
+                contest_program_vs_cover(program, &cover, of, (&input, &parsed), &ours, runs)?;
             let ratio = compact / contest;
-            let mark = if ratio <= set.bar_fraction {
-                "ok"
-            } else {
-                "OVER"
-            };
             bars.push(format!(
                 "contest program itself ({}), whole process: {contest:.1} µs; compact, one \
-                 thread, run by turns with it: {compact:.1} µs, {ratio:.3} of it (bar {}) {mark}",
-                program.seed, set.bar_fraction
+                 thread, run by turns with it: {compact:.1} µs, {ratio:.3} of it (bar {}) {}",
+                program.seed,
+                set.bar_fraction,
+                verdict(ratio)
             ));
             if !same {
                 failures.push(format!(

@@ -33,15 +33,15 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
+use super::harness::{best_of, fixed, Table};
+use crate::flags::Flags;
+use crate::paths;
+
 /// The seed of the headline file.
 const SEED: u64 = 2295;
 
 pub fn run(args: &[String]) -> Result<()> {
-    let quick = match args {
-        [] => false,
-        [flag] if flag == "--quick" => true,
-        _ => bail!("usage: cargo xtask bench radar [--quick]"),
-    };
+    let quick = Flags::parse(args, &[], &["--quick"])?.switch("--quick");
     let threads = rayon::current_num_threads();
     println!("bench radar: {threads} threads");
 
@@ -84,30 +84,32 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     let probes = |answers: &[RadarAnswer]| answers.iter().map(|a| a.probes).sum::<u64>();
     let nodes = |answers: &[RadarAnswer]| answers.iter().map(|a| a.stats.nodes).sum::<u64>();
-    println!(
-        "{:<10} {:>10} {:>9} {:>8} {:>10}",
-        "solver", "seconds", "speedup", "probes", "nodes"
-    );
-    println!(
-        "{:<10} {:>10.4} {:>9} {:>8} {:>10}",
-        "contest",
-        contest_time.as_secs_f64(),
-        "1.0",
-        contest.iter().map(|(_, probes)| probes).sum::<u64>(),
-        "-"
-    );
+    let table = Table::new(&[
+        ("solver", -10),
+        ("seconds", 10),
+        ("speedup", 9),
+        ("probes", 8),
+        ("nodes", 10),
+    ]);
+    let contest_probes = contest.iter().map(|(_, probes)| probes).sum::<u64>();
+    table.row(&[
+        &"contest",
+        &fixed(contest_time.as_secs_f64(), 4),
+        &"1.0",
+        &contest_probes,
+        &"-",
+    ]);
     for (name, time, answers) in [
         ("serial", serial_time, &serial),
         ("parallel", parallel_time, &parallel),
     ] {
-        println!(
-            "{:<10} {:>10.4} {:>9.1} {:>8} {:>10}",
-            name,
-            time.as_secs_f64(),
-            contest_time.as_secs_f64() / time.as_secs_f64(),
-            probes(answers),
-            nodes(answers)
-        );
+        table.row(&[
+            &name,
+            &fixed(time.as_secs_f64(), 4),
+            &fixed(contest_time.as_secs_f64() / time.as_secs_f64(), 1),
+            &probes(answers),
+            &nodes(answers),
+        ]);
     }
     if mismatches > 0 {
         bail!("{mismatches} answers differ from the contest program's");
@@ -126,10 +128,15 @@ pub fn run(args: &[String]) -> Result<()> {
          a case is stopped after {} s",
         limit.as_secs()
     );
-    println!(
-        "{:>5} {:>4} {:>12} {:>12} {:>8} {:>12} {:>10}",
-        "N=M", "K", "total s", "slowest s", "probes", "nodes", "stopped"
-    );
+    let table = Table::new(&[
+        ("N=M", 5),
+        ("K", 4),
+        ("total s", 12),
+        ("slowest s", 12),
+        ("probes", 8),
+        ("nodes", 12),
+        ("stopped", 10),
+    ]);
     for &n in sizes {
         for k in [5u64, 10, 20] {
             let cases = random_cases(SEED + n as u64 * 100 + k, per_cell, n, n, k..=k);
@@ -150,16 +157,15 @@ pub fn run(args: &[String]) -> Result<()> {
                     Err(e) => bail!("{e}"),
                 }
             }
-            println!(
-                "{:>5} {:>4} {:>12.3} {:>12.3} {:>8} {:>12} {:>10}",
-                n,
-                k,
-                total.as_secs_f64(),
-                slowest.as_secs_f64(),
-                probes,
-                nodes,
-                stopped
-            );
+            table.row(&[
+                &n,
+                &k,
+                &fixed(total.as_secs_f64(), 3),
+                &fixed(slowest.as_secs_f64(), 3),
+                &probes,
+                &nodes,
+                &stopped,
+            ]);
         }
     }
     Ok(())
@@ -167,7 +173,7 @@ pub fn run(args: &[String]) -> Result<()> {
 
 /// `count` random cases with `n` cities and `m` stations in the square
 /// 0..=1000, K drawn from `operators`.
-pub fn random_cases(
+fn random_cases(
     seed: u64,
     count: usize,
     n: usize,
@@ -195,7 +201,7 @@ pub fn random_cases(
 }
 
 /// The cases in HDU 2295's input format.
-pub fn to_input(cases: &[RadarCase]) -> String {
+fn to_input(cases: &[RadarCase]) -> String {
     let mut text = format!("{}\n", cases.len());
     for case in cases {
         text += &format!(
@@ -212,24 +218,11 @@ pub fn to_input(cases: &[RadarCase]) -> String {
 }
 
 fn write_input(cases: &[RadarCase]) -> Result<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/bench-radar");
+    let dir = paths::workspace_root().join("target/bench-radar");
     std::fs::create_dir_all(&dir)?;
     let path = dir.join("hdu2295_20x50.in");
     std::fs::write(&path, to_input(cases))?;
     Ok(path)
-}
-
-/// Runs `work` `repeats` times; the fastest time and the last result.
-fn best_of<T>(repeats: usize, mut work: impl FnMut() -> T) -> (Duration, T) {
-    let mut best = Duration::MAX;
-    let mut result = None;
-    for _ in 0..repeats.max(1) {
-        let start = Instant::now();
-        let value = work();
-        best = best.min(start.elapsed());
-        result = Some(value);
-    }
-    (best, result.expect("ran at least once"))
 }
 
 /// Solves `case` as `cover radar` does: `width` probes per round on

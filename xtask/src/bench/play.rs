@@ -35,23 +35,18 @@ use cover_play::{Background, Config};
 use rayon::prelude::*;
 use serde_json::{json, Value};
 
+use super::harness::{fixed, Table};
+use crate::flags::Flags;
+
 const GRADES: [&str; 4] = ["easy", "medium", "hard", "extreme"];
 const TIMEOUT: Duration = Duration::from_secs(60);
 
 pub fn run(args: &[String]) -> Result<()> {
-    let usage = "usage: cargo xtask bench play [--requests N] [--concurrency C]";
-    let (mut requests, mut concurrency) = (5000usize, 50usize);
-    let mut args = args.iter();
-    while let Some(flag) = args.next() {
-        let value = args.next().context(usage)?;
-        match flag.as_str() {
-            "--requests" => requests = value.parse().context(usage)?,
-            "--concurrency" => concurrency = value.parse().context(usage)?,
-            _ => bail!(usage),
-        }
-    }
+    let flags = Flags::parse(args, &["--requests", "--concurrency"], &[])?;
+    let requests: usize = flags.parsed("--requests", 5000)?;
+    let concurrency: usize = flags.parsed("--concurrency", 50)?;
     if requests == 0 || concurrency == 0 {
-        bail!("{usage} (both at least 1)");
+        bail!("--requests and --concurrency are at least 1");
     }
     let config = Config::default();
     let server = Background::start(SocketAddr::from(([127, 0, 0, 1], 0)), config)?;
@@ -72,10 +67,17 @@ pub fn run(args: &[String]) -> Result<()> {
         .map(|g| json!({"puzzle": g.puzzle, "cells": g.cells}))
         .collect();
 
-    println!(
-        "{:<9} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>7} {:>6}",
-        "workload", "http/s", "direct/s", "ratio", "p50 ms", "p99 ms", "max ms", "errors", "n"
-    );
+    let table = Table::new(&[
+        ("workload", -9),
+        ("http/s", 9),
+        ("direct/s", 9),
+        ("ratio", 8),
+        ("p50 ms", 8),
+        ("p99 ms", 8),
+        ("max ms", 8),
+        ("errors", 7),
+        ("n", 6),
+    ]);
     let mut errors = 0;
     let page = load(
         server.addr(),
@@ -85,7 +87,7 @@ pub fn run(args: &[String]) -> Result<()> {
         requests,
         concurrency,
     );
-    errors += page.report("page", None);
+    errors += page.report(&table, "page", None);
 
     let direct_new = direct(&new_bodies, |body| {
         let request: NewRequest = serde_json::from_value(body.clone()).expect("a new request");
@@ -99,7 +101,7 @@ pub fn run(args: &[String]) -> Result<()> {
         requests,
         concurrency,
     );
-    errors += new.report("new 9×9", Some(direct_new));
+    errors += new.report(&table, "new 9×9", Some(direct_new));
 
     // The games in progress, once as a hint and once as a check.
     let plays: [(&str, &str, PlayCall); 2] = [
@@ -122,7 +124,7 @@ pub fn run(args: &[String]) -> Result<()> {
             requests,
             concurrency,
         );
-        errors += measured.report(name, Some(direct_rate));
+        errors += measured.report(&table, name, Some(direct_rate));
     }
 
     if errors > 0 {
@@ -241,7 +243,7 @@ fn load(
 
 impl Load {
     /// Prints the row and the first errors; returns the number of errors.
-    fn report(mut self, name: &str, direct: Option<f64>) -> usize {
+    fn report(mut self, table: &Table, name: &str, direct: Option<f64>) -> usize {
         self.latencies.sort();
         let n = self.latencies.len();
         let at = |q: f64| {
@@ -251,16 +253,20 @@ impl Load {
         };
         let rate = (n + self.errors.len()) as f64 / self.elapsed.as_secs_f64();
         let (direct_text, ratio) = match direct {
-            Some(d) => (format!("{d:.0}"), format!("{:.2}", rate / d)),
+            Some(d) => (fixed(d, 0), fixed(rate / d, 2)),
             None => ("-".to_owned(), "-".to_owned()),
         };
-        println!(
-            "{name:<9} {rate:>9.0} {direct_text:>9} {ratio:>8} {:>8.2} {:>8.2} {:>8.2} {:>7} {n:>6}",
-            at(0.5),
-            at(0.99),
-            at(1.0),
-            self.errors.len(),
-        );
+        table.row(&[
+            &name,
+            &fixed(rate, 0),
+            &direct_text,
+            &ratio,
+            &fixed(at(0.5), 2),
+            &fixed(at(0.99), 2),
+            &fixed(at(1.0), 2),
+            &self.errors.len(),
+            &n,
+        ]);
         for error in self.errors.iter().take(5) {
             println!("  error: {error}");
         }

@@ -27,14 +27,13 @@
 //! the table gives more than a second (`twoqueens8`); FILE names files of
 //! the table (default: all). Exits non-zero when a count disagrees.
 
-use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 
-use crate::bench::shared_dir;
+use super::harness::{self, parse_xcc_reference, xc_dir, Program, Table, XccRow};
+use crate::flags::Flags;
 
 /// The files the issue's speed bar is about: `cover` at most as slow as
 /// DLX2 on one thread.
@@ -42,74 +41,6 @@ const BAR_FILES: &[&str] = &["wordsquare4_a5", "wordsquare5_a4"];
 
 /// `--quick` leaves out files the table gives more than this many seconds.
 const QUICK_SECONDS: f64 = 1.0;
-
-/// Which of Knuth's programs a row of the table is from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Program {
-    /// Colours: its rule of branching is DLX1's, which `cover` follows.
-    Dlx2,
-    /// Colours and multiplicities: another rule of branching.
-    Dlx3,
-}
-
-impl Program {
-    fn name(self) -> &'static str {
-        match self {
-            Program::Dlx2 => "DLX2",
-            Program::Dlx3 => "DLX3",
-        }
-    }
-}
-
-/// One row of `REFERENCE-XCC.md`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct XccRow {
-    /// The file name without `.dlx`.
-    pub name: String,
-    pub program: Program,
-    pub solutions: u64,
-    pub nodes: u64,
-    pub updates: u64,
-    pub cleansings: u64,
-    pub seconds: f64,
-}
-
-/// The table of `REFERENCE-XCC.md`:
-/// `| file | program | solutions | nodes | updates | cleansings | seconds |`.
-/// Lines that are not rows of a `.dlx` file (the header, the rule, the
-/// text) are skipped; a row that does not parse is an error.
-pub fn parse_xcc_reference(text: &str) -> Result<Vec<XccRow>> {
-    let mut rows = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let cells: Vec<&str> = line
-            .split('|')
-            .map(str::trim)
-            .filter(|c| !c.is_empty())
-            .collect();
-        if cells.len() != 7 || !cells[0].ends_with(".dlx") {
-            continue;
-        }
-        let row = (|| -> Result<XccRow> {
-            let program = match cells[1].to_ascii_uppercase().as_str() {
-                "DLX2" => Program::Dlx2,
-                "DLX3" => Program::Dlx3,
-                other => bail!("unknown program {other:?}"),
-            };
-            Ok(XccRow {
-                name: cells[0].trim_end_matches(".dlx").to_owned(),
-                program,
-                solutions: cells[2].parse()?,
-                nodes: cells[3].parse()?,
-                updates: cells[4].parse()?,
-                cleansings: cells[5].parse()?,
-                seconds: cells[6].parse()?,
-            })
-        })()
-        .with_context(|| format!("line {}: {line:?}", number + 1))?;
-        rows.push(row);
-    }
-    Ok(rows)
-}
 
 /// The counters of one run; `None` for what the program did not print.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -175,57 +106,31 @@ pub fn parse_cover_stats(stdout: &str, stderr: &str) -> Counts {
     }
 }
 
-/// Runs `command` with `input` (when given) as its standard input: its
-/// output and its time from start to exit.
-fn time_command(command: &mut Command, input: Option<&Path>) -> Result<(Output, Duration)> {
-    let stdin = match input {
-        Some(path) => Stdio::from(File::open(path).with_context(|| format!("{}", path.display()))?),
-        None => Stdio::null(),
-    };
-    let start = Instant::now();
-    let output = command
-        .stdin(stdin)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .output()
-        .with_context(|| format!("running {}", Path::new(command.get_program()).display()))?;
-    Ok((output, start.elapsed()))
-}
-
 /// One run of `cover exact --count --stats --jobs 1 FILE`: its counters
 /// and time, or why it failed (exit status 0 or 1, no solution, are
 /// answers; 2 and up are not).
 fn run_cover(cover: &Path, file: &Path) -> Result<(Counts, Duration)> {
-    let (output, elapsed) = time_command(
-        Command::new(cover)
-            .args(["exact", "--count", "--stats", "--jobs", "1"])
-            .arg(file),
-        None,
-    )?;
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    if !matches!(output.status.code(), Some(0 | 1)) {
-        let first = stderr.lines().next().unwrap_or("").trim();
-        bail!("cover exact failed ({}): {first}", output.status);
-    }
-    let counts = parse_cover_stats(&String::from_utf8_lossy(&output.stdout), &stderr);
-    Ok((counts, elapsed))
+    let file = file.display().to_string();
+    let args = ["exact", "--count", "--stats", "--jobs", "1", &file];
+    let done = harness::run(cover, &args, b"", &[0, 1])?;
+    Ok((parse_cover_stats(&done.stdout, &done.stderr), done.elapsed))
 }
 
 /// One run of a Knuth program on `file`: its counters and time.
 fn run_knuth(program: &Path, file: &Path) -> Result<(Counts, Duration)> {
-    let (output, elapsed) = time_command(&mut Command::new(program), Some(file))?;
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let input = std::fs::read(file).with_context(|| format!("{}", file.display()))?;
     // Knuth's programs exit with 0 after a full run; their counters are
     // what matters.
-    let counts = parse_knuth_stats(&stderr).with_context(|| {
+    let done = harness::run(program, &[] as &[&str], &input, &[])?;
+    let counts = parse_knuth_stats(&done.stderr).with_context(|| {
         format!(
-            "{} printed no `Altogether ...` line ({}): {}",
+            "{} printed no `Altogether ...` line ({:?}): {}",
             program.display(),
-            output.status,
-            stderr.lines().last().unwrap_or("")
+            done.code,
+            done.stderr.lines().last().unwrap_or("")
         )
     })?;
-    Ok((counts, elapsed))
+    Ok((counts, done.elapsed))
 }
 
 /// A counter for the table: the number, or `-`.
@@ -253,70 +158,32 @@ fn agree(a: Option<u64>, b: Option<u64>) -> &'static str {
     }
 }
 
-/// The options of the command line.
-struct Options {
-    runs: usize,
-    quick: bool,
-    cover: Option<PathBuf>,
-    dlx2: Option<PathBuf>,
-    dlx3: Option<PathBuf>,
-    names: Vec<String>,
-}
-
-const USAGE: &str = "usage: cargo xtask bench xcc [--runs N] [--quick] [--bin PATH] \
-                     [--dlx2 PATH] [--dlx3 PATH] [FILE ...]";
-
-fn parse_options(args: &[String]) -> Result<Options> {
-    let from_env = |name: &str| {
-        std::env::var_os(name)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    let mut options = Options {
-        runs: 5,
-        quick: false,
-        cover: None,
-        dlx2: from_env("COVER_DLX2"),
-        dlx3: from_env("COVER_DLX3"),
-        names: Vec::new(),
-    };
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        let mut path = |what: &str| -> Result<PathBuf> {
-            Ok(PathBuf::from(args.next().with_context(|| {
-                format!("{what} needs a path; {USAGE}")
-            })?))
-        };
-        match arg.as_str() {
-            "--runs" => {
-                options.runs = args
-                    .next()
-                    .context("--runs needs a number")?
-                    .parse()
-                    .context("--runs needs a number")?;
-                if options.runs == 0 {
-                    bail!("--runs must be at least 1");
-                }
-            }
-            "--quick" => options.quick = true,
-            "--bin" => options.cover = Some(path("--bin")?),
-            "--dlx2" => options.dlx2 = Some(path("--dlx2")?),
-            "--dlx3" => options.dlx3 = Some(path("--dlx3")?),
-            other if other.starts_with('-') => bail!("unknown argument {other:?}; {USAGE}"),
-            name => options.names.push(name.trim_end_matches(".dlx").to_owned()),
-        }
-    }
-    for path in [&options.dlx2, &options.dlx3].into_iter().flatten() {
-        if !path.is_file() {
-            bail!("{}: no such program", path.display());
-        }
-    }
-    Ok(options)
-}
-
 pub fn run(args: &[String]) -> Result<()> {
-    let options = parse_options(args)?;
-    let dir = shared_dir().join("xc");
+    let flags = Flags::parse(args, &["--runs", "--bin", "--dlx2", "--dlx3"], &["--quick"])?;
+    let runs: usize = flags.parsed("--runs", 5)?;
+    if runs == 0 {
+        bail!("--runs must be at least 1");
+    }
+    // A Knuth program: its flag, else its variable.
+    let knuth = |name: &str| {
+        let path = match flags.value(name) {
+            Some(path) => Some(PathBuf::from(path)),
+            None => std::env::var_os(format!("COVER_{}", name[2..].to_ascii_uppercase()))
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from),
+        };
+        match path {
+            Some(path) if !path.is_file() => bail!("{}: no such program", path.display()),
+            path => Ok(path),
+        }
+    };
+    let (dlx2, dlx3) = (knuth("--dlx2")?, knuth("--dlx3")?);
+    let names: Vec<String> = flags
+        .positional()
+        .iter()
+        .map(|name| name.trim_end_matches(".dlx").to_owned())
+        .collect();
+    let dir = xc_dir();
     let table = dir.join("REFERENCE-XCC.md");
     if !table.is_file() {
         println!(
@@ -327,7 +194,7 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     let text = std::fs::read_to_string(&table).with_context(|| format!("{}", table.display()))?;
     let rows = parse_xcc_reference(&text).with_context(|| format!("{}", table.display()))?;
-    for name in &options.names {
+    for name in &names {
         if !rows.iter().any(|r| &r.name == name) {
             let known: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
             bail!("{name}: not in REFERENCE-XCC.md ({})", known.join(", "));
@@ -335,18 +202,14 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     let rows: Vec<&XccRow> = rows
         .iter()
-        .filter(|r| options.names.is_empty() || options.names.contains(&r.name))
-        .filter(|r| !options.quick || r.seconds <= QUICK_SECONDS)
+        .filter(|r| names.is_empty() || names.contains(&r.name))
+        .filter(|r| !flags.switch("--quick") || r.seconds <= QUICK_SECONDS)
         .collect();
-    let cover = match &options.cover {
-        Some(path) => path.clone(),
-        None => crate::verify::build_cover(&crate::verify::workspace_root())?,
-    };
+    let cover = harness::cover_binary(&flags)?;
     let program_for = |program: Program| match program {
-        Program::Dlx2 => options.dlx2.as_deref(),
-        Program::Dlx3 => options.dlx3.as_deref(),
+        Program::Dlx2 => dlx2.as_deref(),
+        Program::Dlx3 => dlx3.as_deref(),
     };
-    let runs = options.runs;
     println!(
         "bench xcc: `cover exact --count --stats --jobs 1 FILE` and Knuth's program `< FILE`, \
          by turns,\nwhole process, wall clock, best of {runs}; `ref s`: REFERENCE-XCC.md's \
@@ -359,23 +222,22 @@ pub fn run(args: &[String]) -> Result<()> {
             None => println!("  {}: not given", program.name()),
         }
     }
-    println!(
-        "{:<15} {:<4} {:>9} {:>9} {:>10} {:>10} {:<4} {:>11} {:>11} {:<4} {:>7} {:>7} {:>6} {:>6}",
-        "file",
-        "vs",
-        "solutions",
-        "DLX sol",
-        "nodes",
-        "DLX nodes",
-        "",
-        "updates",
-        "DLX upd",
-        "",
-        "cover s",
-        "DLX s",
-        "ratio",
-        "ref s"
-    );
+    let table = Table::new(&[
+        ("file", -15),
+        ("vs", -4),
+        ("solutions", 9),
+        ("DLX sol", 9),
+        ("nodes", 10),
+        ("DLX nodes", 10),
+        ("", -4),
+        ("updates", 11),
+        ("DLX upd", 11),
+        ("", -4),
+        ("cover s", 7),
+        ("DLX s", 7),
+        ("ratio", 6),
+        ("ref s", 6),
+    ]);
     let mut failures = Vec::new();
     let mut bars = Vec::new();
     let mut missing = Vec::new();
@@ -495,23 +357,22 @@ pub fn run(args: &[String]) -> Result<()> {
             _ => "-".to_owned(),
         };
         let secs = |s: Option<f64>| s.map_or("-".to_owned(), |s| format!("{s:.3}"));
-        println!(
-            "{:<15} {:<4} {:>9} {:>9} {:>10} {:>10} {:<4} {:>11} {:>11} {:<4} {:>7} {:>7} {:>6} {:>6}",
+        table.row(&[
             name,
-            what,
-            show(ours.solutions),
-            show(knuth_counts.solutions),
-            show(ours.nodes),
-            show(knuth_counts.nodes),
-            nodes_mark,
-            show(ours.updates),
-            show(knuth_counts.updates),
-            updates_mark,
-            secs(cover_s),
-            secs(knuth_s),
-            ratio,
-            row.seconds
-        );
+            &what,
+            &show(ours.solutions),
+            &show(knuth_counts.solutions),
+            &show(ours.nodes),
+            &show(knuth_counts.nodes),
+            &nodes_mark,
+            &show(ours.updates),
+            &show(knuth_counts.updates),
+            &updates_mark,
+            &secs(cover_s),
+            &secs(knuth_s),
+            &ratio,
+            &row.seconds,
+        ]);
         if BAR_FILES.contains(&name.as_str()) {
             let bar = match (cover_s, knuth_s) {
                 (Some(c), Some(k)) => format!(
@@ -559,51 +420,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reads_the_table_with_its_cleansings_column() {
-        let text = "# Colour\n\ntext | with bars | but no file\n\
-            | file | program | solutions | nodes | updates | cleansings | seconds |\n\
-            |---|---|---|---|---|---|---|\n\
-            | xcc_small.dlx | DLX2 | 3 | 7 | 24 | 8 | 0.01 |\n\
-            | twoqueens8.dlx | DLX3 | 477136 | 12128277 | 101798656 | 0 | 3.24 |\n\
-            | queens8.dlx | 92 | 975 | 16126 | 0.00 |\n";
-        let rows = parse_xcc_reference(text).unwrap();
-        assert_eq!(
-            rows,
-            [
-                XccRow {
-                    name: "xcc_small".into(),
-                    program: Program::Dlx2,
-                    solutions: 3,
-                    nodes: 7,
-                    updates: 24,
-                    cleansings: 8,
-                    seconds: 0.01,
-                },
-                XccRow {
-                    name: "twoqueens8".into(),
-                    program: Program::Dlx3,
-                    solutions: 477136,
-                    nodes: 12128277,
-                    updates: 101798656,
-                    cleansings: 0,
-                    seconds: 3.24,
-                },
-            ]
-        );
-        let bad = "| x.dlx | DLX9 | 1 | 2 | 3 | 4 | 0.1 |\n";
-        assert!(parse_xcc_reference(bad).is_err());
-        let bad = "| x.dlx | DLX2 | 1 | two | 3 | 4 | 0.1 |\n";
-        assert!(parse_xcc_reference(bad).is_err());
-    }
-
-    #[test]
-    fn reads_the_shared_table_when_it_is_here() {
-        let path = shared_dir().join("xc/REFERENCE-XCC.md");
-        let Ok(text) = std::fs::read_to_string(path) else {
+    fn the_bar_files_are_in_the_shared_table_when_it_is_here() {
+        let Ok(text) = std::fs::read_to_string(xc_dir().join("REFERENCE-XCC.md")) else {
             return;
         };
         let rows = parse_xcc_reference(&text).unwrap();
-        assert!(rows.iter().any(|r| r.name == "xcc_small"));
         assert!(BAR_FILES
             .iter()
             .all(|name| rows.iter().any(|r| r.name == *name)));

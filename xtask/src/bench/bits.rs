@@ -21,14 +21,14 @@
 //! Usage: `cargo xtask bench bits [--runs N] [SET ...]`.
 
 use std::cell::Cell;
-use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
-use cover_models::sudoku::{BitSolver, Engine, Puzzles, Solver, TriadSolver, Vectors};
+use anyhow::{bail, Result};
+use cover_check::sudoku::check_solution;
+use cover_models::sudoku::{BitSolver, Engine, Solver, TriadSolver, Vectors};
 use dlx_core::{Control, Limits};
 
-use crate::bench::shared_dir;
-use crate::bench_wide::is_solution_of;
+use super::harness::{by_turns, fixed, micros_per, sudoku_set, Table};
+use crate::flags::Flags;
 
 const SETS: &[&str] = &[
     "forum_hardest_1905_11plus",
@@ -38,30 +38,23 @@ const SETS: &[&str] = &[
 ];
 
 pub fn run(args: &[String]) -> Result<()> {
-    let usage = "usage: cargo xtask bench bits [--runs N] [SET ...]";
-    let mut runs = 3usize;
-    let mut sets = Vec::new();
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--runs" => runs = args.next().context(usage)?.parse().context(usage)?,
-            name if SETS.contains(&name) => sets.push(name.to_owned()),
-            _ => bail!("{usage} (sets: {})", SETS.join(", ")),
-        }
+    let flags = Flags::parse(args, &["--runs"], &[])?;
+    let runs: usize = flags.parsed("--runs", 3)?;
+    let mut sets: Vec<&str> = flags.positional().iter().map(String::as_str).collect();
+    if let Some(other) = sets.iter().find(|name| !SETS.contains(name)) {
+        bail!("unknown set {other:?}; sets: {}", SETS.join(", "));
     }
     if sets.is_empty() {
-        sets = SETS.iter().map(|s| s.to_string()).collect();
+        sets = SETS.to_vec();
     }
-    let dir = shared_dir().join("datasets").join("sudoku9");
     println!("bench bits: one thread, best of {runs}, the engines by turns; µs per puzzle");
-    for name in &sets {
-        let path = dir.join(format!("{name}.txt"));
-        let Ok(text) = std::fs::read(&path) else {
-            println!("{name:<26} (not here: {})", path.display());
+    for name in sets {
+        let Some(loaded) = sudoku_set(name).load(None)? else {
             continue;
         };
-        let puzzles: Vec<_> = Puzzles::new(&text[..], None)
-            .filter_map(|p| p.ok())
+        let puzzles: Vec<_> = loaded
+            .puzzles
+            .into_iter()
             .filter(|p| p.cells.len() == 81)
             .collect();
         let grids: Vec<[u8; 81]> = puzzles
@@ -150,52 +143,35 @@ pub fn run(args: &[String]) -> Result<()> {
             let times = by_turns(runs, repeats, &mut passes);
             drop(passes);
             for (grid, first) in grids.iter().zip(&firsts[0]) {
-                assert!(is_solution_of(3, grid, first), "{name}: a bad grid");
+                if let Err(e) = check_solution(grid, first, 9) {
+                    bail!("{name}: a bad grid: {e}");
+                }
             }
             assert!(
                 firsts.iter().all(|f| f == &firsts[0]),
                 "{name}: the flavours differ"
             );
-            let per = |t: Duration| t.as_secs_f64() * 1e6 / n as f64;
             let peer = *times.last().expect("the peer runs");
             println!("{name} ({n} puzzles), {mode}:");
-            println!(
-                "  {:<16} {:>10} {:>9} {:>9}",
-                "engine", "µs/puzzle", "/ sudoku", "guesses"
-            );
+            let table = Table::new(&[
+                ("engine", -16),
+                ("µs/puzzle", 10),
+                ("/ sudoku", 9),
+                ("guesses", 9),
+            ]);
             for ((engine, time), guesses) in names.iter().zip(&times).zip(&guesses) {
                 let guesses = match guesses.get() {
                     0 => String::new(),
-                    total => format!("{:.1}", total as f64 / n as f64),
+                    total => fixed(total as f64 / n as f64, 1),
                 };
-                println!(
-                    "  {engine:<16} {:>10.2} {:>9.3} {guesses:>9}",
-                    per(*time),
-                    time.as_secs_f64() / peer.as_secs_f64(),
-                );
+                table.row(&[
+                    engine,
+                    &fixed(micros_per(*time, n), 2),
+                    &fixed(time.as_secs_f64() / peer.as_secs_f64(), 3),
+                    &guesses,
+                ]);
             }
         }
     }
     Ok(())
-}
-
-/// The best time of each pass over `runs` runs, the passes taking turns
-/// within each run (so that the machine's drift falls on all alike); a
-/// pass's time is that of `repeats` calls, divided by `repeats`.
-pub fn by_turns<P: FnMut() + ?Sized>(
-    runs: usize,
-    repeats: u32,
-    passes: &mut [Box<P>],
-) -> Vec<Duration> {
-    let mut best = vec![Duration::MAX; passes.len()];
-    for _ in 0..runs.max(1) {
-        for (pass, best) in passes.iter_mut().zip(&mut best) {
-            let start = Instant::now();
-            for _ in 0..repeats {
-                pass();
-            }
-            *best = (*best).min(start.elapsed() / repeats);
-        }
-    }
-    best
 }
