@@ -1,24 +1,10 @@
-//! `cargo xtask bench bits`: the bit-parallel 9×9 engines side by side
-//! with the `sudoku` crate (JCZSolve; the peer of issue 18, a dependency
-//! of this benchmark only), in this process, on one thread, on the hard
-//! 9×9 sets of `../shared/datasets/`: the triad engine
-//! (`cover_models::sudoku::TriadSolver`, `cover sudoku`'s default for
-//! 9×9) in each flavour of vectors this machine has (AVX-512, AVX2,
-//! portable), the band engine (`BitSolver`, `--engine bands`) and the
-//! compact exact-cover engine.
-//!
-//! Two modes per set: the first solution, and solve-and-prove-unique
-//! (count up to 2). Each time is the best of `--runs` passes over the
-//! whole set (default 3; a set under 5,000 puzzles is run several times
-//! per pass), the engines taking turns within each run, parsing
-//! excluded; each is also given as a ratio to the peer's. Answers are
-//! checked on the way: every puzzle of these sets has one solution, so
-//! each engine must count exactly one; each first solution of the triad
-//! engine must be a valid grid that keeps the givens (an independent
-//! check here, after the clock stops), and every flavour must give the
-//! same ones.
-//!
-//! Usage: `cargo xtask bench bits [--runs N] [SET ...]`.
+//! `cargo xtask bench bits`: the bit-parallel 9×9 engines (triad in each
+//! flavour of vectors here, bands) beside the compact exact-cover engine
+//! and the `sudoku` crate (the peer), by turns on one thread, first
+//! solution and solve-and-prove-unique, on the hard 9×9 sets; µs per
+//! puzzle and guesses, each against the peer. Every engine must count one
+//! solution, and the triad flavours' first solutions must agree and pass
+//! [`check_solution`]. Details: `docs/measurements.md`.
 
 use std::cell::Cell;
 
@@ -27,7 +13,7 @@ use cover_check::sudoku::check_solution;
 use cover_models::sudoku::{BitSolver, Engine, Solver, TriadSolver, Vectors};
 use dlx_core::{Control, Limits};
 
-use super::harness::{by_turns, fixed, micros_per, sudoku_set, Table};
+use super::harness::{by_turns, fixed, micros_per, pick, sudoku_set, Table};
 use crate::flags::Flags;
 
 const SETS: &[&str] = &[
@@ -40,13 +26,7 @@ const SETS: &[&str] = &[
 pub fn run(args: &[String]) -> Result<()> {
     let flags = Flags::parse(args, &["--runs"], &[])?;
     let runs: usize = flags.parsed("--runs", 3)?;
-    let mut sets: Vec<&str> = flags.positional().iter().map(String::as_str).collect();
-    if let Some(other) = sets.iter().find(|name| !SETS.contains(name)) {
-        bail!("unknown set {other:?}; sets: {}", SETS.join(", "));
-    }
-    if sets.is_empty() {
-        sets = SETS.to_vec();
-    }
+    let sets = pick(flags.positional(), SETS)?;
     println!("bench bits: one thread, best of {runs}, the engines by turns; µs per puzzle");
     for name in sets {
         let Some(loaded) = sudoku_set(name).load(None)? else {
@@ -153,12 +133,7 @@ pub fn run(args: &[String]) -> Result<()> {
             );
             let peer = *times.last().expect("the peer runs");
             println!("{name} ({n} puzzles), {mode}:");
-            let table = Table::new(&[
-                ("engine", -16),
-                ("µs/puzzle", 10),
-                ("/ sudoku", 9),
-                ("guesses", 9),
-            ]);
+            let table = Table::new("engine -16|µs/puzzle 10|/ sudoku 9|guesses 9");
             for ((engine, time), guesses) in names.iter().zip(&times).zip(&guesses) {
                 let guesses = match guesses.get() {
                     0 => String::new(),

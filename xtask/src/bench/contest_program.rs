@@ -1,18 +1,8 @@
-//! The seeds' sudoku programs themselves, compiled with the machine's C++
-//! compiler, as the baseline of `cargo xtask bench sudoku`.
-//!
-//! Issue 3 states its speed bars as fractions of these programs' times
-//! (`shared/seeds/000_*.txt`: 9×9, POJ 3074; `002_*.txt`: 16×16, POJ
-//! 3076). Their absolute times there do not carry to another machine, and
-//! [`super::xc::Classic`] (a Rust port of their search, in process)
-//! leaves out their reading and printing and does not run at their speed.
-//! So when the seeds and a compiler are here, the bench builds the
-//! programs from the seed text and runs them, whole process, alternating
-//! with `cover`, on the same puzzles: their ratio is the bar's own measure.
-//! Their answers are checked against `cover`'s on the way.
-//!
-//! Nothing of the seeds is kept in the repository: the code is cut out of
-//! the seed documents at bench time, into the build directory.
+//! The seeds' sudoku programs themselves (`shared/seeds/000_*.txt`, 9×9;
+//! `002_*.txt`, 16×16), cut out of the seed documents at bench time and
+//! compiled with the machine's C++ compiler, so that `bench sudoku` can
+//! run them, whole process, by turns with `cover`: the bar's own measure.
+//! Nothing of the seeds is kept in the repository.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

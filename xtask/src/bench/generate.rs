@@ -1,19 +1,9 @@
 //! `cargo xtask bench generate`: minimal puzzles per second made by
-//! [`cover_models::generate::Generator`] (what `cover generate` runs, text
-//! output: no rating), for 9×9 and 16×16, on one and on two threads.
-//!
-//! Puzzle `i` is made from seed 1 and `i`, so every run makes the same
-//! puzzles; each figure is the best of `--runs` runs (default 3). The bar
-//! of issue 7: at least 200 minimal 9×9 puzzles per second on one thread.
-//!
-//! 9×9 is made twice: by the generator as it is (full grids and
-//! uniqueness checks by the bit-parallel engine) and, as the baseline in
-//! the same run, by the exact-cover engines alone
-//! (`Generator::with_checker(size, Engine::Compact)`, the generator before
-//! issue 18). Issue 18's bar: at least 5 times the baseline's rate.
-//!
-//! Usage: `cargo xtask bench generate [--runs N] [--quick]` (`--quick`
-//! makes a tenth of the puzzles).
+//! [`Generator`] (what `cover generate` runs), 9×9 and 16×16, on one and
+//! two threads, best of `--runs`, beside the 9×9 generator on the
+//! exact-cover engines alone (the baseline of issue 18); fails below 200
+//! minimal 9×9 puzzles a second on one thread (issue 7's bar). Details:
+//! `docs/measurements.md`.
 
 use std::time::Instant;
 
@@ -78,12 +68,7 @@ pub fn run(args: &[String]) -> Result<()> {
         ("16×16", 4, Engine::Auto, 40 / scale),
     ];
     println!("minimal puzzles per second (best of {runs} runs)");
-    let table = Table::new(&[
-        ("size", -20),
-        ("puzzles", 8),
-        ("1 thread", 12),
-        ("2 threads", 12),
-    ]);
+    let table = Table::new("size -20|puzzles 8|1 thread 12|2 threads 12");
     // Every run measures each row by turns, so that the machine's drift
     // falls on all of them alike.
     let mut best = [[0.0f64; 2]; 3];

@@ -65,9 +65,16 @@ pub struct Table {
 }
 
 impl Table {
-    /// Prints the header: each column's title and width (negative: the
-    /// column aligns left).
-    pub fn new(columns: &[(&str, isize)]) -> Table {
+    /// Prints the header of `columns`, `|`-separated, each a title and a
+    /// width (negative: the column aligns left): `"problem -16|nodes 11"`.
+    pub fn new(columns: &str) -> Table {
+        let columns: Vec<(&str, isize)> = columns
+            .split('|')
+            .map(|column| {
+                let (title, width) = column.rsplit_once(' ').unwrap_or(("", column));
+                (title, width.parse().expect("a column's width"))
+            })
+            .collect();
         let table = Table {
             widths: columns.iter().map(|&(_, width)| width).collect(),
         };
@@ -83,12 +90,10 @@ impl Table {
         for (i, cell) in cells.iter().enumerate() {
             let (cell, width) = (cell.to_string(), self.widths.get(i).copied().unwrap_or(0));
             let pad = " ".repeat(width.unsigned_abs().saturating_sub(cell.chars().count()));
-            let space = if i == 0 { "" } else { " " };
-            line += &if width < 0 {
-                format!("{space}{cell}{pad}")
-            } else {
-                format!("{space}{pad}{cell}")
-            };
+            if i > 0 {
+                line.push(' ');
+            }
+            line += &if width < 0 { cell + &pad } else { pad + &cell };
         }
         println!("{}", line.trim_end());
     }
@@ -132,6 +137,19 @@ pub fn cover_binary(flags: &Flags) -> Result<PathBuf> {
         None => cover_check::process::build_release(&paths::workspace_root())
             .map_err(anyhow::Error::msg),
     }
+}
+
+/// The names of `known` that `named` lists, in `known`'s order; all of
+/// them when `named` is empty; an error naming them for any other name.
+pub fn pick<'a>(named: &[String], known: &[&'a str]) -> Result<Vec<&'a str>> {
+    if let Some(other) = named.iter().find(|n| !known.contains(&n.as_str())) {
+        bail!("unknown name {other:?}; known: {}", known.join(", "));
+    }
+    Ok(known
+        .iter()
+        .copied()
+        .filter(|k| named.is_empty() || named.iter().any(|n| n == k))
+        .collect())
 }
 
 /// A sudoku set of the datasets: its files and, when not the size's
@@ -372,6 +390,22 @@ mod tests {
         assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
         assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 3.0);
         assert!(median(&mut []).is_nan());
+    }
+
+    #[test]
+    fn pick_keeps_the_known_order_and_names_the_known() {
+        let named = |words: &[&str]| words.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+        let known = ["a", "b", "c"];
+        assert_eq!(pick(&named(&[]), &known).unwrap(), known);
+        assert_eq!(pick(&named(&["c", "a"]), &known).unwrap(), ["a", "c"]);
+        let error = pick(&named(&["d"]), &known).unwrap_err().to_string();
+        assert_eq!(error, "unknown name \"d\"; known: a, b, c");
+    }
+
+    #[test]
+    fn tables_read_their_columns() {
+        let table = Table::new("name -6|count 5| -2|µs 3");
+        assert_eq!(table.widths, [-6, 5, -2, 3]);
     }
 
     #[test]

@@ -1,26 +1,9 @@
-//! `cargo xtask bench play`: a bounded load on `cover play`'s server over
-//! loopback, as issue 16 asks.
-//!
-//! The server (`cover_play::Background`, default `Config`) runs in this
-//! process; `--concurrency` client threads send `--requests` requests per
-//! workload, one TCP connection each (as `cover_play::client` does), and
-//! time each one. Workloads:
-//!
-//! - `page`: `GET /` (the stack alone: no puzzle work);
-//! - `new 9×9`: `POST /api/new`, difficulties in turn, seeds 0, 1, 2, …;
-//! - `hint`: `POST /api/hint` on 100 games in progress (9×9 medium, half
-//!   their empty cells filled with the solution);
-//! - `check`: `POST /api/check` on the same games.
-//!
-//! Each row gives requests per second and latency percentiles; the
-//! baseline, in the same run, is the same calls to `cover_play::game`
-//! made directly on every core (no HTTP, no JSON), so `http/direct` is
-//! what the server adds. Any answer but 200 is an error, and the run
-//! fails if there is one. The load and the server share the machine's
-//! cores.
-//!
-//! Usage: `cargo xtask bench play [--requests N] [--concurrency C]`
-//! (defaults 5,000 and 50).
+//! `cargo xtask bench play`: a bounded load on `cover play`'s server (in
+//! this process, over loopback): `--concurrency` clients send
+//! `--requests` requests per workload (the page, new games, hints and
+//! checks on games in progress); requests per second and latency
+//! percentiles, beside the same calls made directly on every core. Any
+//! answer but 200 fails the run. Details: `docs/measurements.md`.
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -67,17 +50,10 @@ pub fn run(args: &[String]) -> Result<()> {
         .map(|g| json!({"puzzle": g.puzzle, "cells": g.cells}))
         .collect();
 
-    let table = Table::new(&[
-        ("workload", -9),
-        ("http/s", 9),
-        ("direct/s", 9),
-        ("ratio", 8),
-        ("p50 ms", 8),
-        ("p99 ms", 8),
-        ("max ms", 8),
-        ("errors", 7),
-        ("n", 6),
-    ]);
+    let table = Table::new(
+        "workload -9|http/s 9|direct/s 9|ratio 8|p50 ms 8|p99 ms 8|max ms 8|\
+        errors 7|n 6",
+    );
     let mut errors = 0;
     let page = load(
         server.addr(),

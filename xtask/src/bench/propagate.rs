@@ -1,32 +1,11 @@
 //! `cargo xtask bench propagate`: what each propagation level, and each
-//! rule alone, does to `cover sudoku`'s search and to `cover target`'s
-//! branch and bound, timed in this process on one thread, every level of a
-//! set run by turns in the same command (so the ratios are fair on a noisy
-//! machine).
-//!
-//! Sudoku sets (from `../shared/datasets/`, when present): the 18 Gecode
-//! 25×25 puzzles, each timed alone with its nodes per level; the 155 16×16
-//! grids; `forum_hardest_1106` and `magictour_top1465`. The levels are
-//! `none` (the plain search), `basic`, `full`, and the rules alone
-//! (`singles`, `box-line`, `subsets`, `matching`, `layers`); on 25×25
-//! every level runs within a node budget (200,000), since the plain
-//! search would take hours. `--quick` takes 200 puzzles of each set and
-//! 3 of the 25×25. Every solution is
-//! checked by a checker that does not use the solver (each row, column and
-//! box a permutation, the givens kept).
-//!
-//! Target sudoku: the empty grid and random puzzles of 6 to 12 givens
-//! (from random full grids, seeded), with the default rules and without;
-//! the plain branch and bound runs within a node budget, and where it
-//! finishes its score must equal the propagated one.
-//!
-//! With `--gecode PATH`, a program built from Gecode's own sudoku example
-//! (see [`Gecode`]) also runs each 25×25 puzzle, within `--gecode-seconds`
-//! (20) each, after the levels, so the constraint solver the 25×25 bar was
-//! set by is measured in the same command.
-//!
-//! Usage: `cargo xtask bench propagate [--runs N] [--quick] [--gecode PATH
-//! [--gecode-seconds S]] [sudoku|target]`.
+//! rule alone, does to `cover sudoku`'s search (the 25×25, 16×16 and hard
+//! 9×9 sets; every solution checked with [`check_solution`]) and to
+//! `cover target`'s branch and bound (random puzzles of 6 to 12 givens,
+//! the plain search's score must match), in this process on one thread,
+//! the levels of a set by turns. With `--gecode PATH`, Gecode's own sudoku
+//! example ([`Gecode`]) runs the 25×25 puzzles too. Details:
+//! `docs/measurements.md`.
 
 use std::time::{Duration, Instant};
 
@@ -39,7 +18,7 @@ use dlx_core::Limits;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
-use super::harness::{fixed, micros_per, sudoku_set, Table};
+use super::harness::{fixed, micros_per, pick, sudoku_set, Table};
 use super::target::{keep_givens, random_full_grid};
 use crate::flags::Flags;
 use crate::paths;
@@ -50,55 +29,48 @@ struct Variant {
     rules: Option<Rules>,
 }
 
+/// The levels, then (unless `quick`) each rule alone.
 fn variants(quick: bool) -> Vec<Variant> {
-    let alone = |singles, box_line, subsets, matching, layers| {
-        Some(Rules {
-            singles,
-            box_line,
-            subsets,
-            matching,
-            layers,
-        })
-    };
-    let mut all = vec![
-        Variant {
-            name: "none",
-            rules: None,
-        },
-        Variant {
-            name: "basic",
-            rules: Some(Rules::BASIC),
-        },
-        Variant {
-            name: "full",
-            rules: Some(Rules::FULL),
-        },
+    let none = Rules::NONE;
+    let all = [
+        ("none", None),
+        ("basic", Some(Rules::BASIC)),
+        ("full", Some(Rules::FULL)),
+        (
+            "singles",
+            Some(Rules {
+                singles: true,
+                ..none
+            }),
+        ),
+        (
+            "box-line",
+            Some(Rules {
+                box_line: true,
+                ..none
+            }),
+        ),
+        ("subsets", Some(Rules { subsets: 3, ..none })),
+        (
+            "matching",
+            Some(Rules {
+                matching: true,
+                ..none
+            }),
+        ),
+        (
+            "layers",
+            Some(Rules {
+                layers: true,
+                ..none
+            }),
+        ),
     ];
-    if !quick {
-        all.extend([
-            Variant {
-                name: "singles",
-                rules: alone(true, false, 0, false, false),
-            },
-            Variant {
-                name: "box-line",
-                rules: alone(false, true, 0, false, false),
-            },
-            Variant {
-                name: "subsets",
-                rules: alone(false, false, 3, false, false),
-            },
-            Variant {
-                name: "matching",
-                rules: alone(false, false, 0, true, false),
-            },
-            Variant {
-                name: "layers",
-                rules: alone(false, false, 0, false, true),
-            },
-        ]);
-    }
-    all
+    let count = if quick { 3 } else { all.len() };
+    all.into_iter()
+        .take(count)
+        .map(|(name, rules)| Variant { name, rules })
+        .collect()
 }
 
 /// A sudoku set of the catalogue, as this workload runs it.
@@ -212,12 +184,10 @@ fn bench_sudoku(runs: usize, quick: bool, gecode: &Gecode) -> Result<()> {
             }
         }
         if set.each {
-            let titles: Vec<String> = variants
-                .iter()
-                .map(|v| format!("{} s / nodes", v.name))
-                .collect();
-            let mut columns = vec![("puzzle", 6)];
-            columns.extend(titles.iter().map(|t| (t.as_str(), 22)));
+            let mut columns = "puzzle 6".to_owned();
+            for variant in &variants {
+                columns += &format!("|{} s / nodes 22", variant.name);
+            }
             let table = Table::new(&columns);
             for p in 0..puzzles.len() {
                 let cells: Vec<String> = results
@@ -235,15 +205,10 @@ fn bench_sudoku(runs: usize, quick: bool, gecode: &Gecode) -> Result<()> {
         }
         let base: Duration = results[0].iter().map(|r| r.time).sum();
         let base_gave_up = results[0].iter().any(|r| r.gave_up);
-        let table = Table::new(&[
-            ("level", 10),
-            ("total s", 10),
-            ("µs/puzzle", 12),
-            ("nodes", 12),
-            ("propagated", 14),
-            ("solved", 8),
-            ("vs none", 10),
-        ]);
+        let table = Table::new(
+            "level 10|total s 10|µs/puzzle 12|nodes 12|propagated 14|\
+            solved 8|vs none 10",
+        );
         for (variant, results) in variants.iter().zip(&results) {
             let total: Duration = results.iter().map(|r| r.time).sum();
             let nodes: u64 = results.iter().map(|r| r.nodes).sum();
@@ -371,15 +336,8 @@ fn bench_target(runs: usize, quick: bool) -> Result<()> {
     );
     let mut propagated_solver = model.solver(Some(DEFAULT_RULES));
     let mut plain_solver = model.solver(None);
-    let table = Table::new(&[
-        ("puzzle", 6),
-        ("givens", 6),
-        ("score", 6),
-        ("seconds", 10),
-        ("nodes", 10),
-        ("plain nodes", 14),
-        ("plain s", 10),
-    ]);
+    let table =
+        Table::new("puzzle 6|givens 6|score 6|seconds 10|nodes 10|plain nodes 14|plain s 10");
     let mut slowest = Duration::ZERO;
     for (p, puzzle) in puzzles.iter().enumerate() {
         let (mut best_time, mut plain_time) = (Duration::MAX, Duration::MAX);
@@ -459,13 +417,7 @@ pub fn run(args: &[String]) -> Result<()> {
         program: flags.value("--gecode").map(Into::into),
         seconds: flags.parsed("--gecode-seconds", 20)?,
     };
-    let mut parts: Vec<&str> = flags.positional().iter().map(String::as_str).collect();
-    if let Some(other) = parts.iter().find(|p| !matches!(**p, "sudoku" | "target")) {
-        bail!("bench propagate: unknown part {other:?}; parts: sudoku, target");
-    }
-    if parts.is_empty() {
-        parts = vec!["sudoku", "target"];
-    }
+    let parts = pick(flags.positional(), &["sudoku", "target"])?;
     if parts.contains(&"sudoku") {
         match paths::datasets().is_dir() {
             true => bench_sudoku(runs, quick, &gecode)?,

@@ -1,25 +1,10 @@
-//! `cargo xtask bench radar`: times `cover radar`'s solver against the
-//! contest program's algorithm on random HDU 2295 cases.
-//!
-//! - The headline file: 20 random cases, N = M = 50, coordinates 0..=1000,
-//!   K from 4 to 12, from a seeded ChaCha8 generator (the same file on
-//!   every machine; it is also written to
-//!   `target/bench-radar/hdu2295_20x50.in` for timing other programs). It
-//!   is solved by
-//!   - `contest`: a port of the seed's program (a float bisection of R
-//!     from [0, 10⁸] to 10⁻⁸, each step a repeat-cover DLX with the
-//!     classic A* bound), one case after another on one thread;
-//!   - `serial`: our exact search, one probe at a time, one thread;
-//!   - `parallel`: our exact search as `cover radar` runs it: cases in
-//!     parallel, several probes per round, on every core.
-//!
-//!   Every answer is compared with the contest port's.
-//! - A table for larger cases: N = M = 100, 200, 400 and K = 5, 10, 20,
-//!   a few seeded cases each, solved one after another with parallel
-//!   probes, each case stopped after a time limit.
-//!
-//! Usage: `cargo xtask bench radar [--quick]` (`--quick`: fewer repeats
-//! and a smaller table, for a smoke test).
+//! `cargo xtask bench radar`: `cover radar`'s exact search, serial and
+//! parallel, against a port of the contest program (a float bisection with
+//! a repeat-cover DLX, [`contest`]) on 20 seeded random HDU 2295 cases
+//! (also written to `target/bench-radar/` for other programs); every
+//! answer must equal the contest's. Then larger cases, each stopped after
+//! a time limit. `--quick`: fewer repeats, a smaller table. Details:
+//! `docs/measurements.md`.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -84,13 +69,7 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     let probes = |answers: &[RadarAnswer]| answers.iter().map(|a| a.probes).sum::<u64>();
     let nodes = |answers: &[RadarAnswer]| answers.iter().map(|a| a.stats.nodes).sum::<u64>();
-    let table = Table::new(&[
-        ("solver", -10),
-        ("seconds", 10),
-        ("speedup", 9),
-        ("probes", 8),
-        ("nodes", 10),
-    ]);
+    let table = Table::new("solver -10|seconds 10|speedup 9|probes 8|nodes 10");
     let contest_probes = contest.iter().map(|(_, probes)| probes).sum::<u64>();
     table.row(&[
         &"contest",
@@ -128,15 +107,7 @@ pub fn run(args: &[String]) -> Result<()> {
          a case is stopped after {} s",
         limit.as_secs()
     );
-    let table = Table::new(&[
-        ("N=M", 5),
-        ("K", 4),
-        ("total s", 12),
-        ("slowest s", 12),
-        ("probes", 8),
-        ("nodes", 12),
-        ("stopped", 10),
-    ]);
+    let table = Table::new("N=M 5|K 4|total s 12|slowest s 12|probes 8|nodes 12|stopped 10");
     for &n in sizes {
         for k in [5u64, 10, 20] {
             let cases = random_cases(SEED + n as u64 * 100 + k, per_cell, n, n, k..=k);

@@ -1,29 +1,10 @@
-//! `cargo xtask bench shard`: `cover shard` measured, as issue 14 asks.
-//!
-//! For each problem (by default `queens15.dlx` and `pentomino_6x10.dlx` of
-//! `../shared/xc/`, or the files and `--queens N` given):
-//!
-//! 1. splits it into at least `--shards` shards and times the split;
-//! 2. runs every shard (`cover shard run -j 2`) and prints the spread of
-//!    the shards' times and nodes (largest over median, and the largest
-//!    shard's share of the whole);
-//! 3. times, by turns over `--runs` rounds, the search on two threads in
-//!    one process (`cover exact --count -j 2`, or `cover queens --count -j
-//!    2 N`: the baseline), the shards through GNU parallel (`parallel
-//!    --pipe --round-robin -j 2 cover shard run -j 1`, two processes fed
-//!    blocks of lines in turn; skipped without `parallel`), and `cover
-//!    shard run -j 2`; prints each one's median and its ratio to the
-//!    baseline's (the issue's bar: within 10%);
-//! 4. checks that every merge of the shards' results gives the baseline's
-//!    count, nodes and updates.
-//!
-//! With `--forecast N`, it also splits N queens, runs a random sample of
-//! `--sample` shards (seeded, two threads) and prints `cover shard
-//! forecast` for 100 workers: what all the shards would take.
-//!
-//! Usage: `cargo xtask bench shard [FILE | --queens N]... [--shards N]
-//! [--runs N] [--forecast N] [--sample K]` (defaults: 1000 shards, 5
-//! runs, a sample of 40).
+//! `cargo xtask bench shard`: `cover shard` measured (issue 14). For each
+//! problem: split it, run every shard for the spread of their times, then
+//! by turns the search on two threads in one process (the baseline), the
+//! shards through GNU parallel (when installed) and `cover shard run -j
+//! 2`, medians and ratios to the baseline; every merge must give the
+//! baseline's counts. `--forecast N` samples the shards of N queens and
+//! prints `cover shard forecast`. Details: `docs/measurements.md`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -1,31 +1,15 @@
-//! `cargo xtask bench sudoku`: times `cover sudoku` on the puzzle sets of
-//! `../shared/datasets/` (when present), whole process as a user runs it,
-//! and prints µs per puzzle.
-//!
-//! For each set: both engines (`compact`, the default, and `linked`, the
-//! reference), first-solution mode and `--count --limit 2` (uniqueness
-//! checking), one thread and all threads. Each time is the best of
-//! `--runs` runs (default 3); next to the one-thread time, the mean
-//! processor time of those runs (Linux), which a busy machine disturbs
-//! less than the clock. The compact engine's one-thread first-solution
-//! times are set against the bar of issue 3 (half the contest program's
-//! time on the hard sets and 16×16, a fifth on 17_clue, as measured there).
-//! Because this machine's speed is not the issue's, they are also set
-//! against the contest program run here:
-//! - the seed's program itself ([`ContestProgram`]: compiled from
-//!   `../shared/seeds/` when a C++ compiler is here), whole process, run by
-//!   turns with `cover` on the same puzzles: the bar's own measure;
-//! - the contest template's search ported to Rust and timed in this
-//!   process ([`contest_here`]; without reading and printing), which needs
-//!   nothing but this repository.
-//!
-//! Answers are checked on the way: every puzzle of these sets has exactly
-//! one solution, so counting must print 1 for each, both engines must
-//! print the same solutions, and so must the contest program.
-//!
-//! Usage: `cargo xtask bench sudoku [--runs N] [--bin PATH] [SET ...]`,
-//! SET one of the names below (default: all).
+//! `cargo xtask bench sudoku`: `cover sudoku` as a user runs it (whole
+//! process) on sets of the catalogue: both engines, first solution and
+//! `--count --limit 2`, one thread and all, best of `--runs`, µs per
+//! puzzle, with the processor time of the one-thread runs (steadier on a
+//! busy machine). The compact engine's one-thread time is set against the
+//! bar of issue 3 (a fraction of the contest program's time), against the
+//! seed's program compiled here ([`ContestProgram`], by turns with
+//! `cover`) and against its search ported to Rust ([`Classic`], in this
+//! process). Answers are checked: one solution each, the same from both
+//! engines and the contest program. Details: `docs/measurements.md`.
 
+use std::fmt::Display;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -34,7 +18,7 @@ use cover_models::sudoku::Puzzle;
 
 use super::contest_program::ContestProgram;
 use super::harness::{
-    self, best_of, cover_binary, fixed, micros_per, sudoku_set, SudokuSet, Table,
+    self, best_of, cover_binary, fixed, micros_per, pick, sudoku_set, Loaded, SudokuSet, Table,
 };
 use super::xc::Classic;
 use crate::flags::Flags;
@@ -53,7 +37,7 @@ struct Set {
     bar_fraction: f64,
 }
 
-const SETS: &[Set] = &[
+const SETS: [Set; 5] = [
     Set {
         name: "magictour_top1465",
         of: "magictour_top1465",
@@ -91,63 +75,79 @@ const SETS: &[Set] = &[
     },
 ];
 
-/// One way of running the binary.
-#[derive(Clone, Copy)]
-struct Run<'a> {
-    engine: &'a str,
-    count: bool,
-    jobs: usize,
+/// `cover sudoku` on the puzzles of one set.
+struct Cover<'a> {
+    bin: &'a Path,
+    set: &'a SudokuSet,
+    input: &'a str,
 }
 
-/// Runs `cover sudoku` on `input`; returns its standard output and time.
-fn time_once(
-    cover: &Path,
-    set: &SudokuSet,
-    run: Run<'_>,
-    input: &str,
-) -> Result<(String, Duration)> {
-    let mut args = vec!["sudoku".to_owned(), format!("--engine={}", run.engine)];
-    args.push(format!("--jobs={}", run.jobs));
-    if run.count {
-        args.extend(["--count", "--limit", "2"].map(String::from));
+impl Cover<'_> {
+    /// One run with `engine`, counting up to 2 or not, on `jobs` threads:
+    /// its standard output and time.
+    fn once(&self, engine: &str, count: bool, jobs: usize) -> Result<(String, Duration)> {
+        let mut args = vec![
+            "sudoku".into(),
+            format!("--engine={engine}"),
+            format!("--jobs={jobs}"),
+        ];
+        if count {
+            args.extend(["--count", "--limit", "2"].map(String::from));
+        }
+        args.extend(
+            self.set
+                .symbols
+                .map(|symbols| format!("--symbols={symbols}")),
+        );
+        let done = harness::run(self.bin, &args, self.input.as_bytes(), &[0])?;
+        Ok((done.stdout, done.elapsed))
     }
-    if let Some(symbols) = set.symbols {
-        args.push(format!("--symbols={symbols}"));
+
+    /// The best time of `runs` runs, the mean processor time of a run
+    /// (when known), and the output of the last.
+    fn best(&self, engine: &str, count: bool, jobs: usize, runs: usize) -> Result<Timed> {
+        let mut best = Duration::MAX;
+        let mut output = String::new();
+        let cpu_before = children_cpu_seconds();
+        for _ in 0..runs {
+            let (out, elapsed) = self.once(engine, count, jobs)?;
+            best = best.min(elapsed);
+            output = out;
+        }
+        let cpu = match (cpu_before, children_cpu_seconds()) {
+            (Some(before), Some(after)) => Some((after - before) / runs as f64),
+            _ => None,
+        };
+        Ok((output, best, cpu))
     }
-    let done = harness::run(cover, &args, input.as_bytes(), &[0])?;
-    Ok((done.stdout, done.elapsed))
+
+    /// The time for `copies` one-thread runs of the compact engine started
+    /// at once, best of `runs`: what the machine gives to independent
+    /// processes, the most any multi-threaded run can hope for (cores that
+    /// share caches, or hyperthreads, make two at once less than twice one).
+    fn copies(&self, copies: usize, runs: usize) -> Result<Duration> {
+        let mut best = Duration::MAX;
+        for _ in 0..runs {
+            let start = Instant::now();
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..copies)
+                    .map(|_| scope.spawn(|| self.once("compact", false, 1)))
+                    .collect();
+                for handle in handles {
+                    handle
+                        .join()
+                        .map_err(|_| anyhow::anyhow!("a timing thread panicked"))??;
+                }
+                anyhow::Ok(())
+            })?;
+            best = best.min(start.elapsed());
+        }
+        Ok(best)
+    }
 }
 
-/// The time for `copies` one-thread runs started at once, best of `runs`:
-/// what the machine gives to independent processes, the most any
-/// multi-threaded run can hope for (on a machine whose cores share
-/// caches, or are hyperthreads, two at once are less than twice one).
-fn time_copies(
-    cover: &Path,
-    set: &SudokuSet,
-    run: Run<'_>,
-    input: &str,
-    copies: usize,
-    runs: usize,
-) -> Result<Duration> {
-    let mut best = Duration::MAX;
-    for _ in 0..runs {
-        let start = Instant::now();
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..copies)
-                .map(|_| scope.spawn(|| time_once(cover, set, run, input)))
-                .collect();
-            for handle in handles {
-                handle
-                    .join()
-                    .map_err(|_| anyhow::anyhow!("a timing thread panicked"))??;
-            }
-            anyhow::Ok(())
-        })?;
-        best = best.min(start.elapsed());
-    }
-    Ok(best)
-}
+/// An output, its best time and the mean processor time of a run.
+type Timed = (String, Duration, Option<f64>);
 
 /// The processor time (user and system) of this process's finished
 /// children, in seconds, from `/proc/self/stat` (Linux; `None` elsewhere).
@@ -160,30 +160,6 @@ fn children_cpu_seconds() -> Option<f64> {
     let fields: Vec<&str> = rest.split_whitespace().collect();
     let ticks = |k: usize| fields.get(k - 3)?.parse::<f64>().ok();
     Some((ticks(16)? + ticks(17)?) / 100.0)
-}
-
-/// The best time of `runs` runs, the mean processor time of a run (when
-/// known), and the output of the last.
-fn time_best(
-    cover: &Path,
-    set: &SudokuSet,
-    run: Run<'_>,
-    input: &str,
-    runs: usize,
-) -> Result<(String, Duration, Option<f64>)> {
-    let mut best = Duration::MAX;
-    let mut output = String::new();
-    let cpu_before = children_cpu_seconds();
-    for _ in 0..runs {
-        let (out, elapsed) = time_once(cover, set, run, input)?;
-        best = best.min(elapsed);
-        output = out;
-    }
-    let cpu = match (cpu_before, children_cpu_seconds()) {
-        (Some(before), Some(after)) => Some((after - before) / runs as f64),
-        _ => None,
-    };
-    Ok((output, best, cpu))
 }
 
 /// The contest program's search, timed in this process (no reading or
@@ -226,25 +202,19 @@ fn contest_here(set: &Set, puzzles: &[Puzzle], runs: usize) -> Result<f64> {
 /// `ours`.
 fn contest_program_vs_cover(
     program: &ContestProgram,
-    cover: &Path,
-    set: &SudokuSet,
-    (input, puzzles): (&str, &[Puzzle]),
+    cover: &Cover,
+    puzzles: &[Puzzle],
     ours: &[Puzzle],
     runs: usize,
 ) -> Result<(f64, f64, bool)> {
     let contest_input = program.input(puzzles.iter().map(|p| p.cells.as_slice()));
-    let one = Run {
-        engine: "compact",
-        count: false,
-        jobs: 1,
-    };
     let (mut contest, mut compact) = (Duration::MAX, Duration::MAX);
     let mut printed = String::new();
     for _ in 0..runs {
         let (output, elapsed) = program.run(&contest_input)?;
         contest = contest.min(elapsed);
         printed = output;
-        compact = compact.min(time_once(cover, set, one, input)?.1);
+        compact = compact.min(cover.once("compact", false, 1)?.1);
     }
     let solutions = program.solutions(&printed);
     let same =
@@ -256,11 +226,7 @@ fn contest_program_vs_cover(
 pub fn run(args: &[String]) -> Result<()> {
     let flags = Flags::parse(args, &["--runs", "--bin"], &[])?;
     let runs: usize = flags.parsed("--runs", 3)?;
-    let names = flags.positional();
-    if let Some(other) = names.iter().find(|n| !SETS.iter().any(|s| &s.name == n)) {
-        let known: Vec<&str> = SETS.iter().map(|s| s.name).collect();
-        bail!("unknown set {other:?}; sets: {}", known.join(", "));
-    }
+    let names = pick(flags.positional(), &SETS.map(|set| set.name))?;
     if !paths::datasets().is_dir() {
         println!(
             "bench sudoku: {} is not here; nothing to time",
@@ -268,7 +234,7 @@ pub fn run(args: &[String]) -> Result<()> {
         );
         return Ok(());
     }
-    let cover = cover_binary(&flags)?;
+    let bin = cover_binary(&flags)?;
     // The seeds' own programs, when the seeds and a C++ compiler are here.
     let build_dir = std::env::current_exe()?
         .parent()
@@ -290,32 +256,21 @@ pub fn run(args: &[String]) -> Result<()> {
          threads for `all`;\n`cpu`: processor time of the one-thread runs (mean, 10 ms \
          ticks), steadier than the clock on a busy machine"
     );
-    let table = Table::new(&[
-        ("set", -24),
-        ("puzzles", 6),
-        ("engine", -8),
-        ("mode", -7),
-        ("1 thread", 9),
-        ("cpu", 7),
-        ("all", 9),
-        ("speedup", 7),
-        ("bar", 13),
-    ]);
+    let table =
+        Table::new("set -24|puzzles 6|engine -8|mode -7|1 thread 9|cpu 7|all 9|speedup 7|bar 13");
     let mut failures = Vec::new();
-    for set in SETS {
-        if !names.is_empty() && !names.iter().any(|n| n == set.name) {
-            continue;
-        }
+    for set in SETS.iter().filter(|set| names.contains(&set.name)) {
         let of = sudoku_set(set.of);
-        let Some(loaded) = of.load(set.first)? else {
+        let Some(Loaded { text, puzzles }) = of.load(set.first)? else {
             continue;
         };
-        let (input, parsed) = (loaded.text, loaded.puzzles);
-        let puzzles = parsed.len();
-        let contest = contest_here(set, &parsed, runs)?;
-        let mut first_outputs = Vec::new();
-        let mut bars = Vec::new();
-        let mut single = [[0.0f64; 2]; 2];
+        let cover = Cover {
+            bin: &bin,
+            set: of,
+            input: &text,
+        };
+        let n = puzzles.len();
+        let contest = contest_here(set, &puzzles, runs)?;
         let verdict = |ratio: f64| {
             if ratio <= set.bar_fraction {
                 "ok"
@@ -323,36 +278,26 @@ pub fn run(args: &[String]) -> Result<()> {
                 "OVER"
             }
         };
+        let mut fail = |what: String| failures.push(format!("{}: {what}", set.name));
+        let mut firsts = Vec::new();
+        let mut bars = Vec::new();
+        let mut single = [[0.0f64; 2]; 2];
         for (e, engine) in ["compact", "linked"].into_iter().enumerate() {
             for (m, count) in [false, true].into_iter().enumerate() {
                 let mode = if count { "count≤2" } else { "first" };
-                let one = Run {
-                    engine,
-                    count,
-                    jobs: 1,
-                };
-                let (output, one_time, one_cpu) = time_best(&cover, of, one, &input, runs)?;
-                let all = Run {
-                    jobs: threads,
-                    ..one
-                };
-                let (all_output, all_time, _) = time_best(&cover, of, all, &input, runs)?;
-                let what = format!("{}: {engine} {mode}", set.name);
+                let (output, one_time, one_cpu) = cover.best(engine, count, 1, runs)?;
+                let (all_output, all_time, _) = cover.best(engine, count, threads, runs)?;
                 if all_output != output {
-                    failures.push(format!("{what}: threads change output"));
+                    fail(format!("{engine} {mode}: threads change output"));
                 }
                 let lines = output.lines().count();
-                if lines != puzzles {
-                    failures.push(format!("{what}: {lines} lines for {puzzles} puzzles"));
+                if lines != n {
+                    fail(format!("{engine} {mode}: {lines} lines for {n} puzzles"));
                 }
-                if count {
-                    if let Some(bad) = output.lines().position(|l| l != "1") {
-                        failures.push(format!("{what}: puzzle {} does not count 1", bad + 1));
-                    }
-                } else {
-                    first_outputs.push(output);
+                if let Some(bad) = output.lines().position(|l| count && l != "1") {
+                    fail(format!("{engine}: puzzle {} does not count 1", bad + 1));
                 }
-                let us = micros_per(one_time, puzzles);
+                let us = micros_per(one_time, n);
                 single[e][m] = us;
                 let headline = engine == "compact" && !count;
                 let limit = set.contest_us * set.bar_fraction;
@@ -361,10 +306,10 @@ pub fn run(args: &[String]) -> Result<()> {
                     true => format!("≤{limit:.1} OVER"),
                     false => String::new(),
                 };
+                let speedup = one_time.as_secs_f64() / all_time.as_secs_f64();
                 if headline && threads > 1 {
-                    let copies = time_copies(&cover, of, one, &input, threads, runs)?;
+                    let copies = cover.copies(threads, runs)?;
                     let capacity = threads as f64 * one_time.as_secs_f64() / copies.as_secs_f64();
-                    let speedup = one_time.as_secs_f64() / all_time.as_secs_f64();
                     bars.push(format!(
                         "{threads} one-thread processes at once: {capacity:.2}× one's throughput \
                          (the machine's limit for `all`, whose speedup is {speedup:.2}×: {:.0}% of it)",
@@ -380,28 +325,31 @@ pub fn run(args: &[String]) -> Result<()> {
                         verdict(ratio)
                     ));
                 }
-                let cpu = one_cpu.map_or("-".to_owned(), |c| fixed(c * 1e6 / puzzles as f64, 1));
-                table.row(&[
+                if !count {
+                    firsts.push(output);
+                }
+                let cpu = one_cpu.map_or("-".to_owned(), |c| fixed(c * 1e6 / n as f64, 1));
+                let all = fixed(micros_per(all_time, n), 1);
+                let speedup = format!("{speedup:.2}×");
+                let cells: [&dyn Display; 9] = [
                     &set.name,
-                    &puzzles,
+                    &n,
                     &engine,
                     &mode,
                     &fixed(us, 1),
                     &cpu,
-                    &fixed(micros_per(all_time, puzzles), 1),
-                    &format!("{:.2}×", one_time.as_secs_f64() / all_time.as_secs_f64()),
+                    &all,
+                    &speedup,
                     &bar,
-                ]);
+                ];
+                table.row(&cells);
             }
         }
-        let side = parsed.first().map_or(0, |p| p.size.side());
-        if let (Some(program), Some(ours)) = (
-            programs.iter().find(|p| p.side() == side),
-            first_outputs.first(),
-        ) {
-            let ours = of.parse(ours)?;
+        let side = puzzles.first().map_or(0, |p| p.size.side());
+        if let Some(program) = programs.iter().find(|p| p.side() == side) {
+            let ours = of.parse(&firsts[0])?;
             let (contest, compact, same) =
-                contest_program_vs_cover(program, &cover, of, (&input, &parsed), &ours, runs)?;
+                contest_program_vs_cover(program, &cover, &puzzles, &ours, runs)?;
             let ratio = compact / contest;
             bars.push(format!(
                 "contest program itself ({}), whole process: {contest:.1} µs; compact, one \
@@ -411,17 +359,11 @@ pub fn run(args: &[String]) -> Result<()> {
                 verdict(ratio)
             ));
             if !same {
-                failures.push(format!(
-                    "{}: the contest program prints other solutions than cover",
-                    set.name
-                ));
+                fail("the contest program prints other solutions than cover".into());
             }
         }
-        if first_outputs.windows(2).any(|w| w[0] != w[1]) {
-            failures.push(format!(
-                "{}: the engines print different solutions",
-                set.name
-            ));
+        if firsts[0] != firsts[1] {
+            fail("the engines print different solutions".into());
         }
         for bar in &bars {
             println!("{:<24} {bar}", "");
@@ -434,10 +376,10 @@ pub fn run(args: &[String]) -> Result<()> {
             single[0][1] / single[0][0],
         );
     }
+    for failure in &failures {
+        println!("FAIL {failure}");
+    }
     if !failures.is_empty() {
-        for failure in &failures {
-            println!("FAIL {failure}");
-        }
         bail!("{} checks failed", failures.len());
     }
     Ok(())

@@ -1,25 +1,9 @@
-//! `cargo xtask bench target`: times the branch and bound of `cover target`
-//! on target-sudoku puzzles with few givens, one puzzle at a time on one
-//! thread.
-//!
-//! The puzzles: random full grids (a randomised backtracking fill from a
-//! seeded ChaCha8 generator, the same on every machine), each emptied down
-//! to 20–23 givens at random cells. Such puzzles have a great many
-//! solutions (the seed's plain depth-first search took from 0.03 s to
-//! 139 s on the first 12, which are `fixtures/target/random_hard.in`); the
-//! issue's bar is under 0.5 s for every one of them. Each time is the best
-//! of `--runs` runs. The puzzles are also written to
-//! `target/bench-target/puzzles.txt` for timing other programs.
-//!
-//! Then the bounds are compared on the first 12 puzzles (search nodes,
-//! time, searches stopped by a node budget): the ring identity (the
-//! default), the per-line pairing, the global pairing, weight × 9 per empty
-//! cell, and no bound at all.
-//!
-//! Usage: `cargo xtask bench target [--count N] [--seed S] [--givens A-B]
-//! [--runs N] [--quick]` (defaults: 30 puzzles, seed 1074, 20-23 givens,
-//! 3 runs; `--quick`: no comparison of bounds). It fails when a puzzle
-//! misses the bar.
+//! `cargo xtask bench target`: `cover target`'s branch and bound on
+//! seeded random puzzles of 20–23 givens (also written to
+//! `target/bench-target/`), one at a time on one thread, best of `--runs`;
+//! fails when one takes 0.5 s or more (the bar). Unless `--quick`,
+//! the bounds are then compared on the first 12. Details:
+//! `docs/measurements.md`.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -75,14 +59,7 @@ pub fn run(args: &[String]) -> Result<()> {
     );
     let model = TargetModel::new();
     let mut solver = Solver::new(model.problem());
-    let table = Table::new(&[
-        ("puzzle", 6),
-        ("givens", 6),
-        ("score", 6),
-        ("nodes", 12),
-        ("reached", 10),
-        ("seconds", 10),
-    ]);
+    let table = Table::new("puzzle 6|givens 6|score 6|nodes 12|reached 10|seconds 10");
     let mut slowest = (0, Duration::ZERO);
     let mut total = Duration::ZERO;
     let mut scores = Vec::new();
@@ -137,13 +114,7 @@ fn compare_bounds(
     println!(
         "bounds compared on the first {compared} puzzles (a search stops after {NODE_BUDGET} nodes):"
     );
-    let table = Table::new(&[
-        ("bound", -8),
-        ("nodes", 14),
-        ("seconds", 10),
-        ("stopped", 9),
-        ("other score", 12),
-    ]);
+    let table = Table::new("bound -8|nodes 14|seconds 10|stopped 9|other score 12");
     let limits = Limits {
         node_budget: Some(NODE_BUDGET),
         ..Limits::none()

@@ -1,17 +1,9 @@
-//! `cargo xtask bench [xc] [PROBLEM ...]`: counts all solutions of the
-//! reference problems of `../shared/xc/` and prints time, nodes, updates
-//! and updates per second, next to the counts and DLX1 times of
-//! REFERENCE.md, and the time of the contest template's DLX ([`Classic`])
-//! on the same problem in the same process, with the ratio of the two: on
-//! a busy machine that ratio holds where absolute times drift.
-//!
-//! [`Classic`] is the classic structure of the seed programs
-//! (`shared/seeds/000_*.txt`): six parallel arrays `L R U D` (links), `C`
-//! (column of a node), `S` (column sizes), recursion, `remove` and
-//! `resume` of a column, and the smallest-column rule. Secondary columns
-//! are left out of the header row, so they are never chosen but are still
-//! removed when a row that holds them is chosen. It is a yardstick, not
-//! part of the product; `bench sudoku` times it too.
+//! `cargo xtask bench [xc] [PROBLEM ...]`: counts all solutions of
+//! problems of `../shared/xc/` (default: four) with the engine and with
+//! the contest template's DLX ([`Classic`]) in this process, next to the
+//! counts and DLX1 times of `REFERENCE.md`; fails when a count differs.
+//! The ratio to [`Classic`] holds on a busy machine where times drift.
+//! Details: `docs/measurements.md`.
 
 use std::time::Instant;
 
@@ -37,18 +29,10 @@ pub fn run(args: &[String]) -> Result<()> {
         [] => DEFAULT_PROBLEMS.iter().map(|s| s.to_string()).collect(),
         names => names.to_vec(),
     };
-    let table = Table::new(&[
-        ("problem", -16),
-        ("solutions", 10),
-        ("nodes", 11),
-        ("updates", 12),
-        ("seconds", 8),
-        ("classic s", 9),
-        ("ratio", 7),
-        ("dlx1 s", 7),
-        ("ratio", 7),
-        ("Mupd/s", 8),
-    ]);
+    let table = Table::new(
+        "problem -16|solutions 10|nodes 11|updates 12|seconds 8|classic s 9|ratio 7|dlx1 s 7|\
+        ratio 7|Mupd/s 8",
+    );
     let mut all_match = true;
     for name in names {
         let path = dir.join(format!("{name}.dlx"));
@@ -100,7 +84,10 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// The contest-style structure for one problem.
+/// The contest template's DLX, the classic structure of the seed programs
+/// (`shared/seeds/000_*.txt`): arrays `L R U D C S`, recursion, the
+/// smallest-column rule; secondary columns are left out of the header
+/// row, so they are never chosen. A yardstick, not part of the product.
 pub struct Classic {
     l: Vec<usize>,
     r: Vec<usize>,

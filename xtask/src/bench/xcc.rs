@@ -1,31 +1,11 @@
-//! `cargo xtask bench xcc`: times `cover exact` on the colour (XCC) and
-//! multiplicity (MCC) problems of `../shared/xc/` that `REFERENCE-XCC.md`
-//! lists, against Knuth's own DLX2 and DLX3 run by turns with it.
-//!
-//! For each file: `cover exact --count --stats --jobs 1 FILE` and, when
-//! given, the Knuth program the table names for it (DLX2 for the colour
-//! files, DLX3 for those with bounds), `PROGRAM < FILE` (which counts all
-//! solutions quietly and prints its counters on standard error), by turns
-//! on the same file, `--runs` times each (default 5), whole process, wall
-//! clock. It prints the solutions (which must agree), the search nodes and
-//! updates of both (on the colour files, where DLX2's rule of branching is
-//! the one to follow, they must be equal; with bounds DLX3 branches by
-//! another rule, so they are only shown), the best time of each, their
-//! ratio, and the seconds of the table. The Knuth program's own counts
-//! must be the table's, which checks the build. The issue's bar (counting
-//! `wordsquare4_a5` and `wordsquare5_a4` on one thread at most as slow as
-//! DLX2) is marked on those two files; it is a time and fails nothing.
-//!
-//! Without the Knuth programs it prints `cover`'s figures against the
-//! table alone (counts, and the table's seconds, measured elsewhere).
-//! Nothing of Knuth's code is in this repository: the bench only runs the
-//! programs the user built and points it to (`--dlx2 PATH`, `--dlx3 PATH`,
-//! or `$COVER_DLX2`, `$COVER_DLX3`).
-//!
-//! Usage: `cargo xtask bench xcc [--runs N] [--quick] [--bin PATH]
-//! [--dlx2 PATH] [--dlx3 PATH] [FILE ...]`; `--quick` leaves out the files
-//! the table gives more than a second (`twoqueens8`); FILE names files of
-//! the table (default: all). Exits non-zero when a count disagrees.
+//! `cargo xtask bench xcc`: `cover exact --count` on the colour and
+//! multiplicity files of `REFERENCE-XCC.md`, by turns with Knuth's DLX2
+//! or DLX3 when given (`--dlx2`, `--dlx3`, or `$COVER_DLX2`,
+//! `$COVER_DLX3`; nothing of Knuth's is in this repository), whole
+//! process, best of `--runs`. Counts must agree with the program run here
+//! or else with the table (nodes and updates too where DLX2 branches as
+//! `cover` does); the issue's bar (no slower than DLX2) is marked on
+//! `wordsquare4_a5` and `wordsquare5_a4`. Details: `docs/measurements.md`.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -222,22 +202,10 @@ pub fn run(args: &[String]) -> Result<()> {
             None => println!("  {}: not given", program.name()),
         }
     }
-    let table = Table::new(&[
-        ("file", -15),
-        ("vs", -4),
-        ("solutions", 9),
-        ("DLX sol", 9),
-        ("nodes", 10),
-        ("DLX nodes", 10),
-        ("", -4),
-        ("updates", 11),
-        ("DLX upd", 11),
-        ("", -4),
-        ("cover s", 7),
-        ("DLX s", 7),
-        ("ratio", 6),
-        ("ref s", 6),
-    ]);
+    let table = Table::new(
+        "file -15|vs -4|solutions 9|DLX sol 9|nodes 10|DLX nodes 10| -4|updates 11|DLX upd 11| -4|\
+        cover s 7|DLX s 7|ratio 6|ref s 6",
+    );
     let mut failures = Vec::new();
     let mut bars = Vec::new();
     let mut missing = Vec::new();
