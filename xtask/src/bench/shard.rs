@@ -26,6 +26,14 @@ enum Problem {
 }
 
 impl Problem {
+    /// The command of `cover` that counts it, and its argument there.
+    fn command(&self) -> (&'static str, String) {
+        match self {
+            Problem::File(path) => ("exact", path.display().to_string()),
+            Problem::Queens(n) => ("queens", n.to_string()),
+        }
+    }
+
     fn name(&self) -> String {
         match self {
             Problem::File(path) => path.file_name().map_or_else(
@@ -41,28 +49,6 @@ impl Problem {
         match self {
             Problem::File(path) => vec![path.display().to_string()],
             Problem::Queens(n) => vec!["--queens".into(), n.to_string()],
-        }
-    }
-
-    /// The baseline: the whole count in one process on two threads.
-    fn baseline(&self) -> Vec<String> {
-        match self {
-            Problem::File(path) => vec![
-                "exact".into(),
-                "--count".into(),
-                "--json".into(),
-                "-j".into(),
-                "2".into(),
-                path.display().to_string(),
-            ],
-            Problem::Queens(n) => vec![
-                "queens".into(),
-                "--count".into(),
-                "--json".into(),
-                "-j".into(),
-                "2".into(),
-                n.to_string(),
-            ],
         }
     }
 }
@@ -81,21 +67,23 @@ pub fn run(args: &[String]) -> Result<()> {
     let runs = flags.parsed("--runs", 5usize)?.max(1);
     let forecast: Option<u32> = flags.value("--forecast").map(str::parse).transpose()?;
     let sample = flags.parsed("--sample", 40usize)?.max(2);
-    let mut problems: Vec<Problem> = flags
+    let files = flags
         .positional()
         .iter()
-        .map(|f| Problem::File(f.into()))
-        .collect();
-    for n in flags.values("--queens") {
-        problems.push(Problem::Queens(n.parse().context("--queens needs N")?));
-    }
+        .map(|f| Ok(Problem::File(f.into())));
+    let queens = flags
+        .values("--queens")
+        .into_iter()
+        .map(|n| Ok(Problem::Queens(n.parse()?)));
+    let mut problems: Vec<Problem> = files.chain(queens).collect::<Result<_>>()?;
     if problems.is_empty() {
-        for name in ["queens15.dlx", "pentomino_6x10.dlx"] {
-            let path = xc_dir().join(name);
-            if path.is_file() {
-                problems.push(Problem::File(path));
-            }
-        }
+        let defaults = ["queens15.dlx", "pentomino_6x10.dlx"].map(|name| xc_dir().join(name));
+        problems.extend(
+            defaults
+                .into_iter()
+                .filter(|p| p.is_file())
+                .map(Problem::File),
+        );
         if problems.is_empty() {
             println!(
                 "bench shard: no problems ({} is missing); name files or --queens N",
@@ -106,7 +94,12 @@ pub fn run(args: &[String]) -> Result<()> {
     let cover = cover_binary(&flags)?;
     let scratch = paths::workspace_root().join("target/bench-shard");
     std::fs::create_dir_all(&scratch)?;
-    let parallel = has_parallel();
+    let parallel = Command::new("parallel")
+        .arg("--version")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .output()
+        .is_ok_and(|o| o.status.success());
     if !parallel {
         println!("bench shard: GNU parallel is not installed; its column is skipped");
     }
@@ -119,22 +112,13 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-fn has_parallel() -> bool {
-    Command::new("parallel")
-        .arg("--version")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// Runs `cover args...`, standard input from `stdin` and standard output
+/// Runs `program args...`, standard input from `stdin` and standard output
 /// to `stdout` (files) when given; returns the wall seconds and the
-/// output when not redirected. Exit 1 is an answer: `merge` and the
-/// counts exit 1 for a problem without solutions.
-fn timed(
+/// output. Exit 1 is an answer: `merge` and the counts exit 1 for a
+/// problem without solutions.
+fn timed<S: AsRef<str>>(
     program: &Path,
-    args: &[String],
+    args: &[S],
     stdin: Option<&Path>,
     stdout: Option<&Path>,
 ) -> Result<(f64, String)> {
@@ -149,29 +133,15 @@ fn timed(
     Ok((done.elapsed.as_secs_f64(), done.stdout))
 }
 
-fn strings(args: &[&str]) -> Vec<String> {
-    args.iter().map(|s| (*s).to_owned()).collect()
-}
-
 /// `count`, `nodes`, `updates` of a JSON record.
-fn counters(record: &Value) -> Result<(u64, u64, u64)> {
+fn counters(record: &str) -> Result<(u64, u64, u64)> {
+    let record: Value = serde_json::from_str(record.trim())?;
     let field = |name: &str| {
         record[name]
             .as_u64()
             .with_context(|| format!("no {name} in {record}"))
     };
     Ok((field("count")?, field("nodes")?, field("updates")?))
-}
-
-fn merged(cover: &Path, results: &Path) -> Result<(u64, u64, u64)> {
-    let args = vec![
-        "shard".into(),
-        "merge".into(),
-        "--json".into(),
-        results.display().to_string(),
-    ];
-    let (_, out) = timed(cover, &args, None, None)?;
-    counters(&serde_json::from_str(out.trim()).context("merge --json")?)
 }
 
 fn measure(
@@ -184,24 +154,27 @@ fn measure(
 ) -> Result<()> {
     let name = problem.name();
     let stem = name.replace([' ', '-'], "");
-    let shard_file = scratch.join(format!("{stem}.shards.jsonl"));
-    let mut split = strings(&["shard", "split", "--shards"]);
-    split.push(shards.to_string());
+    let file = |suffix: &str| scratch.join(format!("{stem}.{suffix}.jsonl"));
+    let shard_file = file("shards");
+    let mut split = vec![
+        "shard".into(),
+        "split".into(),
+        "--shards".into(),
+        shards.to_string(),
+    ];
     split.extend(problem.args());
-    let (split_seconds, _) = timed(cover, &split, None, Some(&shard_file))?;
-    let lines = std::fs::read_to_string(&shard_file)?;
+    let (split_seconds, lines) = timed(cover, &split, None, Some(&shard_file))?;
     let of = lines.lines().count();
     println!("== {name}: {of} shard lines (asked for {shards}), split in {split_seconds:.3} s");
 
     // Every shard once, for the spread.
-    let results = scratch.join(format!("{stem}.results.jsonl"));
-    let mut run_args = strings(&["shard", "run", "-j", "2"]);
+    let results = file("results");
+    let mut run_args = vec!["shard".into(), "run".into(), "-j".into(), "2".into()];
     run_args.extend(problem.args());
     run_args.push(shard_file.display().to_string());
-    timed(cover, &run_args, None, Some(&results))?;
-    let mut seconds = Vec::new();
-    let mut nodes = Vec::new();
-    for line in std::fs::read_to_string(&results)?.lines() {
+    let (_, records) = timed(cover, &run_args, None, Some(&results))?;
+    let (mut seconds, mut nodes) = (Vec::new(), Vec::new());
+    for line in records.lines() {
         let record: Value = serde_json::from_str(line)?;
         if record["shard"] != 0 {
             seconds.push(record["seconds"].as_f64().unwrap_or(0.0));
@@ -224,30 +197,38 @@ fn measure(
     );
 
     // By turns: the baseline, GNU parallel, `cover shard run -j 2`.
-    let baseline_args = problem.baseline();
+    let (command, target) = problem.command();
+    let baseline_args = [command, "--count", "--json", "-j", "2", &target];
     // Blocks of about a 32nd of the file, so that each of the two jobs
     // gets sixteen in turn (fewer, larger blocks leave one job the last
     // of them alone), and no smaller than the longest line (the top).
     let longest = lines.lines().map(str::len).max().unwrap_or(0);
-    let block = (lines.len() / 32).max(longest + 1).max(4096);
-    let mut parallel_args = strings(&["--will-cite", "--pipe", "--round-robin", "--block"]);
-    parallel_args.push(block.to_string());
-    parallel_args.extend(strings(&["-j", "2"]));
-    parallel_args.push(cover.display().to_string());
-    parallel_args.extend(strings(&["shard", "run", "-j", "1"]));
+    let block = (lines.len() / 32).max(longest + 1).max(4096).to_string();
+    let cover_path = cover.display().to_string();
+    let mut parallel_args = [
+        "--will-cite",
+        "--pipe",
+        "--round-robin",
+        "--block",
+        &block,
+        "-j",
+        "2",
+    ]
+    .map(String::from)
+    .to_vec();
+    parallel_args.extend([&cover_path, "shard", "run", "-j", "1"].map(String::from));
     parallel_args.extend(problem.args());
-    let parallel_results = scratch.join(format!("{stem}.parallel.jsonl"));
+    let parallel_results = file("parallel");
     let (mut base, mut piped, mut local) = (Vec::new(), Vec::new(), Vec::new());
     let mut expected = None;
     for _ in 0..runs {
         let (seconds, out) = timed(cover, &baseline_args, None, None)?;
         base.push(seconds);
-        expected = Some(counters(&serde_json::from_str(
-            out.lines().next().context("no count")?,
-        )?)?);
+        expected = Some(counters(out.lines().next().context("no count")?)?);
         if parallel {
+            let parallel_program = Path::new("parallel");
             let (seconds, _) = timed(
-                Path::new("parallel"),
+                parallel_program,
                 &parallel_args,
                 Some(&shard_file),
                 Some(&parallel_results),
@@ -265,27 +246,22 @@ fn measure(
         Problem::Queens(n) => format!("cover queens --count -j 2 {n}"),
     };
     println!("  {label:<44} {base:8.3} s");
+    let mut ways = vec![("cover shard run -j 2", local, &results)];
     if parallel {
-        let piped = median(&mut piped);
-        println!(
-            "  {:<44} {piped:8.3} s  {:.3}× the baseline",
-            "parallel --pipe --round-robin -j 2 shard run",
-            piped / base
-        );
-        let merged = merged(cover, &parallel_results)?;
-        if merged != expected {
-            bail!("{name}: merged through parallel {merged:?}, the baseline {expected:?}");
-        }
+        let label = "parallel --pipe --round-robin -j 2 shard run";
+        ways.insert(0, (label, piped, &parallel_results));
     }
-    let local = median(&mut local);
-    println!(
-        "  {:<44} {local:8.3} s  {:.3}× the baseline",
-        "cover shard run -j 2",
-        local / base
-    );
-    let merged = merged(cover, &results)?;
-    if merged != expected {
-        bail!("{name}: merged {merged:?}, the baseline {expected:?}");
+    for (label, mut times, results) in ways {
+        let time = median(&mut times);
+        println!(
+            "  {label:<44} {time:8.3} s  {:.3}× the baseline",
+            time / base
+        );
+        let merge = ["shard", "merge", "--json", &results.display().to_string()].map(String::from);
+        let merged = counters(&timed(cover, &merge, None, None)?.1).context("merge --json")?;
+        if merged != expected {
+            bail!("{name}: merged after {label} {merged:?}, the baseline {expected:?}");
+        }
     }
     println!(
         "merged:       count {}, nodes {}, updates {}: the baseline's",
@@ -297,47 +273,41 @@ fn measure(
 /// Splits `n` queens, runs a seeded random sample of `sample` shards and
 /// prints the forecast for 100 workers.
 fn forecast_queens(cover: &Path, scratch: &Path, n: u32, shards: u64, sample: usize) -> Result<()> {
-    let shard_file = scratch.join(format!("queens{n}.shards.jsonl"));
-    let split = vec![
-        "shard".into(),
-        "split".into(),
-        "--shards".into(),
-        shards.to_string(),
-        "--queens".into(),
-        n.to_string(),
-    ];
-    let (split_seconds, _) = timed(cover, &split, None, Some(&shard_file))?;
-    let text = std::fs::read_to_string(&shard_file)?;
+    let file = |suffix: &str| scratch.join(format!("queens{n}.{suffix}.jsonl"));
+    let (shard_file, sample_file, results) =
+        (file("shards"), file("sample"), file("sample.results"));
+    let path = |file: &PathBuf| file.display().to_string();
+    let (shards, n_text) = (shards.to_string(), n.to_string());
+    let split = ["shard", "split", "--shards", &shards, "--queens", &n_text];
+    let (split_seconds, text) = timed(cover, &split, None, Some(&shard_file))?;
     let lines: Vec<&str> = text.lines().filter(|l| !l.contains("\"top\"")).collect();
     let mut rng = ChaCha8Rng::seed_from_u64(u64::from(n));
     let picked: Vec<&str> = lines.sample(&mut rng, sample).copied().collect();
-    let sample_file = scratch.join(format!("queens{n}.sample.jsonl"));
     std::fs::write(&sample_file, picked.join("\n") + "\n")?;
-    let results = scratch.join(format!("queens{n}.sample.results.jsonl"));
-    let run = vec![
-        "shard".into(),
-        "run".into(),
-        "-j".into(),
-        "2".into(),
-        "--queens".into(),
-        n.to_string(),
-        sample_file.display().to_string(),
+    let run = [
+        "shard",
+        "run",
+        "-j",
+        "2",
+        "--queens",
+        &n_text,
+        &path(&sample_file),
     ];
     let (run_seconds, _) = timed(cover, &run, None, Some(&results))?;
     println!(
-        "== forecast, {n} queens: {} shards (split in {split_seconds:.3} s), a sample of {} run in {run_seconds:.1} s",
+        "== forecast, {n} queens: {} shards (split in {split_seconds:.3} s), a sample of {} run in \
+         {run_seconds:.1} s",
         lines.len(),
         picked.len()
     );
-    let forecast = vec![
-        "shard".into(),
-        "forecast".into(),
-        "--workers".into(),
-        "100".into(),
-        shard_file.display().to_string(),
-        results.display().to_string(),
+    let forecast = [
+        "shard",
+        "forecast",
+        "--workers",
+        "100",
+        &path(&shard_file),
+        &path(&results),
     ];
-    let (_, out) = timed(cover, &forecast, None, None)?;
-    print!("{out}");
+    print!("{}", timed(cover, &forecast, None, None)?.1);
     Ok(())
 }
