@@ -130,6 +130,33 @@ pub fn run<S: AsRef<str>>(
     Ok(run)
 }
 
+/// Prints each failed check and fails when there is one.
+pub fn fail_on(failures: &[String]) -> Result<()> {
+    for failure in failures {
+        println!("FAIL {failure}");
+    }
+    match failures.len() {
+        0 => Ok(()),
+        n => bail!("{n} checks failed"),
+    }
+}
+
+/// Writes `text` to `target/bench-<workload>/<file>` (the folder of the
+/// workload's files, made when missing), for timing other programs on the
+/// same input; its path.
+pub fn write_scratch(workload: &str, file: &str, text: &str) -> Result<PathBuf> {
+    let dir = scratch_dir(workload)?;
+    std::fs::write(dir.join(file), text)?;
+    Ok(dir.join(file))
+}
+
+/// `target/bench-<workload>`, made when missing.
+pub fn scratch_dir(workload: &str) -> Result<PathBuf> {
+    let dir = paths::workspace_root().join(format!("target/bench-{workload}"));
+    std::fs::create_dir_all(&dir).with_context(|| format!("{}", dir.display()))?;
+    Ok(dir)
+}
+
 /// The `cover` binary: `--bin PATH` when given, else the release build.
 pub fn cover_binary(flags: &Flags) -> Result<PathBuf> {
     match flags.value("--bin") {

@@ -6,7 +6,6 @@
 //! a time limit. `--quick`: fewer repeats, a smaller table. Details:
 //! `docs/measurements.md`.
 
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -18,9 +17,8 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
-use super::harness::{best_of, fixed, Table};
+use super::harness::{best_of, fixed, write_scratch, Table};
 use crate::flags::Flags;
-use crate::paths;
 
 /// The seed of the headline file.
 const SEED: u64 = 2295;
@@ -32,7 +30,7 @@ pub fn run(args: &[String]) -> Result<()> {
 
     // The headline file.
     let cases = random_cases(SEED, 20, 50, 50, 4..=12);
-    let path = write_input(&cases)?;
+    let path = write_scratch("radar", "hdu2295_20x50.in", &to_input(&cases))?;
     println!(
         "file: {} (20 cases, N = M = 50, K 4..12, seed {SEED})",
         path.display()
@@ -70,24 +68,34 @@ pub fn run(args: &[String]) -> Result<()> {
     let probes = |answers: &[RadarAnswer]| answers.iter().map(|a| a.probes).sum::<u64>();
     let nodes = |answers: &[RadarAnswer]| answers.iter().map(|a| a.stats.nodes).sum::<u64>();
     let table = Table::new("solver -10|seconds 10|speedup 9|probes 8|nodes 10");
-    let contest_probes = contest.iter().map(|(_, probes)| probes).sum::<u64>();
-    table.row(&[
-        &"contest",
-        &fixed(contest_time.as_secs_f64(), 4),
-        &"1.0",
-        &contest_probes,
-        &"-",
-    ]);
-    for (name, time, answers) in [
-        ("serial", serial_time, &serial),
-        ("parallel", parallel_time, &parallel),
-    ] {
+    let rows = [
+        (
+            "contest",
+            contest_time,
+            contest.iter().map(|(_, p)| p).sum(),
+            "-".into(),
+        ),
+        (
+            "serial",
+            serial_time,
+            probes(&serial),
+            nodes(&serial).to_string(),
+        ),
+        (
+            "parallel",
+            parallel_time,
+            probes(&parallel),
+            nodes(&parallel).to_string(),
+        ),
+    ];
+    for (name, time, probes, nodes) in rows {
+        let speedup = fixed(contest_time.as_secs_f64() / time.as_secs_f64(), 1);
         table.row(&[
             &name,
             &fixed(time.as_secs_f64(), 4),
-            &fixed(contest_time.as_secs_f64() / time.as_secs_f64(), 1),
-            &probes(answers),
-            &nodes(answers),
+            &speedup,
+            &probes,
+            &nodes,
         ]);
     }
     if mismatches > 0 {
@@ -186,14 +194,6 @@ fn to_input(cases: &[RadarCase]) -> String {
         }
     }
     text
-}
-
-fn write_input(cases: &[RadarCase]) -> Result<PathBuf> {
-    let dir = paths::workspace_root().join("target/bench-radar");
-    std::fs::create_dir_all(&dir)?;
-    let path = dir.join("hdu2295_20x50.in");
-    std::fs::write(&path, to_input(cases))?;
-    Ok(path)
 }
 
 /// Solves `case` as `cover radar` does: `width` probes per round on

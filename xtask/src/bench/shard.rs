@@ -15,9 +15,8 @@ use rand::seq::IndexedRandom;
 use rand::SeedableRng;
 use serde_json::Value;
 
-use super::harness::{self, cover_binary, median, xc_dir};
+use super::harness::{self, cover_binary, median, scratch_dir, xc_dir};
 use crate::flags::Flags;
-use crate::paths;
 
 /// A problem to cut: a file, or N queens.
 enum Problem {
@@ -92,8 +91,7 @@ pub fn run(args: &[String]) -> Result<()> {
         }
     }
     let cover = cover_binary(&flags)?;
-    let scratch = paths::workspace_root().join("target/bench-shard");
-    std::fs::create_dir_all(&scratch)?;
+    let scratch = scratch_dir("shard")?;
     let parallel = Command::new("parallel")
         .arg("--version")
         .stdout(Stdio::piped())

@@ -376,11 +376,5 @@ pub fn run(args: &[String]) -> Result<()> {
             single[0][1] / single[0][0],
         );
     }
-    for failure in &failures {
-        println!("FAIL {failure}");
-    }
-    if !failures.is_empty() {
-        bail!("{} checks failed", failures.len());
-    }
-    Ok(())
+    harness::fail_on(&failures)
 }

@@ -5,7 +5,6 @@
 //! the bounds are then compared on the first 12. Details:
 //! `docs/measurements.md`.
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
@@ -15,9 +14,8 @@ use rand::rngs::ChaCha8Rng;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
-use super::harness::{best_of, fixed, Table};
+use super::harness::{best_of, fixed, write_scratch, Table};
 use crate::flags::Flags;
-use crate::paths;
 
 /// The default seed.
 const SEED: u64 = 1074;
@@ -49,7 +47,8 @@ pub fn run(args: &[String]) -> Result<()> {
         }
     }
     let puzzles = random_puzzles(seed, count, givens.clone());
-    let path = write_puzzles(&puzzles)?;
+    let text: Vec<String> = puzzles.iter().map(|p| format_grid(&p.cells)).collect();
+    let path = write_scratch("target", "puzzles.txt", &text.join("\n"))?;
     println!(
         "bench target: {count} puzzles from random full grids, {}-{} givens, seed {seed}; \
          one thread, best of {runs} runs; written to {}",
@@ -226,13 +225,4 @@ pub fn keep_givens(grid: &Grid, keep: usize, rng: &mut ChaCha8Rng) -> TargetPuzz
         cells: puzzle,
         line: 0,
     }
-}
-
-fn write_puzzles(puzzles: &[TargetPuzzle]) -> Result<PathBuf> {
-    let dir = paths::workspace_root().join("target/bench-target");
-    std::fs::create_dir_all(&dir)?;
-    let path = dir.join("puzzles.txt");
-    let text: Vec<String> = puzzles.iter().map(|p| format_grid(&p.cells)).collect();
-    std::fs::write(&path, text.join("\n"))?;
-    Ok(path)
 }

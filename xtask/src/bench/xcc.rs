@@ -216,37 +216,29 @@ pub fn run(args: &[String]) -> Result<()> {
             missing.push(row.program);
         }
         // By turns, the first of each pair alternating, so that neither
-        // always runs on a machine the other just warmed or disturbed.
-        let (mut cover_best, mut knuth_best) = (Duration::MAX, Duration::MAX);
-        let (mut ours, mut theirs) = (None, None);
-        let (mut cover_error, mut knuth_error) = (None, None);
+        // always runs on a machine the other just warmed or disturbed; a
+        // side that failed runs no more.
+        let (mut best, mut counts, mut errors) = ([Duration::MAX; 2], [None; 2], [None, None]);
         for turn in 0..runs {
             for side in [turn % 2, 1 - turn % 2] {
-                if side == 0 {
-                    if cover_error.is_some() {
-                        continue;
+                let result = match (side, knuth) {
+                    _ if errors[side].is_some() => continue,
+                    (0, _) => run_cover(&cover, &file),
+                    (_, Some(program)) => run_knuth(program, &file),
+                    (_, None) => continue,
+                };
+                match result {
+                    Ok((found, elapsed)) => {
+                        counts[side] = Some(found);
+                        best[side] = best[side].min(elapsed);
                     }
-                    match run_cover(&cover, &file) {
-                        Ok((counts, elapsed)) => {
-                            ours = Some(counts);
-                            cover_best = cover_best.min(elapsed);
-                        }
-                        Err(e) => cover_error = Some(format!("{e:#}")),
-                    }
-                } else if let Some(program) = knuth.filter(|_| knuth_error.is_none()) {
-                    match run_knuth(program, &file) {
-                        Ok((counts, elapsed)) => {
-                            theirs = Some(counts);
-                            knuth_best = knuth_best.min(elapsed);
-                        }
-                        Err(e) => knuth_error = Some(format!("{e:#}")),
-                    }
+                    Err(e) => errors[side] = Some(format!("{e:#}")),
                 }
             }
         }
-        let name = &row.name;
-        let what = row.program.name();
-        for error in [&cover_error, &knuth_error].into_iter().flatten() {
+        let ([ours, theirs], [cover_best, knuth_best]) = (counts, best);
+        let (name, what) = (&row.name, row.program.name());
+        for error in errors.iter().flatten() {
             failures.push(format!("{name}: {error}"));
         }
         // Knuth's program must count what the table says: that checks
@@ -374,13 +366,7 @@ pub fn run(args: &[String]) -> Result<()> {
             names.join(" and ")
         );
     }
-    if !failures.is_empty() {
-        for failure in &failures {
-            println!("FAIL {failure}");
-        }
-        bail!("{} checks failed", failures.len());
-    }
-    Ok(())
+    harness::fail_on(&failures)
 }
 
 #[cfg(test)]
