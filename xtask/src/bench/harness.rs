@@ -191,37 +191,33 @@ pub struct SudokuSet {
 const SYMBOLS_16: Option<&str> = Some("123456789ABCDEFG");
 const SYMBOLS_25: Option<&str> = Some("123456789ABCDEFGHIJKLMNOP");
 
+const fn set(name: &'static str, files: &'static [&'static str]) -> SudokuSet {
+    SudokuSet {
+        name,
+        files,
+        symbols: None,
+    }
+}
+
 /// Every sudoku set the workloads time.
 pub const SUDOKU_SETS: &[SudokuSet] = &[
+    set("17_clue", &["sudoku9/17_clue.txt"]),
+    set("forum_hardest_1106", &["sudoku9/forum_hardest_1106.txt"]),
+    set(
+        "forum_hardest_1905_11plus",
+        &["sudoku9/forum_hardest_1905_11plus.txt"],
+    ),
+    set("magictour_top1465", &["sudoku9/magictour_top1465.txt"]),
     SudokuSet {
-        name: "17_clue",
-        files: &["sudoku9/17_clue.txt"],
-        symbols: None,
-    },
-    SudokuSet {
-        name: "forum_hardest_1106",
-        files: &["sudoku9/forum_hardest_1106.txt"],
-        symbols: None,
-    },
-    SudokuSet {
-        name: "forum_hardest_1905_11plus",
-        files: &["sudoku9/forum_hardest_1905_11plus.txt"],
-        symbols: None,
-    },
-    SudokuSet {
-        name: "magictour_top1465",
-        files: &["sudoku9/magictour_top1465.txt"],
-        symbols: None,
-    },
-    SudokuSet {
-        name: "16x16",
-        files: &["sudoku16/gecode_16x16.txt", "sudoku16/satsolvers_16x16.txt"],
         symbols: SYMBOLS_16,
+        ..set(
+            "16x16",
+            &["sudoku16/gecode_16x16.txt", "sudoku16/satsolvers_16x16.txt"],
+        )
     },
     SudokuSet {
-        name: "gecode_25x25",
-        files: &["sudoku25/gecode_25x25.txt"],
         symbols: SYMBOLS_25,
+        ..set("gecode_25x25", &["sudoku25/gecode_25x25.txt"])
     },
 ];
 

@@ -54,29 +54,16 @@ pub fn run(args: &[String]) -> Result<()> {
         "workload -9|http/s 9|direct/s 9|ratio 8|p50 ms 8|p99 ms 8|max ms 8|\
         errors 7|n 6",
     );
-    let mut errors = 0;
-    let page = load(
-        server.addr(),
-        "GET",
-        "/",
-        &[Value::Null],
-        requests,
-        concurrency,
-    );
-    errors += page.report(&table, "page", None);
+    let send = |method, path, bodies: &[Value]| {
+        load(server.addr(), method, path, bodies, requests, concurrency)
+    };
+    let mut errors = send("GET", "/", &[Value::Null]).report(&table, "page", None);
 
     let direct_new = direct(&new_bodies, |body| {
         let request: NewRequest = serde_json::from_value(body.clone()).expect("a new request");
         game::new_game(&request, 0).is_ok()
     });
-    let new = load(
-        server.addr(),
-        "POST",
-        "/api/new",
-        &new_bodies,
-        requests,
-        concurrency,
-    );
+    let new = send("POST", "/api/new", &new_bodies);
     errors += new.report(&table, "new 9×9", Some(direct_new));
 
     // The games in progress, once as a hint and once as a check.
@@ -92,14 +79,7 @@ pub fn run(args: &[String]) -> Result<()> {
                 serde_json::from_value(body.clone()).expect("a play request");
             call(&request, config.search_nodes)
         });
-        let measured = load(
-            server.addr(),
-            "POST",
-            path,
-            &play_bodies,
-            requests,
-            concurrency,
-        );
+        let measured = send("POST", path, &play_bodies);
         errors += measured.report(&table, name, Some(direct_rate));
     }
 

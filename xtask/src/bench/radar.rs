@@ -6,6 +6,7 @@
 //! a time limit. `--quick`: fewer repeats, a smaller table. Details:
 //! `docs/measurements.md`.
 
+use std::fmt::Display;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -56,10 +57,7 @@ pub fn run(args: &[String]) -> Result<()> {
     });
     let mut mismatches = 0;
     for (k, (((c, _), s), p)) in contest.iter().zip(&serial).zip(&parallel).enumerate() {
-        let (s, p) = (
-            format_radius(s.squared_radius),
-            format_radius(p.squared_radius),
-        );
+        let [s, p] = [s, p].map(|answer| format_radius(answer.squared_radius));
         if *c != s || s != p {
             mismatches += 1;
             println!("case {}: contest {c}, serial {s}, parallel {p}", k + 1);
@@ -68,36 +66,29 @@ pub fn run(args: &[String]) -> Result<()> {
     let probes = |answers: &[RadarAnswer]| answers.iter().map(|a| a.probes).sum::<u64>();
     let nodes = |answers: &[RadarAnswer]| answers.iter().map(|a| a.stats.nodes).sum::<u64>();
     let table = Table::new("solver -10|seconds 10|speedup 9|probes 8|nodes 10");
-    let rows = [
-        (
-            "contest",
-            contest_time,
-            contest.iter().map(|(_, p)| p).sum(),
-            "-".into(),
-        ),
-        (
-            "serial",
-            serial_time,
-            probes(&serial),
-            nodes(&serial).to_string(),
-        ),
-        (
-            "parallel",
-            parallel_time,
-            probes(&parallel),
-            nodes(&parallel).to_string(),
-        ),
-    ];
-    for (name, time, probes, nodes) in rows {
+    let row = |name: &str, time: Duration, probes: u64, nodes: &dyn Display| {
         let speedup = fixed(contest_time.as_secs_f64() / time.as_secs_f64(), 1);
         table.row(&[
             &name,
             &fixed(time.as_secs_f64(), 4),
             &speedup,
             &probes,
-            &nodes,
+            nodes,
         ]);
-    }
+    };
+    row(
+        "contest",
+        contest_time,
+        contest.iter().map(|(_, p)| p).sum(),
+        &"-",
+    );
+    row("serial", serial_time, probes(&serial), &nodes(&serial));
+    row(
+        "parallel",
+        parallel_time,
+        probes(&parallel),
+        &nodes(&parallel),
+    );
     if mismatches > 0 {
         bail!("{mismatches} answers differ from the contest program's");
     }

@@ -38,42 +38,36 @@ struct Set {
 }
 
 const SETS: [Set; 5] = [
-    Set {
-        name: "magictour_top1465",
-        of: "magictour_top1465",
-        first: None,
-        contest_us: 131.7,
-        bar_fraction: 0.5,
-    },
-    Set {
-        name: "forum_hardest_1106",
-        of: "forum_hardest_1106",
-        first: None,
-        contest_us: 825.0,
-        bar_fraction: 0.5,
-    },
-    Set {
-        name: "17_clue_5000",
-        of: "17_clue",
-        first: Some(5000),
-        contest_us: 45.5,
-        bar_fraction: 0.2,
-    },
-    Set {
-        name: "forum_hardest_1905_5000",
-        of: "forum_hardest_1905_11plus",
-        first: Some(5000),
-        contest_us: 452.0,
-        bar_fraction: 0.5,
-    },
-    Set {
-        name: "16x16",
-        of: "16x16",
-        first: None,
-        contest_us: 1229.0,
-        bar_fraction: 0.5,
-    },
+    Set::new("magictour_top1465", "magictour_top1465", None, 131.7, 0.5),
+    Set::new("forum_hardest_1106", "forum_hardest_1106", None, 825.0, 0.5),
+    Set::new("17_clue_5000", "17_clue", Some(5000), 45.5, 0.2),
+    Set::new(
+        "forum_hardest_1905_5000",
+        "forum_hardest_1905_11plus",
+        Some(5000),
+        452.0,
+        0.5,
+    ),
+    Set::new("16x16", "16x16", None, 1229.0, 0.5),
 ];
+
+impl Set {
+    const fn new(
+        name: &'static str,
+        of: &'static str,
+        first: Option<usize>,
+        contest_us: f64,
+        bar_fraction: f64,
+    ) -> Set {
+        Set {
+            name,
+            of,
+            first,
+            contest_us,
+            bar_fraction,
+        }
+    }
+}
 
 /// `cover sudoku` on the puzzles of one set.
 struct Cover<'a> {
