@@ -229,6 +229,34 @@ mod tests {
     }
 
     #[test]
+    fn dispatch_runs_the_named_command_with_the_rest() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static WORDS: AtomicUsize = AtomicUsize::new(0);
+        fn count(args: &[String]) -> Result<()> {
+            WORDS.store(args.len(), Ordering::Relaxed);
+            Ok(())
+        }
+        let table = [Command {
+            name: "count",
+            usage: "[WORD ...]",
+            summary: "counts its words",
+            run: count,
+        }];
+        dispatch("x", &table, &args("count a b c")).unwrap();
+        assert_eq!(WORDS.load(Ordering::Relaxed), 3);
+        dispatch("x", &table, &args("count --help")).unwrap();
+        assert_eq!(WORDS.load(Ordering::Relaxed), 3, "--help printed the usage");
+        let error = dispatch("x", &table, &args("other"))
+            .unwrap_err()
+            .to_string();
+        assert!(error.starts_with("unknown command \"other\""), "{error}");
+        assert_eq!(
+            help("x", &table),
+            "  x count [WORD ...]\n      counts its words\n"
+        );
+    }
+
+    #[test]
     fn positional_words_keep_their_order() {
         let flags = parse("one --quick two --runs 3 - three -- --four").unwrap();
         assert_eq!(flags.positional(), ["one", "two", "-", "three", "--four"]);
