@@ -18,7 +18,7 @@ use dlx_core::Limits;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
-use super::harness::{fixed, micros_per, pick, sudoku_set, Table};
+use super::harness::{best_of, fixed, micros_per, pick, sudoku_set, Table};
 use super::target::{keep_givens, random_full_grid};
 use crate::flags::Flags;
 use crate::paths;
@@ -212,9 +212,10 @@ fn bench_sudoku(runs: usize, quick: bool, gecode: &Gecode) -> Result<()> {
             let nodes: u64 = results.iter().map(|r| r.nodes).sum();
             let propagated: u64 = results.iter().map(|r| r.propagated).sum();
             let solved = results.iter().filter(|r| r.solved).count();
-            let ratio = match base_gave_up || results.iter().any(|r| r.gave_up) {
-                true => "-".to_string(),
-                false => fixed(total.as_secs_f64() / base.as_secs_f64().max(1e-9), 3),
+            let ratio = if base_gave_up || results.iter().any(|r| r.gave_up) {
+                "-".to_string()
+            } else {
+                fixed(total.as_secs_f64() / base.as_secs_f64().max(1e-9), 3)
             };
             table.row(&[
                 &variant.name,
@@ -336,28 +337,28 @@ fn bench_target(runs: usize, quick: bool) -> Result<()> {
     let mut plain_solver = model.solver(None);
     let table =
         Table::new("puzzle 6|givens 6|score 6|seconds 10|nodes 10|plain nodes 14|plain s 10");
+    let plain_limits = Limits {
+        node_budget: Some(plain_budget),
+        ..Limits::none()
+    };
     let mut slowest = Duration::ZERO;
     for (p, puzzle) in puzzles.iter().enumerate() {
         let (mut best_time, mut plain_time) = (Duration::MAX, Duration::MAX);
         let (mut answer, mut plain) = (None, None);
         for _ in 0..runs {
-            let start = Instant::now();
-            let a = model.best_with(
-                &mut propagated_solver,
-                puzzle,
-                Bound::Rings,
-                &Limits::none(),
-            );
-            best_time = best_time.min(start.elapsed());
-            answer = Some(a);
-            let start = Instant::now();
-            let limits = Limits {
-                node_budget: Some(plain_budget),
-                ..Limits::none()
-            };
-            let b = model.best_with(&mut plain_solver, puzzle, Bound::Rings, &limits);
-            plain_time = plain_time.min(start.elapsed());
-            plain = Some(b);
+            let (time, found) = best_of(1, || {
+                model.best_with(
+                    &mut propagated_solver,
+                    puzzle,
+                    Bound::Rings,
+                    &Limits::none(),
+                )
+            });
+            (best_time, answer) = (best_time.min(time), Some(found));
+            let (time, found) = best_of(1, || {
+                model.best_with(&mut plain_solver, puzzle, Bound::Rings, &plain_limits)
+            });
+            (plain_time, plain) = (plain_time.min(time), Some(found));
         }
         let (answer, plain) = (answer.expect("ran"), plain.expect("ran"));
         let best = answer
@@ -376,9 +377,10 @@ fn bench_target(runs: usize, quick: bool) -> Result<()> {
         }
         slowest = slowest.max(best_time);
         let givens = puzzle.cells.iter().filter(|&&c| c != 0).count();
-        let plain_nodes = match plain.complete {
-            true => plain.stats.nodes.to_string(),
-            false => format!(">{plain_budget}"),
+        let plain_nodes = if plain.complete {
+            plain.stats.nodes.to_string()
+        } else {
+            format!(">{plain_budget}")
         };
         table.row(&[
             &(p + 1),
@@ -417,12 +419,13 @@ pub fn run(args: &[String]) -> Result<()> {
     };
     let parts = pick(flags.positional(), &["sudoku", "target"])?;
     if parts.contains(&"sudoku") {
-        match paths::datasets().is_dir() {
-            true => bench_sudoku(runs, quick, &gecode)?,
-            false => println!(
+        if paths::datasets().is_dir() {
+            bench_sudoku(runs, quick, &gecode)?;
+        } else {
+            println!(
                 "bench propagate: no {} here; the sudoku sets are skipped",
                 paths::datasets().display()
-            ),
+            );
         }
     }
     if parts.contains(&"target") {

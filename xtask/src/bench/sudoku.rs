@@ -295,10 +295,10 @@ pub fn run(args: &[String]) -> Result<()> {
                 single[e][m] = us;
                 let headline = engine == "compact" && !count;
                 let limit = set.contest_us * set.bar_fraction;
-                let bar = match headline {
-                    true if us <= limit => format!("≤{limit:.1} ok"),
-                    true => format!("≤{limit:.1} OVER"),
-                    false => String::new(),
+                let bar = match (headline, us <= limit) {
+                    (true, true) => format!("≤{limit:.1} ok"),
+                    (true, false) => format!("≤{limit:.1} OVER"),
+                    (false, _) => String::new(),
                 };
                 let speedup = one_time.as_secs_f64() / all_time.as_secs_f64();
                 if headline && threads > 1 {
