@@ -1,10 +1,13 @@
 //! `cargo xtask bench`: the workloads that time the engines, each in its
 //! own file, all on the one [`harness`] (timing by turns, best of N,
-//! tables, the catalogue of datasets). `cargo xtask bench` alone, or with
-//! names of problems, runs [`xc`]; `cargo xtask bench help` lists them all.
+//! tables, the runner of other programs, the catalogue of datasets).
+//! `cargo xtask bench` alone, or with names of problems, runs [`xc`];
+//! `cargo xtask bench help` lists them all.
 //!
-//! No workload knows another's figures; only `xc`'s contest search
-//! ([`xc::Classic`]) and `target`'s random grids are shared.
+//! A new workload is a file here with `pub fn run(args: &[String])` and
+//! one entry in [`WORKLOADS`]; a new dataset, one entry in the harness's
+//! catalogue. Workloads share only baselines: `xc`'s contest DLX and the
+//! contest program for `sudoku`, `target`'s random grids for `propagate`.
 
 use anyhow::Result;
 
