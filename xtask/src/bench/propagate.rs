@@ -18,7 +18,7 @@ use dlx_core::Limits;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
-use super::harness::{best_of, fixed, micros_per, pick, sudoku_set, Table};
+use super::harness::{self, best_of, fixed, micros_per, pick, sudoku_set, Table};
 use super::target::{keep_givens, random_full_grid};
 use crate::flags::Flags;
 use crate::paths;
@@ -269,13 +269,9 @@ impl Gecode {
         );
         let (mut solved, mut total) = (0, 0.0);
         for (p, index) in GECODE_25X25.iter().take(count).enumerate() {
-            let output = std::process::Command::new(program)
-                .args(["-mode", "stat", "-time"])
-                .arg((self.seconds * 1000).to_string())
-                .arg(index.to_string())
-                .output()
-                .with_context(|| format!("running {}", program.display()))?;
-            let text = String::from_utf8_lossy(&output.stdout);
+            let time = (self.seconds * 1000).to_string();
+            let args = ["-mode", "stat", "-time", &time, &index.to_string()];
+            let text = harness::run(program, &args, b"", &[])?.stdout;
             // Lines such as "runtime:      4.934 (4934.136 ms)", "solutions:    1".
             let field = |name: &str| {
                 text.lines()
