@@ -1,34 +1,14 @@
-//! `cargo xtask fuzz`: dumb mutation fuzzing of the whole `cover` binary,
-//! on the stable toolchain.
+//! `cargo xtask fuzz`: dumb mutation fuzzing of the whole `cover` binary, on the stable toolchain.
 //!
-//! Coverage-guided fuzzers (cargo-fuzz, libFuzzer) need nightly and a
-//! harness per parser; this needs neither. It takes every input file of
-//! `fixtures/` (each tied to the command that reads it), random bytes and
-//! the empty input, mutates them (see [`mutate`]), and runs the release
-//! binary on them, every command with flags drawn from its own family
-//! (see [`commands`]), input on standard input, as files, or both. So it
-//! tests what users run: argument parsing, line reading, every parser,
-//! the searches, output and exit codes, each as a separate process (about
-//! 3.5 ms each here), on several workers at once.
+//! It mutates the input files of `fixtures/` ([`mutate`]) and runs the release binary on them, each
+//! command with flags drawn from its own family ([`commands`]), several processes at once. The first
+//! failure ([`mod@classify`]) of each (command, kind) is saved under `DIR/failures/` as `<n>.input`
+//! and `<n>.cmd` (a shell line that replays it), then minimised ([`minimise`]) as `<n>.min.*`. Case i
+//! depends only on the seed and i, so `--seed S` replays a run; the exit status is 1 when anything
+//! failed. Why a dumb fuzzer, and the rest: `docs/notes/fuzz.md`.
 //!
-//! A run fails (see [`mod@classify`]) on a signal (an abort from
-//! `panic = "abort"`, a segfault), a panic message, an exit status other
-//! than 0, 1 or 2, a hang past `--timeout-ms`, a peak resident set past
-//! `--mem-mib`, or a broken promise of the interface: JSON lines that are
-//! not JSON, standard error that is not `cover: ` diagnostics, exit 2
-//! without a message, exit 0 without an answer where there is always an
-//! instance. Each failure is counted; the first of each (command, kind)
-//! is saved under `DIR/failures/` (`<n>.input`, and `<n>.cmd`, a shell
-//! line that replays it), minimised (see [`minimise`]) and saved again as
-//! `<n>.min.input` and `<n>.min.cmd`; then the fuzzing goes on.
-//!
-//! Case i of a run depends only on the seed and i (its own ChaCha8
-//! stream), so `--seed S` replays the same cases. The exit status is 1
-//! when anything failed.
-//!
-//! Usage: `cargo xtask fuzz [--seconds N] [--seed S] [--workers W]
-//! [--bin PATH] [--mem-mib M] [--timeout-ms T] [--out DIR]
-//! [--command NAME ...]`.
+//! Usage: `cargo xtask fuzz [--seconds N] [--seed S] [--workers W] [--bin PATH] [--mem-mib M]
+//! [--timeout-ms T] [--out DIR] [--command NAME ...]`.
 
 mod classify;
 mod commands;

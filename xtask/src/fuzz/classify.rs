@@ -1,16 +1,5 @@
-//! Deciding whether one run of `cover` failed, and how.
-//!
-//! A run fails when the process crashed or hung (a signal, a time-out, a
-//! panic's message, an exit status other than 0, 1 or 2), used more than
-//! the memory cap, or broke a promise of the command-line interface that
-//! holds for every input: with `--json` every line of standard output is
-//! JSON; every line of standard error is a `cover: ` diagnostic (or clap's
-//! usage message, or the `--stats` summary); exit status 2 comes with a
-//! word on standard error; and for the commands whose every run has at
-//! least one instance (`exact`: a Knuth file is one problem; `queens`,
-//! `generate`), exit status 0 comes with an answer on standard output.
-//! (`sudoku`, `radar` and `target` may be given no instance at all, and
-//! answer it with nothing and status 0.)
+//! Deciding whether one run of `cover` failed, and how: a crash or hang, memory past the cap, or a
+//! broken promise of the interface that holds for every input (see [`Kind`]).
 
 use super::exec::{End, Outcome};
 

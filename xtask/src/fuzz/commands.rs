@@ -1,13 +1,8 @@
-//! The commands of `cover` as the fuzzer drives them: which read input,
-//! the flags each is run with (drawn at random from its own family, now
-//! and then with an odd value), and the [`Case`]: one invocation with its
-//! inputs, fed on standard input, as files, or both.
-//!
-//! Every search is bounded, so that a mutated puzzle whose search is
-//! legitimately exponential does not look like a hang: `--max-nodes` where
-//! the command has it (found out at startup from `--help`; `generate`
-//! has none), `--limit` with `--all`,
-//! `--attempts` for `generate`, boards of at most 14 queens.
+//! The commands of `cover` as the fuzzer drives them: which read input, the flags each is run with
+//! (drawn from its own family, now and then with an odd value), and the [`Case`]: one invocation with
+//! its inputs, fed on standard input, as files, or both. Every search is bounded (`--max-nodes` where
+//! `--help` lists it, `--limit` with `--all`, `--attempts`, small boards), so that a legitimately
+//! exponential search does not look like a hang.
 
 use std::collections::BTreeSet;
 use std::ffi::OsString;

@@ -1,24 +1,8 @@
-//! Running one `cover` process for the fuzzer: its standard input fed
-//! from memory, its output captured (up to a cap), a wall-clock limit,
-//! a ceiling on its address space and a measure of its peak memory.
-//!
-//! One thread does it all with `poll(2)`: writing the input, reading both
-//! outputs (so that no pipe fills up and blocks the child, whatever order
-//! it writes in) and watching the clock. The child is reaped with
-//! `wait4(2)` rather than `Child::wait`, for its resource usage: the
-//! peak resident set size (`ru_maxrss`) is the real memory it used, where
-//! the address-space limit alone would also count what rayon's stacks and
-//! glibc's arenas only reserve. So the limit set before `exec` is a
-//! generous ceiling that stops a runaway allocation quickly, and the
-//! fuzzer's own cap is checked on the peak afterwards.
-//!
-//! The child is forked (a `pre_exec` hook forces fork rather than
-//! `posix_spawn`), and Linux counts the anonymous pages it has from the
-//! fuzzer at the fork in its peak: [`Outcome::peak_rss_kib`] is the larger
-//! of the fuzzer's size at the fork and the child's own peak after `exec`.
-//! So while the fuzzer stays below the cap, a peak above the cap is the
-//! child's own, and the check is exact; a small child only shows the
-//! fuzzer's size. [`keep_own_memory_small`] keeps it so.
+//! Running one `cover` process for the fuzzer: standard input fed from memory, both outputs captured
+//! up to a cap, a wall-clock limit, a ceiling on the address space, and the peak resident set
+//! measured by `wait4(2)`. One thread does it all with `poll(2)`, so that no pipe fills and blocks
+//! the child. A forked child's peak includes the fuzzer's size at the fork, so
+//! [`keep_own_memory_small`] keeps that small (details in `docs/notes/fuzz.md`).
 
 use std::ffi::OsString;
 use std::fs::File;

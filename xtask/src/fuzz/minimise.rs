@@ -1,12 +1,5 @@
-//! Shrinking a failing case while it still fails the same way: simple
-//! delta debugging, bounded in time.
-//!
-//! It drops whole inputs, then flags, then chunks of lines of each input
-//! (halves, quarters, ... single lines), then chunks of bytes the same
-//! way, keeping every removal after which the failure of the same kind
-//! still happens. A failure found in seconds is usually a few bytes once
-//! minimised; one that needs a long line keeps only as much of it as the
-//! failure needs.
+//! Shrinking a failing case while it still fails the same way: delta debugging over inputs, flags,
+//! then lines and bytes of each input, bounded in time.
 
 use std::time::{Duration, Instant};
 
