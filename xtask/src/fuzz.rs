@@ -64,15 +64,9 @@ struct Options {
 }
 
 fn parse_options(args: &[String]) -> Result<Options> {
+    #[rustfmt::skip]
     let valued = [
-        "--seconds",
-        "--seed",
-        "--workers",
-        "--bin",
-        "--mem-mib",
-        "--timeout-ms",
-        "--out",
-        "--command",
+        "--seconds", "--seed", "--workers", "--bin", "--mem-mib", "--timeout-ms", "--out", "--command",
     ];
     let flags = Flags::parse(args, &valued, &[])?;
     // A bare command name restricts too, as `verify`'s families.
@@ -168,16 +162,14 @@ pub fn run(args: &[String]) -> Result<()> {
         corpus,
         out,
         next_case: AtomicU64::new(0),
-        tried: AtomicU64::new(0),
-        failed: AtomicU64::new(0),
+        tally: Mutex::new(Tally::default()),
         failures: Mutex::new(BTreeMap::new()),
     };
     fuzzer.print_header(&options, &floor);
 
     let start = Instant::now();
     let stop_at = start + Duration::from_secs(options.seconds);
-    let mut broken_workers = 0;
-    let tallies: Vec<Tally> = std::thread::scope(|scope| {
+    let broken_workers = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..options.workers)
             .map(|id| {
                 let fuzzer = &fuzzer;
@@ -192,29 +184,21 @@ pub fn run(args: &[String]) -> Result<()> {
                 fuzzer.print_progress(start);
             }
         }
-        workers
-            .into_iter()
-            .map(|w| match w.join() {
-                Ok(Ok(tally)) => tally,
-                Ok(Err(e)) => {
-                    eprintln!("fuzz: a worker stopped: {e:#}");
-                    broken_workers += 1;
-                    Tally::default()
-                }
-                Err(_) => {
-                    eprintln!("fuzz: a worker panicked");
-                    broken_workers += 1;
-                    Tally::default()
-                }
-            })
-            .collect()
+        let stopped = workers.into_iter().map(|w| match w.join() {
+            Ok(Ok(())) => false,
+            Ok(Err(e)) => {
+                eprintln!("fuzz: a worker stopped: {e:#}");
+                true
+            }
+            Err(_) => {
+                eprintln!("fuzz: a worker panicked");
+                true
+            }
+        });
+        stopped.filter(|&s| s).count()
     });
     let elapsed = start.elapsed();
-    let mut total = Tally::default();
-    for tally in &tallies {
-        total.merge(tally);
-    }
-    let failed = fuzzer.print_summary(&total, elapsed);
+    let failed = fuzzer.print_summary(elapsed);
     // The inputs of the last cases, some of them megabytes, are of no use
     // now; the failures are kept.
     let _ = std::fs::remove_dir_all(fuzzer.out.join("work"));
@@ -240,10 +224,8 @@ struct Fuzzer {
     out: PathBuf,
     /// The index of the next case to draw.
     next_case: AtomicU64,
-    /// Cases run (minimisation runs not included).
-    tried: AtomicU64,
-    /// Cases that failed.
-    failed: AtomicU64,
+    /// What the workers ran, added up.
+    tally: Mutex<Tally>,
     /// Failures by signature.
     failures: Mutex<BTreeMap<(&'static str, Kind), Signature>>,
 }
@@ -271,11 +253,19 @@ struct Minimised {
     flaky: bool,
 }
 
-/// Counts per command, kept by each worker and added up at the end.
+/// Counts per command (minimisation runs apart).
 #[derive(Default)]
 struct Tally {
     by_command: BTreeMap<&'static str, CommandTally>,
     minimise_runs: u64,
+}
+
+impl Tally {
+    /// Cases run and cases failed.
+    fn totals(&self) -> (u64, u64) {
+        let counts = self.by_command.values().map(|t| (t.runs, t.failures));
+        counts.fold((0, 0), |(r, f), (runs, failures)| (r + runs, f + failures))
+    }
 }
 
 #[derive(Default, Clone)]
@@ -291,30 +281,11 @@ struct CommandTally {
     input_bytes: u64,
 }
 
-impl Tally {
-    fn merge(&mut self, other: &Tally) {
-        for (name, theirs) in &other.by_command {
-            let ours = self.by_command.entry(name).or_default();
-            ours.runs += theirs.runs;
-            for (a, b) in ours.exits.iter_mut().zip(theirs.exits) {
-                *a += b;
-            }
-            ours.failures += theirs.failures;
-            ours.time += theirs.time;
-            ours.slowest = ours.slowest.max(theirs.slowest);
-            ours.peak_rss_kib = ours.peak_rss_kib.max(theirs.peak_rss_kib);
-            ours.input_bytes += theirs.input_bytes;
-        }
-        self.minimise_runs += other.minimise_runs;
-    }
-}
-
 impl Fuzzer {
     /// A worker: draws cases and runs them until `stop_at`.
-    fn work(&self, id: usize, stop_at: Instant) -> Result<Tally> {
+    fn work(&self, id: usize, stop_at: Instant) -> Result<()> {
         let dir = self.out.join("work").join(format!("w{id}"));
         std::fs::create_dir_all(&dir)?;
-        let mut tally = Tally::default();
         while Instant::now() < stop_at {
             let index = self.next_case.fetch_add(1, Ordering::Relaxed);
             let case = make_case(
@@ -324,27 +295,32 @@ impl Fuzzer {
                 &self.corpus,
             );
             let outcome = self.run_case(&case, &dir)?;
-            self.tried.fetch_add(1, Ordering::Relaxed);
             let failure = classify(&outcome, self.expect(&case));
-            let entry = tally.by_command.entry(case.command).or_default();
-            entry.runs += 1;
-            entry.exits[match outcome.end {
-                End::Exited(s @ 0..=2) => s as usize,
-                _ => 3,
-            }] += 1;
-            entry.time += outcome.elapsed;
-            entry.slowest = entry.slowest.max(outcome.elapsed);
-            entry.peak_rss_kib = entry.peak_rss_kib.max(outcome.peak_rss_kib);
-            entry.input_bytes += case.inputs.iter().map(|i| i.len() as u64).sum::<u64>();
+            self.count_run(&case, &outcome, failure.is_some());
             if let Some(failure) = failure {
-                entry.failures += 1;
-                self.failed.fetch_add(1, Ordering::Relaxed);
                 if let Some(id) = self.count_failure(&case, index, &failure) {
-                    tally.minimise_runs += self.record(id, &case, index, &failure, &dir)?;
+                    let runs = self.record(id, &case, index, &failure, &dir)?;
+                    lock(&self.tally).minimise_runs += runs;
                 }
             }
         }
-        Ok(tally)
+        Ok(())
+    }
+
+    /// Adds a run of `case` to the tally of its command.
+    fn count_run(&self, case: &Case, outcome: &Outcome, failed: bool) {
+        let mut tally = lock(&self.tally);
+        let entry = tally.by_command.entry(case.command).or_default();
+        entry.runs += 1;
+        entry.exits[match outcome.end {
+            End::Exited(s @ 0..=2) => s as usize,
+            _ => 3,
+        }] += 1;
+        entry.failures += u64::from(failed);
+        entry.time += outcome.elapsed;
+        entry.slowest = entry.slowest.max(outcome.elapsed);
+        entry.peak_rss_kib = entry.peak_rss_kib.max(outcome.peak_rss_kib);
+        entry.input_bytes += case.inputs.iter().map(|i| i.len() as u64).sum::<u64>();
     }
 
     /// What the classifier must know of `case`.
@@ -377,7 +353,7 @@ impl Fuzzer {
     /// Counts a failure; `Some(id)` when it is the first of its
     /// signature, to be saved as `failures/<id>.*`.
     fn count_failure(&self, case: &Case, index: u64, failure: &Failure) -> Option<usize> {
-        let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        let mut failures = lock(&self.failures);
         let next_id = failures.len() + 1;
         let signature = failures
             .entry((case.command, failure.kind))
@@ -436,7 +412,7 @@ impl Fuzzer {
             "fuzz: failure {id} {}: {size} bytes of input in {runs} runs, {seconds:.1} s: {command_line}",
             if flaky { "did not happen again" } else { "minimised" }
         );
-        let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        let mut failures = lock(&self.failures);
         if let Some(signature) = failures.get_mut(&(case.command, kind)) {
             signature.minimised = Some(Minimised {
                 case: small,
@@ -536,19 +512,18 @@ impl Fuzzer {
 
     fn print_progress(&self, start: Instant) {
         let seconds = start.elapsed().as_secs_f64();
-        let tried = self.tried.load(Ordering::Relaxed);
-        let kinds = self.failures.lock().map_or(0, |f| f.len());
+        let (tried, failed) = lock(&self.tally).totals();
+        let kinds = lock(&self.failures).len();
         eprintln!(
-            "fuzz: {seconds:.0} s, {tried} inputs ({:.0}/s), {} failures ({kinds} kinds)",
+            "fuzz: {seconds:.0} s, {tried} inputs ({:.0}/s), {failed} failures ({kinds} kinds)",
             tried as f64 / seconds.max(1e-9),
-            self.failed.load(Ordering::Relaxed)
         );
     }
 
     /// The summary on standard output; returns the number of failures.
-    fn print_summary(&self, total: &Tally, elapsed: Duration) -> u64 {
-        let tried = self.tried.load(Ordering::Relaxed);
-        let failed = self.failed.load(Ordering::Relaxed);
+    fn print_summary(&self, elapsed: Duration) -> u64 {
+        let total = lock(&self.tally);
+        let (tried, failed) = total.totals();
         let seconds = elapsed.as_secs_f64();
         println!(
             "fuzz: seed {}, {seconds:.1} s, {tried} inputs, {:.1} inputs/s, {} runs minimising",
@@ -568,20 +543,8 @@ impl Fuzzer {
                 ""
             }
         );
-        println!(
-            "{:<9} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8} {:>8} {:>9} {:>9} {:>9}",
-            "command",
-            "runs",
-            "exit 0",
-            "exit 1",
-            "exit 2",
-            "other",
-            "failed",
-            "mean ms",
-            "slowest",
-            "peak MiB",
-            "input MB"
-        );
+        // The columns of the rows below.
+        println!("command       runs   exit 0   exit 1   exit 2  other   failed  mean ms   slowest  peak MiB  input MB");
         for (name, t) in &total.by_command {
             println!(
                 "{:<9} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8} {:>8.2} {:>8.2}s {:>9.1} {:>9.1}",
@@ -598,7 +561,7 @@ impl Fuzzer {
                 t.input_bytes as f64 / 1e6
             );
         }
-        let failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        let failures = lock(&self.failures);
         for ((command, kind), s) in failures.iter() {
             println!(
                 "FAIL {command} [{}]: {} case(s); first: case {}: {}",
@@ -640,6 +603,11 @@ impl Fuzzer {
         );
         failed
     }
+}
+
+/// `mutex`'s guard; a worker that panicked holding it left counts, still worth reporting.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The names of a case's inputs in a worker's directory.

@@ -7,9 +7,10 @@
 use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Result};
+use cover_check::process;
 use rand::rngs::ChaCha8Rng;
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{RngExt, SeedableRng};
@@ -28,42 +29,15 @@ pub struct Spec {
 }
 
 /// Every command, in the order of the report.
+#[rustfmt::skip]
 pub const COMMANDS: &[Spec] = &[
-    Spec {
-        name: "sudoku",
-        reads_input: true,
-        weight: 24,
-    },
-    Spec {
-        name: "exact",
-        reads_input: true,
-        weight: 24,
-    },
-    Spec {
-        name: "radar",
-        reads_input: true,
-        weight: 20,
-    },
-    Spec {
-        name: "target",
-        reads_input: true,
-        weight: 20,
-    },
-    Spec {
-        name: "queens",
-        reads_input: false,
-        weight: 4,
-    },
-    Spec {
-        name: "generate",
-        reads_input: false,
-        weight: 4,
-    },
-    Spec {
-        name: "shard",
-        reads_input: true,
-        weight: 12,
-    },
+    Spec { name: "sudoku", reads_input: true, weight: 24 },
+    Spec { name: "exact", reads_input: true, weight: 24 },
+    Spec { name: "radar", reads_input: true, weight: 20 },
+    Spec { name: "target", reads_input: true, weight: 20 },
+    Spec { name: "queens", reads_input: false, weight: 4 },
+    Spec { name: "generate", reads_input: false, weight: 4 },
+    Spec { name: "shard", reads_input: true, weight: 12 },
 ];
 
 /// What the binary at hand supports.
@@ -78,20 +52,17 @@ pub struct Caps {
 pub fn detect_caps(bin: &Path) -> Result<Caps> {
     let mut caps = Caps::default();
     for spec in COMMANDS {
-        let output = Command::new(bin)
-            .args([spec.name, "--help"])
-            .stdin(Stdio::null())
-            .output()
-            .with_context(|| format!("running {} {} --help", bin.display(), spec.name))?;
-        if !output.status.success() {
-            anyhow::bail!(
+        let help = process::run(bin, &[spec.name, "--help"], b"", Duration::from_secs(60))
+            .map_err(anyhow::Error::msg)?;
+        if help.code != Some(0) {
+            bail!(
                 "`{} {} --help` failed: {}",
                 bin.display(),
                 spec.name,
-                String::from_utf8_lossy(&output.stderr)
+                help.stderr
             );
         }
-        if String::from_utf8_lossy(&output.stdout).contains("--max-nodes") {
+        if help.stdout.contains("--max-nodes") {
             caps.max_nodes.insert(spec.name);
         }
     }
@@ -216,18 +187,9 @@ pub fn make_case(
 
 /// Values that are not what a numeric flag expects, or are at its edges:
 /// each must give a clean answer or a usage error, never a crash.
+#[rustfmt::skip]
 const ODD_NUMBERS: &[&str] = &[
-    "0",
-    "-1",
-    "",
-    "x",
-    "18446744073709551616",
-    "4294967296x",
-    "1e3",
-    "+3",
-    " 3",
-    "3 ",
-    "٣",
+    "0", "-1", "", "x", "18446744073709551616", "4294967296x", "1e3", "+3", " 3", "3 ", "٣",
 ];
 
 /// Usually one of `usual`; one time in `odds` an odd value instead.
@@ -292,18 +254,10 @@ fn flags(rng: &mut ChaCha8Rng, command: &str, caps: &Caps) -> Vec<Vec<String>> {
                 ));
             }
             if rng.random_bool(0.06) {
+                #[rustfmt::skip]
                 let symbols = [
-                    "123456789ABCDEFG",
-                    "123456789",
-                    "1234",
-                    "ABCDEFGHIJKLMNOPQRSTUVWXY",
-                    "",
-                    "1",
-                    "11",
-                    "12345678",
-                    "0123456789",
-                    "abcdefghi",
-                    "éèêëàâäôö",
+                    "123456789ABCDEFG", "123456789", "1234", "ABCDEFGHIJKLMNOPQRSTUVWXY", "", "1",
+                    "11", "12345678", "0123456789", "abcdefghi", "éèêëàâäôö",
                 ];
                 flags.push(pair("--symbols", *symbols.choose(rng).unwrap()));
             }
