@@ -1,11 +1,11 @@
 //! `cargo xtask fuzz`: dumb mutation fuzzing of the whole `cover` binary, on the stable toolchain.
 //!
 //! It mutates the input files of `fixtures/` ([`mutate`]) and runs the release binary on them, each
-//! command with flags drawn from its own family ([`commands`]), several processes at once. The first
-//! failure ([`mod@classify`]) of each (command, kind) is saved under `DIR/failures/` as `<n>.input`
-//! and `<n>.cmd` (a shell line that replays it), then minimised ([`minimise`]) as `<n>.min.*`. Case i
-//! depends only on the seed and i, so `--seed S` replays a run; the exit status is 1 when anything
-//! failed. Why a dumb fuzzer, and the rest: `docs/notes/fuzz.md`.
+//! command with flags drawn from its own family ([`commands`]), several processes at once. The
+//! first failure ([`mod@classify`]) of each (command, kind) is saved under `DIR/failures/` as
+//! `<n>.input` and `<n>.cmd` (a shell line that replays it), then minimised ([`minimise`]) as
+//! `<n>.min.*`. Case i depends only on the seed and i, so `--seed S` replays a run; the exit status
+//! is 1 when anything failed. Why a dumb fuzzer, and the rest: `docs/notes/fuzz.md`.
 //!
 //! Usage: `cargo xtask fuzz [--seconds N] [--seed S] [--workers W] [--bin PATH] [--mem-mib M]
 //! [--timeout-ms T] [--out DIR] [--command NAME ...]`.
@@ -36,10 +36,9 @@ use mutate::{load_corpus, Seed};
 pub const USAGE: &str = "[--seconds N] [--seed S] [--workers W] [--bin PATH] [--mem-mib M] \
 [--timeout-ms T] [--out DIR] [--command NAME[,NAME...]] [NAME ...]";
 
-/// The address-space ceiling of every child: far above the memory cap
-/// (threads and allocator arenas reserve much they never touch), low
-/// enough that a runaway allocation fails in a moment instead of taking
-/// the machine's memory.
+/// The address-space ceiling of every child: far above the memory cap (threads and allocator arenas
+/// reserve much they never touch), low enough that a runaway allocation fails in a moment instead
+/// of taking the machine's memory.
 const ADDRESS_SPACE: u64 = 2 << 30;
 
 /// At most this much of each output is kept (and judged).
@@ -84,8 +83,7 @@ fn parse_options(args: &[String]) -> Result<Options> {
     }
     Ok(Options {
         seconds: flags.parsed("--seconds", 60)?,
-        // The clock's nanoseconds: a new seed each run, printed so that
-        // the run can be repeated.
+        // The clock's nanoseconds: a new seed each run, printed so that the run can be repeated.
         seed: flags.parsed(
             "--seed",
             SystemTime::now()
@@ -129,8 +127,8 @@ pub fn run(args: &[String]) -> Result<()> {
         .collect();
     let corpus = load_corpus(&paths::fixtures(), &readers)?;
 
-    // Our own output directories only: failures of an earlier run would
-    // mix with this one's numbers.
+    // Our own output directories only: failures of an earlier run would mix with this one's
+    // numbers.
     std::fs::create_dir_all(&options.out)
         .with_context(|| format!("creating {}", options.out.display()))?;
     let out = std::fs::canonicalize(&options.out)?;
@@ -148,8 +146,8 @@ pub fn run(args: &[String]) -> Result<()> {
         address_space: ADDRESS_SPACE,
         capture: CAPTURE,
     };
-    // What every measure of memory starts from: `cover` doing nothing,
-    // plus what it shares with this process at the fork.
+    // What every measure of memory starts from: `cover` doing nothing, plus what it shares with
+    // this process at the fork.
     let floor = exec::run(&bin, &["--version".into()], &out, b"", limits)?;
 
     let fuzzer = Fuzzer {
@@ -199,8 +197,8 @@ pub fn run(args: &[String]) -> Result<()> {
     });
     let elapsed = start.elapsed();
     let failed = fuzzer.print_summary(elapsed);
-    // The inputs of the last cases, some of them megabytes, are of no use
-    // now; the failures are kept.
+    // The inputs of the last cases, some of them megabytes, are of no use now; the failures are
+    // kept.
     let _ = std::fs::remove_dir_all(fuzzer.out.join("work"));
     if broken_workers > 0 {
         bail!("{broken_workers} workers stopped early (see above)");
@@ -271,8 +269,7 @@ impl Tally {
 #[derive(Default, Clone)]
 struct CommandTally {
     runs: u64,
-    /// Exit statuses 0, 1, 2, and anything else (other statuses, signals,
-    /// time-outs).
+    /// Exit statuses 0, 1, 2, and anything else (other statuses, signals, time-outs).
     exits: [u64; 4],
     failures: u64,
     time: Duration,
@@ -350,8 +347,8 @@ impl Fuzzer {
         )
     }
 
-    /// Counts a failure; `Some(id)` when it is the first of its
-    /// signature, to be saved as `failures/<id>.*`.
+    /// Counts a failure; `Some(id)` when it is the first of its signature, to be saved as
+    /// `failures/<id>.*`.
     fn count_failure(&self, case: &Case, index: u64, failure: &Failure) -> Option<usize> {
         let mut failures = lock(&self.failures);
         let next_id = failures.len() + 1;
@@ -369,8 +366,8 @@ impl Fuzzer {
         (signature.count == 1).then_some(signature.id)
     }
 
-    /// Saves the first failure of a signature, minimises it and saves
-    /// that too. Returns the runs minimising took.
+    /// Saves the first failure of a signature, minimises it and saves that too. Returns the runs
+    /// minimising took.
     fn record(
         &self,
         id: usize,
@@ -389,8 +386,8 @@ impl Fuzzer {
         );
         self.save(case, &failures_dir, (id, ""), failure, index)?;
 
-        // The minimiser keeps a removal when the same kind of failure
-        // happens again; a first run that does not fail again is flaky.
+        // The minimiser keeps a removal when the same kind of failure happens again; a first run
+        // that does not fail again is flaky.
         let started = Instant::now();
         let reproduces = |c: &Case| {
             self.run_case(c, dir)
@@ -425,9 +422,8 @@ impl Fuzzer {
         Ok(runs as u64)
     }
 
-    /// Writes `case`'s inputs into `dir` as `<id><suffix>.input` (or
-    /// `<id>-<k><suffix>.input`, for several) and the shell line that
-    /// replays it as `<id><suffix>.cmd`. Returns that line.
+    /// Writes `case`'s inputs into `dir` as `<id><suffix>.input` (or `<id>-<k><suffix>.input`, for
+    /// several) and the shell line that replays it as `<id><suffix>.cmd`. Returns that line.
     fn save(
         &self,
         case: &Case,
@@ -615,8 +611,8 @@ fn input_names(count: usize) -> Vec<String> {
     (0..count).map(|i| format!("in{i}")).collect()
 }
 
-/// The names of a saved case's inputs: `7.input` for one, `7-0.input`,
-/// `7-1.input` for several; `suffix` `.min` for the minimised one.
+/// The names of a saved case's inputs: `7.input` for one, `7-0.input`, `7-1.input` for several;
+/// `suffix` `.min` for the minimised one.
 fn saved_names(id: usize, count: usize, suffix: &str) -> Vec<String> {
     if count <= 1 {
         vec![format!("{id}{suffix}.input")]

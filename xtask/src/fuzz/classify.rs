@@ -3,16 +3,16 @@
 
 use super::exec::{End, Outcome};
 
-/// What kind of failure; with the command, the signature under which
-/// failures are reported once and counted.
+/// What kind of failure; with the command, the signature under which failures are reported once and
+/// counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
     /// Ran past the time limit.
     Timeout,
     /// Ended by a signal (the number).
     Signal(i32),
-    /// An allocation failed at the address-space ceiling (and `cover`
-    /// aborted): memory without bound.
+    /// An allocation failed at the address-space ceiling (and `cover` aborted): memory without
+    /// bound.
     AllocationFailed,
     /// A panic's message on standard error.
     Panic,
@@ -26,8 +26,8 @@ pub enum Kind {
     StderrFormat,
     /// A line of standard output that is not JSON, with `--json`.
     BadJson,
-    /// Exit status 0 with nothing on standard output, from a command that
-    /// always has an instance to answer.
+    /// Exit status 0 with nothing on standard output, from a command that always has an instance to
+    /// answer.
     NoAnswer,
 }
 
@@ -70,8 +70,8 @@ pub struct Expect {
     pub answers: bool,
 }
 
-/// `Some(failure)` when the run failed; the first finding of the order
-/// below (the crashes first, as they explain the rest).
+/// `Some(failure)` when the run failed; the first finding of the order below (the crashes first, as
+/// they explain the rest).
 pub fn classify(out: &Outcome, expect: Expect) -> Option<Failure> {
     let stderr = String::from_utf8_lossy(&out.stderr);
     let first_stderr = || {
@@ -174,8 +174,8 @@ pub fn classify(out: &Outcome, expect: Expect) -> Option<Failure> {
     None
 }
 
-/// A line `cover` may write to standard error: a diagnostic, or with
-/// `--stats` a line of the summary (`search nodes:  37`).
+/// A line `cover` may write to standard error: a diagnostic, or with `--stats` a line of the
+/// summary (`search nodes:  37`).
 fn is_diagnostic(line: &str, stats: bool) -> bool {
     if line.starts_with("cover: ") {
         return true;

@@ -1,7 +1,7 @@
-//! Running one `cover` process for the fuzzer: standard input fed from memory, both outputs captured
-//! up to a cap, a wall-clock limit, a ceiling on the address space, and the peak resident set
-//! measured by `wait4(2)`. One thread does it all with `poll(2)`, so that no pipe fills and blocks
-//! the child. A forked child's peak includes the fuzzer's size at the fork, so
+//! Running one `cover` process for the fuzzer: standard input fed from memory, both outputs
+//! captured up to a cap, a wall-clock limit, a ceiling on the address space, and the peak resident
+//! set measured by `wait4(2)`. One thread does it all with `poll(2)`, so that no pipe fills and
+//! blocks the child. A forked child's peak includes the fuzzer's size at the fork, so
 //! [`keep_own_memory_small`] keeps that small (details in `docs/notes/fuzz.md`).
 
 use std::ffi::OsString;
@@ -22,8 +22,7 @@ pub struct Limits {
     pub timeout: Duration,
     /// `RLIMIT_AS`: an allocation past it fails (and `cover` aborts).
     pub address_space: u64,
-    /// At most this many bytes of each output are kept; the rest is read
-    /// and dropped.
+    /// At most this many bytes of each output are kept; the rest is read and dropped.
     pub capture: usize,
 }
 
@@ -32,8 +31,7 @@ pub struct Limits {
 pub enum End {
     /// It exited with this status.
     Exited(i32),
-    /// A signal ended it (SIGABRT for `panic = "abort"` and failed
-    /// allocations, SIGSEGV, ...).
+    /// A signal ended it (SIGABRT for `panic = "abort"` and failed allocations, SIGSEGV, ...).
     Signaled(i32),
     /// It ran past the time limit and was killed.
     TimedOut,
@@ -72,12 +70,12 @@ pub fn run(
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        // A panic's backtrace would only slow the run down; its message
-        // is what the classifier looks for.
+        // A panic's backtrace would only slow the run down; its message is what the classifier
+        // looks for.
         .env("RUST_BACKTRACE", "0");
     let ceiling = limits.address_space;
-    // SAFETY: the hook runs in the forked child before `exec` and only
-    // calls `setrlimit`, which is async-signal-safe.
+    // SAFETY: the hook runs in the forked child before `exec` and only calls `setrlimit`, which is
+    // async-signal-safe.
     unsafe {
         command.pre_exec(move || {
             let limit = libc::rlimit {
@@ -160,8 +158,8 @@ pub fn run(
                     Ok(n) => written += n,
                     Err(e) if e.kind() == ErrorKind::WouldBlock => {}
                     Err(e) if e.kind() == ErrorKind::Interrupted => {}
-                    // EPIPE and the like: the child closed its input,
-                    // which it may (an `end` line, an error).
+                    // EPIPE and the like: the child closed its input, which it may (an `end` line,
+                    // an error).
                     Err(_) => written = stdin.len(),
                 }
                 if written == stdin.len() {
@@ -182,9 +180,8 @@ pub fn run(
     }
     drop(input);
 
-    // Both outputs are closed: the child has (almost always) exited. A
-    // child that closed them and went on running is still given until the
-    // deadline.
+    // Both outputs are closed: the child has (almost always) exited. A child that closed them and
+    // went on running is still given until the deadline.
     let mut reaped = None;
     if !timed_out {
         loop {
@@ -210,8 +207,7 @@ pub fn run(
         }
     };
     let elapsed = start.elapsed();
-    // The child is reaped: `Child` must not wait for it again, and its
-    // drop does not.
+    // The child is reaped: `Child` must not wait for it again, and its drop does not.
     drop(child);
 
     let end = if timed_out {
@@ -233,11 +229,10 @@ pub fn run(
     })
 }
 
-/// Makes this process give freed megabyte buffers (the long inputs)
-/// back to the system at once, so that its size, which every child's peak
-/// includes (see above), stays that of the inputs in hand. glibc would
-/// otherwise raise its threshold for `mmap` after the first such buffer
-/// is freed and keep the later ones in its heap.
+/// Makes this process give freed megabyte buffers (the long inputs) back to the system at once, so
+/// that its size, which every child's peak includes (see above), stays that of the inputs in hand.
+/// glibc would otherwise raise its threshold for `mmap` after the first such buffer is freed and
+/// keep the later ones in its heap.
 pub fn keep_own_memory_small() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only sets a parameter of the allocator.
@@ -323,8 +318,8 @@ fn set_nonblocking(fd: libc::c_int) {
     }
 }
 
-/// `wait4(pid, flags)`: `Some((status, usage))` once the child is reaped,
-/// `None` while it runs (with `WNOHANG`) or when waiting failed.
+/// `wait4(pid, flags)`: `Some((status, usage))` once the child is reaped, `None` while it runs
+/// (with `WNOHANG`) or when waiting failed.
 fn reap(pid: libc::pid_t, flags: libc::c_int) -> Option<(libc::c_int, libc::rusage)> {
     loop {
         let mut status = 0;

@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 use super::commands::Case;
 use super::mutate::split_lines;
 
-/// The smallest case found within `budget` for which `fails` holds, and
-/// the number of runs it took. `fails(case)` is assumed true.
+/// The smallest case found within `budget` for which `fails` holds, and the number of runs it took.
+/// `fails(case)` is assumed true.
 pub fn minimise(
     case: &Case,
     budget: Duration,
@@ -76,9 +76,9 @@ fn without_input(case: &Case, i: usize) -> Case {
     candidate
 }
 
-/// Removes chunks of `items` while `keeps_failing` holds: chunks of half
-/// the items, then of a quarter, ... down to single items, until a pass
-/// of single items removes nothing or the deadline comes.
+/// Removes chunks of `items` while `keeps_failing` holds: chunks of half the items, then of a
+/// quarter, ... down to single items, until a pass of single items removes nothing or the deadline
+/// comes.
 pub fn reduce<T: Clone>(
     mut items: Vec<T>,
     deadline: Instant,
@@ -107,8 +107,8 @@ pub fn reduce<T: Clone>(
             }
             chunk = (chunk / 2).max(1);
         } else {
-            // Items went: the next pass may take chunks of the same size
-            // again, but never more than half of what is left.
+            // Items went: the next pass may take chunks of the same size again, but never more than
+            // half of what is left.
             chunk = chunk.min(items.len() / 2).max(1);
         }
     }
