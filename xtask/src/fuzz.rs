@@ -238,17 +238,8 @@ struct Signature {
     case_index: u64,
     first: Failure,
     command_line: String,
-    /// What the minimiser made of it, once done.
-    minimised: Option<Minimised>,
-}
-
-struct Minimised {
-    case: Case,
-    command_line: String,
-    runs: usize,
-    seconds: f64,
-    /// The first failure did not happen again on a second run.
-    flaky: bool,
+    /// What the minimiser made of it, once done: the summary's lines about it.
+    minimised: Option<String>,
 }
 
 /// Counts per command (minimisation runs apart).
@@ -409,15 +400,14 @@ impl Fuzzer {
             "fuzz: failure {id} {}: {size} bytes of input in {runs} runs, {seconds:.1} s: {command_line}",
             if flaky { "did not happen again" } else { "minimised" }
         );
-        let mut failures = lock(&self.failures);
-        if let Some(signature) = failures.get_mut(&(case.command, kind)) {
-            signature.minimised = Some(Minimised {
-                case: small,
-                command_line,
-                runs,
-                seconds,
-                flaky,
-            });
+        let inputs: Vec<String> = small.inputs.iter().map(|i| describe(i)).collect();
+        let minimised = format!(
+            "  {}: {command_line} ({runs} runs, {seconds:.1} s)\n  input:     {}",
+            if flaky { "not again" } else { "minimised" },
+            inputs.join(" + ")
+        );
+        if let Some(signature) = lock(&self.failures).get_mut(&(case.command, kind)) {
+            signature.minimised = Some(minimised);
         }
         Ok(runs as u64)
     }
@@ -567,25 +557,11 @@ impl Fuzzer {
                 s.first.detail
             );
             println!("  run:       {}", s.command_line);
-            match &s.minimised {
-                Some(m) => {
-                    let input = m
-                        .case
-                        .inputs
-                        .iter()
-                        .map(|i| describe(i))
-                        .collect::<Vec<_>>();
-                    println!(
-                        "  {}: {} ({} runs, {:.1} s)",
-                        if m.flaky { "not again" } else { "minimised" },
-                        m.command_line,
-                        m.runs,
-                        m.seconds
-                    );
-                    println!("  input:     {}", input.join(" + "));
-                }
-                None => println!("  (not minimised: its worker stopped)"),
-            }
+            let minimised = s.minimised.as_deref();
+            println!(
+                "{}",
+                minimised.unwrap_or("  (not minimised: its worker stopped)")
+            );
             let dir = self.out.join("failures");
             println!(
                 "  replay:    sh {}, sh {}",

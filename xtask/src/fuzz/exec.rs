@@ -96,16 +96,16 @@ pub fn run(
     let pid = child.id() as libc::pid_t;
 
     let mut input = child.stdin.take();
+    // Both as plain files, so that one type reads either.
+    let capture = |pipe: Option<OwnedFd>| Capture {
+        pipe: pipe.map(File::from),
+        bytes: Vec::new(),
+        cap: limits.capture,
+        cut: false,
+    };
     let mut outputs = [
-        // Both as plain files, so that one type reads either.
-        Capture::new(
-            child.stdout.take().map(|p| File::from(OwnedFd::from(p))),
-            limits.capture,
-        ),
-        Capture::new(
-            child.stderr.take().map(|p| File::from(OwnedFd::from(p))),
-            limits.capture,
-        ),
+        capture(child.stdout.take().map(OwnedFd::from)),
+        capture(child.stderr.take().map(OwnedFd::from)),
     ];
     if stdin.is_empty() {
         input = None;
@@ -261,15 +261,6 @@ struct Capture {
 }
 
 impl Capture {
-    fn new(pipe: Option<File>, cap: usize) -> Self {
-        Capture {
-            pipe,
-            bytes: Vec::new(),
-            cap,
-            cut: false,
-        }
-    }
-
     /// Reads what is there; closes the pipe at its end.
     fn read_some(&mut self) {
         let Some(pipe) = &mut self.pipe else {
