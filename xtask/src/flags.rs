@@ -1,5 +1,7 @@
-//! xtask's one reader of flags: `--name value`, `--name=value`, `--switch`,
-//! and positional words, checked against the flags a command declares.
+//! xtask's command lines: the tables of commands (a chore, a workload of
+//! `bench`) that help is printed from and dispatch goes by, and the one
+//! reader of flags: `--name value`, `--name=value`, `--switch`, and
+//! positional words, checked against the flags a command declares.
 //!
 //! It knows no chore: each passes the names of its flags (with or without
 //! their `--`) and reads the values back by name.
@@ -7,6 +9,54 @@
 use std::str::FromStr;
 
 use anyhow::{bail, Context, Result};
+
+/// One entry of a table of commands.
+pub struct Command {
+    pub name: &'static str,
+    /// What follows the name: flags and positional words.
+    pub usage: &'static str,
+    /// What it does, in one line.
+    pub summary: &'static str,
+    pub run: fn(&[String]) -> Result<()>,
+}
+
+/// Whether `word` asks for help.
+pub fn is_help(word: &str) -> bool {
+    matches!(word, "help" | "--help" | "-h")
+}
+
+/// The help of a table: `prefix name usage` and the summary under it.
+pub fn help(prefix: &str, commands: &[Command]) -> String {
+    let mut text = String::new();
+    for command in commands {
+        let usage = format!("{prefix} {} {}", command.name, command.usage);
+        text += &format!("  {}\n      {}\n", usage.trim_end(), command.summary);
+    }
+    text
+}
+
+/// Runs the command of `commands` named by `args[0]` with the rest of
+/// `args`; nothing or `help` prints the table's help, `NAME --help` the
+/// command's own.
+pub fn dispatch(prefix: &str, commands: &[Command], args: &[String]) -> Result<()> {
+    let Some(name) = args.first().filter(|name| !is_help(name)) else {
+        print!("usage:\n{}", help(prefix, commands));
+        return Ok(());
+    };
+    let Some(command) = commands.iter().find(|c| c.name == name) else {
+        bail!(
+            "unknown command {name:?}; usage:\n{}",
+            help(prefix, commands)
+        );
+    };
+    match &args[1..] {
+        [word] if word != "help" && is_help(word) => {
+            print!("usage:\n{}", help(prefix, std::slice::from_ref(command)));
+            Ok(())
+        }
+        rest => (command.run)(rest),
+    }
+}
 
 /// A parsed command line.
 #[derive(Debug, Default)]
@@ -87,7 +137,6 @@ impl Flags {
     }
 
     /// The last `--name` parsed as a `T`, or `default` when not given.
-    #[allow(dead_code)] // The chores of `bench` read their numbers with it.
     pub fn parsed<T: FromStr>(&self, name: &str, default: T) -> Result<T> {
         match self.value(name) {
             None => Ok(default),
@@ -177,6 +226,34 @@ mod tests {
         assert_eq!(flags.value("set"), Some("b"));
         assert_eq!(flags.parsed("runs", 0u32).unwrap(), 2);
         assert!(flags.switch("quick"));
+    }
+
+    #[test]
+    fn dispatch_runs_the_named_command_with_the_rest() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static WORDS: AtomicUsize = AtomicUsize::new(0);
+        fn count(args: &[String]) -> Result<()> {
+            WORDS.store(args.len(), Ordering::Relaxed);
+            Ok(())
+        }
+        let table = [Command {
+            name: "count",
+            usage: "[WORD ...]",
+            summary: "counts its words",
+            run: count,
+        }];
+        dispatch("x", &table, &args("count a b c")).unwrap();
+        assert_eq!(WORDS.load(Ordering::Relaxed), 3);
+        dispatch("x", &table, &args("count --help")).unwrap();
+        assert_eq!(WORDS.load(Ordering::Relaxed), 3, "--help printed the usage");
+        let error = dispatch("x", &table, &args("other"))
+            .unwrap_err()
+            .to_string();
+        assert!(error.starts_with("unknown command \"other\""), "{error}");
+        assert_eq!(
+            help("x", &table),
+            "  x count [WORD ...]\n      counts its words\n"
+        );
     }
 
     #[test]

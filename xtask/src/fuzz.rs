@@ -1,34 +1,14 @@
-//! `cargo xtask fuzz`: dumb mutation fuzzing of the whole `cover` binary,
-//! on the stable toolchain.
+//! `cargo xtask fuzz`: dumb mutation fuzzing of the whole `cover` binary, on the stable toolchain.
 //!
-//! Coverage-guided fuzzers (cargo-fuzz, libFuzzer) need nightly and a
-//! harness per parser; this needs neither. It takes every input file of
-//! `fixtures/` (each tied to the command that reads it), random bytes and
-//! the empty input, mutates them (see [`mutate`]), and runs the release
-//! binary on them, every command with flags drawn from its own family
-//! (see [`commands`]), input on standard input, as files, or both. So it
-//! tests what users run: argument parsing, line reading, every parser,
-//! the searches, output and exit codes, each as a separate process (about
-//! 3.5 ms each here), on several workers at once.
+//! It mutates the input files of `fixtures/` ([`mutate`]) and runs the release binary on them, each
+//! command with flags drawn from its own family ([`commands`]), several processes at once. The
+//! first failure ([`mod@classify`]) of each (command, kind) is saved under `DIR/failures/` as
+//! `<n>.input` and `<n>.cmd` (a shell line that replays it), then minimised ([`minimise`]) as
+//! `<n>.min.*`. Case i depends only on the seed and i, so `--seed S` replays a run; the exit status
+//! is 1 when anything failed. Why a dumb fuzzer, and the rest: `docs/notes/fuzz.md`.
 //!
-//! A run fails (see [`mod@classify`]) on a signal (an abort from
-//! `panic = "abort"`, a segfault), a panic message, an exit status other
-//! than 0, 1 or 2, a hang past `--timeout-ms`, a peak resident set past
-//! `--mem-mib`, or a broken promise of the interface: JSON lines that are
-//! not JSON, standard error that is not `cover: ` diagnostics, exit 2
-//! without a message, exit 0 without an answer where there is always an
-//! instance. Each failure is counted; the first of each (command, kind)
-//! is saved under `DIR/failures/` (`<n>.input`, and `<n>.cmd`, a shell
-//! line that replays it), minimised (see [`minimise`]) and saved again as
-//! `<n>.min.input` and `<n>.min.cmd`; then the fuzzing goes on.
-//!
-//! Case i of a run depends only on the seed and i (its own ChaCha8
-//! stream), so `--seed S` replays the same cases. The exit status is 1
-//! when anything failed.
-//!
-//! Usage: `cargo xtask fuzz [--seconds N] [--seed S] [--workers W]
-//! [--bin PATH] [--mem-mib M] [--timeout-ms T] [--out DIR]
-//! [--command NAME ...]`.
+//! Usage: `cargo xtask fuzz [--seconds N] [--seed S] [--workers W] [--bin PATH] [--mem-mib M]
+//! [--timeout-ms T] [--out DIR] [--command NAME ...]`.
 
 mod classify;
 mod commands;
@@ -45,20 +25,20 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{bail, Context, Result};
 
-use crate::paths::{fixtures as fixtures_dir, workspace_root};
+use crate::flags::Flags;
+use crate::paths;
 use classify::{classify, clip, Expect, Failure, Kind};
 use commands::{case_rng, detect_caps, make_case, Caps, Case, Spec, COMMANDS};
-use cover_check::process::build_release;
 use exec::{End, Limits, Outcome};
 use mutate::{load_corpus, Seed};
 
-const USAGE: &str = "usage: cargo xtask fuzz [--seconds N] [--seed S] [--workers W] [--bin PATH] \
-[--mem-mib M] [--timeout-ms T] [--out DIR] [--command NAME[,NAME...]] [NAME ...]";
+/// The flags, for the help.
+pub const USAGE: &str = "[--seconds N] [--seed S] [--workers W] [--bin PATH] [--mem-mib M] \
+[--timeout-ms T] [--out DIR] [--command NAME[,NAME...]] [NAME ...]";
 
-/// The address-space ceiling of every child: far above the memory cap
-/// (threads and allocator arenas reserve much they never touch), low
-/// enough that a runaway allocation fails in a moment instead of taking
-/// the machine's memory.
+/// The address-space ceiling of every child: far above the memory cap (threads and allocator arenas
+/// reserve much they never touch), low enough that a runaway allocation fails in a moment instead
+/// of taking the machine's memory.
 const ADDRESS_SPACE: u64 = 2 << 30;
 
 /// At most this much of each output is kept (and judged).
@@ -83,59 +63,48 @@ struct Options {
 }
 
 fn parse_options(args: &[String]) -> Result<Options> {
-    let mut options = Options {
-        seconds: 60,
-        // The clock's nanoseconds: a new seed each run, printed so that
-        // the run can be repeated.
-        seed: SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64),
-        workers: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        bin: None,
-        mem_mib: 100,
-        timeout_ms: 5000,
-        out: workspace_root().join("target/fuzz"),
-        commands: Vec::new(),
-    };
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        let mut value = |name: &str| -> Result<&String> {
-            args.next()
-                .with_context(|| format!("{name} needs a value; {USAGE}"))
-        };
-        let number = |name: &str, text: &str| -> Result<u64> {
-            text.parse()
-                .with_context(|| format!("{name} {text:?}: not a number; {USAGE}"))
-        };
-        match arg.as_str() {
-            "--seconds" => options.seconds = number(arg, value(arg)?)?,
-            "--seed" => options.seed = number(arg, value(arg)?)?,
-            "--workers" => options.workers = number(arg, value(arg)?)?.max(1) as usize,
-            "--bin" => options.bin = Some(PathBuf::from(value(arg)?)),
-            "--mem-mib" => options.mem_mib = number(arg, value(arg)?)?,
-            "--timeout-ms" => options.timeout_ms = number(arg, value(arg)?)?.max(1),
-            "--out" => options.out = PathBuf::from(value(arg)?),
-            "--command" => {
-                for name in value(arg)?.split(',') {
-                    if !COMMANDS.iter().any(|s| s.name == name) {
-                        let known: Vec<&str> = COMMANDS.iter().map(|s| s.name).collect();
-                        bail!("unknown command {name:?}; known: {}", known.join(", "));
-                    }
-                    options.commands.push(name.to_owned());
-                }
-            }
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                std::process::exit(0);
-            }
-            // A bare command name restricts too, as `verify`'s families.
-            name if COMMANDS.iter().any(|s| s.name == name) => {
-                options.commands.push(name.to_owned());
-            }
-            other => bail!("unknown argument {other:?}; {USAGE}"),
+    #[rustfmt::skip]
+    let valued = [
+        "--seconds", "--seed", "--workers", "--bin", "--mem-mib", "--timeout-ms", "--out", "--command",
+    ];
+    let flags = Flags::parse(args, &valued, &[])?;
+    // A bare command name restricts too, as `verify`'s families.
+    let mut commands = Vec::new();
+    let listed = flags
+        .values("--command")
+        .into_iter()
+        .flat_map(|l| l.split(','));
+    for name in listed.chain(flags.positional().iter().map(String::as_str)) {
+        if !COMMANDS.iter().any(|s| s.name == name) {
+            let known: Vec<&str> = COMMANDS.iter().map(|s| s.name).collect();
+            bail!("unknown command {name:?}; known: {}", known.join(", "));
         }
+        commands.push(name.to_owned());
     }
-    Ok(options)
+    Ok(Options {
+        seconds: flags.parsed("--seconds", 60)?,
+        // The clock's nanoseconds: a new seed each run, printed so that the run can be repeated.
+        seed: flags.parsed(
+            "--seed",
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64),
+        )?,
+        workers: flags
+            .parsed(
+                "--workers",
+                std::thread::available_parallelism().map_or(1, |n| n.get()),
+            )?
+            .max(1),
+        bin: flags.value("--bin").map(PathBuf::from),
+        mem_mib: flags.parsed("--mem-mib", 100)?,
+        timeout_ms: flags.parsed("--timeout-ms", 5000u64)?.max(1),
+        out: flags.value("--out").map_or_else(
+            || paths::workspace_root().join("target/fuzz"),
+            PathBuf::from,
+        ),
+        commands,
+    })
 }
 
 /// `cargo xtask fuzz ...`.
@@ -143,7 +112,8 @@ pub fn run(args: &[String]) -> Result<()> {
     let options = parse_options(args)?;
     let bin = match &options.bin {
         Some(path) => std::fs::canonicalize(path).with_context(|| format!("{}", path.display()))?,
-        None => build_release(&workspace_root()).map_err(anyhow::Error::msg)?,
+        None => cover_check::process::build_release(&paths::workspace_root())
+            .map_err(anyhow::Error::msg)?,
     };
     let specs: Vec<&'static Spec> = COMMANDS
         .iter()
@@ -155,10 +125,10 @@ pub fn run(args: &[String]) -> Result<()> {
         .filter(|s| s.reads_input)
         .map(|s| s.name)
         .collect();
-    let corpus = load_corpus(&fixtures_dir(), &readers)?;
+    let corpus = load_corpus(&paths::fixtures(), &readers)?;
 
-    // Our own output directories only: failures of an earlier run would
-    // mix with this one's numbers.
+    // Our own output directories only: failures of an earlier run would mix with this one's
+    // numbers.
     std::fs::create_dir_all(&options.out)
         .with_context(|| format!("creating {}", options.out.display()))?;
     let out = std::fs::canonicalize(&options.out)?;
@@ -176,8 +146,8 @@ pub fn run(args: &[String]) -> Result<()> {
         address_space: ADDRESS_SPACE,
         capture: CAPTURE,
     };
-    // What every measure of memory starts from: `cover` doing nothing,
-    // plus what it shares with this process at the fork.
+    // What every measure of memory starts from: `cover` doing nothing, plus what it shares with
+    // this process at the fork.
     let floor = exec::run(&bin, &["--version".into()], &out, b"", limits)?;
 
     let fuzzer = Fuzzer {
@@ -190,16 +160,14 @@ pub fn run(args: &[String]) -> Result<()> {
         corpus,
         out,
         next_case: AtomicU64::new(0),
-        tried: AtomicU64::new(0),
-        failed: AtomicU64::new(0),
+        tally: Mutex::new(Tally::default()),
         failures: Mutex::new(BTreeMap::new()),
     };
     fuzzer.print_header(&options, &floor);
 
     let start = Instant::now();
     let stop_at = start + Duration::from_secs(options.seconds);
-    let mut broken_workers = 0;
-    let tallies: Vec<Tally> = std::thread::scope(|scope| {
+    let broken_workers = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..options.workers)
             .map(|id| {
                 let fuzzer = &fuzzer;
@@ -214,31 +182,23 @@ pub fn run(args: &[String]) -> Result<()> {
                 fuzzer.print_progress(start);
             }
         }
-        workers
-            .into_iter()
-            .map(|w| match w.join() {
-                Ok(Ok(tally)) => tally,
-                Ok(Err(e)) => {
-                    eprintln!("fuzz: a worker stopped: {e:#}");
-                    broken_workers += 1;
-                    Tally::default()
-                }
-                Err(_) => {
-                    eprintln!("fuzz: a worker panicked");
-                    broken_workers += 1;
-                    Tally::default()
-                }
-            })
-            .collect()
+        let stopped = workers.into_iter().map(|w| match w.join() {
+            Ok(Ok(())) => false,
+            Ok(Err(e)) => {
+                eprintln!("fuzz: a worker stopped: {e:#}");
+                true
+            }
+            Err(_) => {
+                eprintln!("fuzz: a worker panicked");
+                true
+            }
+        });
+        stopped.filter(|&s| s).count()
     });
     let elapsed = start.elapsed();
-    let mut total = Tally::default();
-    for tally in &tallies {
-        total.merge(tally);
-    }
-    let failed = fuzzer.print_summary(&total, elapsed);
-    // The inputs of the last cases, some of them megabytes, are of no use
-    // now; the failures are kept.
+    let failed = fuzzer.print_summary(elapsed);
+    // The inputs of the last cases, some of them megabytes, are of no use now; the failures are
+    // kept.
     let _ = std::fs::remove_dir_all(fuzzer.out.join("work"));
     if broken_workers > 0 {
         bail!("{broken_workers} workers stopped early (see above)");
@@ -262,10 +222,8 @@ struct Fuzzer {
     out: PathBuf,
     /// The index of the next case to draw.
     next_case: AtomicU64,
-    /// Cases run (minimisation runs not included).
-    tried: AtomicU64,
-    /// Cases that failed.
-    failed: AtomicU64,
+    /// What the workers ran, added up.
+    tally: Mutex<Tally>,
     /// Failures by signature.
     failures: Mutex<BTreeMap<(&'static str, Kind), Signature>>,
 }
@@ -280,31 +238,29 @@ struct Signature {
     case_index: u64,
     first: Failure,
     command_line: String,
-    /// What the minimiser made of it, once done.
-    minimised: Option<Minimised>,
+    /// What the minimiser made of it, once done: the summary's lines about it.
+    minimised: Option<String>,
 }
 
-struct Minimised {
-    case: Case,
-    command_line: String,
-    runs: usize,
-    seconds: f64,
-    /// The first failure did not happen again on a second run.
-    flaky: bool,
-}
-
-/// Counts per command, kept by each worker and added up at the end.
+/// Counts per command (minimisation runs apart).
 #[derive(Default)]
 struct Tally {
     by_command: BTreeMap<&'static str, CommandTally>,
     minimise_runs: u64,
 }
 
+impl Tally {
+    /// Cases run and cases failed.
+    fn totals(&self) -> (u64, u64) {
+        let counts = self.by_command.values().map(|t| (t.runs, t.failures));
+        counts.fold((0, 0), |(r, f), (runs, failures)| (r + runs, f + failures))
+    }
+}
+
 #[derive(Default, Clone)]
 struct CommandTally {
     runs: u64,
-    /// Exit statuses 0, 1, 2, and anything else (other statuses, signals,
-    /// time-outs).
+    /// Exit statuses 0, 1, 2, and anything else (other statuses, signals, time-outs).
     exits: [u64; 4],
     failures: u64,
     time: Duration,
@@ -313,30 +269,11 @@ struct CommandTally {
     input_bytes: u64,
 }
 
-impl Tally {
-    fn merge(&mut self, other: &Tally) {
-        for (name, theirs) in &other.by_command {
-            let ours = self.by_command.entry(name).or_default();
-            ours.runs += theirs.runs;
-            for (a, b) in ours.exits.iter_mut().zip(theirs.exits) {
-                *a += b;
-            }
-            ours.failures += theirs.failures;
-            ours.time += theirs.time;
-            ours.slowest = ours.slowest.max(theirs.slowest);
-            ours.peak_rss_kib = ours.peak_rss_kib.max(theirs.peak_rss_kib);
-            ours.input_bytes += theirs.input_bytes;
-        }
-        self.minimise_runs += other.minimise_runs;
-    }
-}
-
 impl Fuzzer {
     /// A worker: draws cases and runs them until `stop_at`.
-    fn work(&self, id: usize, stop_at: Instant) -> Result<Tally> {
+    fn work(&self, id: usize, stop_at: Instant) -> Result<()> {
         let dir = self.out.join("work").join(format!("w{id}"));
         std::fs::create_dir_all(&dir)?;
-        let mut tally = Tally::default();
         while Instant::now() < stop_at {
             let index = self.next_case.fetch_add(1, Ordering::Relaxed);
             let case = make_case(
@@ -346,27 +283,32 @@ impl Fuzzer {
                 &self.corpus,
             );
             let outcome = self.run_case(&case, &dir)?;
-            self.tried.fetch_add(1, Ordering::Relaxed);
             let failure = classify(&outcome, self.expect(&case));
-            let entry = tally.by_command.entry(case.command).or_default();
-            entry.runs += 1;
-            entry.exits[match outcome.end {
-                End::Exited(s @ 0..=2) => s as usize,
-                _ => 3,
-            }] += 1;
-            entry.time += outcome.elapsed;
-            entry.slowest = entry.slowest.max(outcome.elapsed);
-            entry.peak_rss_kib = entry.peak_rss_kib.max(outcome.peak_rss_kib);
-            entry.input_bytes += case.inputs.iter().map(|i| i.len() as u64).sum::<u64>();
+            self.count_run(&case, &outcome, failure.is_some());
             if let Some(failure) = failure {
-                entry.failures += 1;
-                self.failed.fetch_add(1, Ordering::Relaxed);
                 if let Some(id) = self.count_failure(&case, index, &failure) {
-                    tally.minimise_runs += self.record(id, &case, index, &failure, &dir)?;
+                    let runs = self.record(id, &case, index, &failure, &dir)?;
+                    lock(&self.tally).minimise_runs += runs;
                 }
             }
         }
-        Ok(tally)
+        Ok(())
+    }
+
+    /// Adds a run of `case` to the tally of its command.
+    fn count_run(&self, case: &Case, outcome: &Outcome, failed: bool) {
+        let mut tally = lock(&self.tally);
+        let entry = tally.by_command.entry(case.command).or_default();
+        entry.runs += 1;
+        entry.exits[match outcome.end {
+            End::Exited(s @ 0..=2) => s as usize,
+            _ => 3,
+        }] += 1;
+        entry.failures += u64::from(failed);
+        entry.time += outcome.elapsed;
+        entry.slowest = entry.slowest.max(outcome.elapsed);
+        entry.peak_rss_kib = entry.peak_rss_kib.max(outcome.peak_rss_kib);
+        entry.input_bytes += case.inputs.iter().map(|i| i.len() as u64).sum::<u64>();
     }
 
     /// What the classifier must know of `case`.
@@ -396,10 +338,10 @@ impl Fuzzer {
         )
     }
 
-    /// Counts a failure; `Some(id)` when it is the first of its
-    /// signature, to be saved as `failures/<id>.*`.
+    /// Counts a failure; `Some(id)` when it is the first of its signature, to be saved as
+    /// `failures/<id>.*`.
     fn count_failure(&self, case: &Case, index: u64, failure: &Failure) -> Option<usize> {
-        let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        let mut failures = lock(&self.failures);
         let next_id = failures.len() + 1;
         let signature = failures
             .entry((case.command, failure.kind))
@@ -415,8 +357,8 @@ impl Fuzzer {
         (signature.count == 1).then_some(signature.id)
     }
 
-    /// Saves the first failure of a signature, minimises it and saves
-    /// that too. Returns the runs minimising took.
+    /// Saves the first failure of a signature, minimises it and saves that too. Returns the runs
+    /// minimising took.
     fn record(
         &self,
         id: usize,
@@ -435,8 +377,8 @@ impl Fuzzer {
         );
         self.save(case, &failures_dir, (id, ""), failure, index)?;
 
-        // The minimiser keeps a removal when the same kind of failure
-        // happens again; a first run that does not fail again is flaky.
+        // The minimiser keeps a removal when the same kind of failure happens again; a first run
+        // that does not fail again is flaky.
         let started = Instant::now();
         let reproduces = |c: &Case| {
             self.run_case(c, dir)
@@ -458,22 +400,20 @@ impl Fuzzer {
             "fuzz: failure {id} {}: {size} bytes of input in {runs} runs, {seconds:.1} s: {command_line}",
             if flaky { "did not happen again" } else { "minimised" }
         );
-        let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(signature) = failures.get_mut(&(case.command, kind)) {
-            signature.minimised = Some(Minimised {
-                case: small,
-                command_line,
-                runs,
-                seconds,
-                flaky,
-            });
+        let inputs: Vec<String> = small.inputs.iter().map(|i| describe(i)).collect();
+        let minimised = format!(
+            "  {}: {command_line} ({runs} runs, {seconds:.1} s)\n  input:     {}",
+            if flaky { "not again" } else { "minimised" },
+            inputs.join(" + ")
+        );
+        if let Some(signature) = lock(&self.failures).get_mut(&(case.command, kind)) {
+            signature.minimised = Some(minimised);
         }
         Ok(runs as u64)
     }
 
-    /// Writes `case`'s inputs into `dir` as `<id><suffix>.input` (or
-    /// `<id>-<k><suffix>.input`, for several) and the shell line that
-    /// replays it as `<id><suffix>.cmd`. Returns that line.
+    /// Writes `case`'s inputs into `dir` as `<id><suffix>.input` (or `<id>-<k><suffix>.input`, for
+    /// several) and the shell line that replays it as `<id><suffix>.cmd`. Returns that line.
     fn save(
         &self,
         case: &Case,
@@ -558,19 +498,18 @@ impl Fuzzer {
 
     fn print_progress(&self, start: Instant) {
         let seconds = start.elapsed().as_secs_f64();
-        let tried = self.tried.load(Ordering::Relaxed);
-        let kinds = self.failures.lock().map_or(0, |f| f.len());
+        let (tried, failed) = lock(&self.tally).totals();
+        let kinds = lock(&self.failures).len();
         eprintln!(
-            "fuzz: {seconds:.0} s, {tried} inputs ({:.0}/s), {} failures ({kinds} kinds)",
+            "fuzz: {seconds:.0} s, {tried} inputs ({:.0}/s), {failed} failures ({kinds} kinds)",
             tried as f64 / seconds.max(1e-9),
-            self.failed.load(Ordering::Relaxed)
         );
     }
 
     /// The summary on standard output; returns the number of failures.
-    fn print_summary(&self, total: &Tally, elapsed: Duration) -> u64 {
-        let tried = self.tried.load(Ordering::Relaxed);
-        let failed = self.failed.load(Ordering::Relaxed);
+    fn print_summary(&self, elapsed: Duration) -> u64 {
+        let total = lock(&self.tally);
+        let (tried, failed) = total.totals();
         let seconds = elapsed.as_secs_f64();
         println!(
             "fuzz: seed {}, {seconds:.1} s, {tried} inputs, {:.1} inputs/s, {} runs minimising",
@@ -590,20 +529,8 @@ impl Fuzzer {
                 ""
             }
         );
-        println!(
-            "{:<9} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8} {:>8} {:>9} {:>9} {:>9}",
-            "command",
-            "runs",
-            "exit 0",
-            "exit 1",
-            "exit 2",
-            "other",
-            "failed",
-            "mean ms",
-            "slowest",
-            "peak MiB",
-            "input MB"
-        );
+        // The columns of the rows below.
+        println!("command       runs   exit 0   exit 1   exit 2  other   failed  mean ms   slowest  peak MiB  input MB");
         for (name, t) in &total.by_command {
             println!(
                 "{:<9} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8} {:>8.2} {:>8.2}s {:>9.1} {:>9.1}",
@@ -620,7 +547,7 @@ impl Fuzzer {
                 t.input_bytes as f64 / 1e6
             );
         }
-        let failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        let failures = lock(&self.failures);
         for ((command, kind), s) in failures.iter() {
             println!(
                 "FAIL {command} [{}]: {} case(s); first: case {}: {}",
@@ -630,25 +557,11 @@ impl Fuzzer {
                 s.first.detail
             );
             println!("  run:       {}", s.command_line);
-            match &s.minimised {
-                Some(m) => {
-                    let input = m
-                        .case
-                        .inputs
-                        .iter()
-                        .map(|i| describe(i))
-                        .collect::<Vec<_>>();
-                    println!(
-                        "  {}: {} ({} runs, {:.1} s)",
-                        if m.flaky { "not again" } else { "minimised" },
-                        m.command_line,
-                        m.runs,
-                        m.seconds
-                    );
-                    println!("  input:     {}", input.join(" + "));
-                }
-                None => println!("  (not minimised: its worker stopped)"),
-            }
+            let minimised = s.minimised.as_deref();
+            println!(
+                "{}",
+                minimised.unwrap_or("  (not minimised: its worker stopped)")
+            );
             let dir = self.out.join("failures");
             println!(
                 "  replay:    sh {}, sh {}",
@@ -664,13 +577,18 @@ impl Fuzzer {
     }
 }
 
+/// `mutex`'s guard; a worker that panicked holding it left counts, still worth reporting.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// The names of a case's inputs in a worker's directory.
 fn input_names(count: usize) -> Vec<String> {
     (0..count).map(|i| format!("in{i}")).collect()
 }
 
-/// The names of a saved case's inputs: `7.input` for one, `7-0.input`,
-/// `7-1.input` for several; `suffix` `.min` for the minimised one.
+/// The names of a saved case's inputs: `7.input` for one, `7-0.input`, `7-1.input` for several;
+/// `suffix` `.min` for the minimised one.
 fn saved_names(id: usize, count: usize, suffix: &str) -> Vec<String> {
     if count <= 1 {
         vec![format!("{id}{suffix}.input")]

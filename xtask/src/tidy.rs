@@ -6,9 +6,7 @@
 mod tests {
     use std::path::{Path, PathBuf};
 
-    fn root() -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-    }
+    use crate::paths::workspace_root as root;
 
     /// The last line of `.ci/run` that is not blank or a comment.
     fn ci_command() -> String {

@@ -60,7 +60,8 @@ pub fn run(bin: &Path, args: &[&str], stdin: &[u8], timeout: Duration) -> Result
                     timeout.as_secs_f64()
                 ));
             }
-            Ok(None) => std::thread::sleep(Duration::from_millis(1)),
+            // Fine-grained, because the benchmarks time short runs with it.
+            Ok(None) => std::thread::sleep(Duration::from_micros(100)),
             Err(e) => break Err(format!("waiting for `{command}`: {e}")),
         }
     };

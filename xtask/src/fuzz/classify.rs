@@ -1,29 +1,18 @@
-//! Deciding whether one run of `cover` failed, and how.
-//!
-//! A run fails when the process crashed or hung (a signal, a time-out, a
-//! panic's message, an exit status other than 0, 1 or 2), used more than
-//! the memory cap, or broke a promise of the command-line interface that
-//! holds for every input: with `--json` every line of standard output is
-//! JSON; every line of standard error is a `cover: ` diagnostic (or clap's
-//! usage message, or the `--stats` summary); exit status 2 comes with a
-//! word on standard error; and for the commands whose every run has at
-//! least one instance (`exact`: a Knuth file is one problem; `queens`,
-//! `generate`), exit status 0 comes with an answer on standard output.
-//! (`sudoku`, `radar` and `target` may be given no instance at all, and
-//! answer it with nothing and status 0.)
+//! Deciding whether one run of `cover` failed, and how: a crash or hang, memory past the cap, or a
+//! broken promise of the interface that holds for every input (see [`Kind`]).
 
 use super::exec::{End, Outcome};
 
-/// What kind of failure; with the command, the signature under which
-/// failures are reported once and counted.
+/// What kind of failure; with the command, the signature under which failures are reported once and
+/// counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
     /// Ran past the time limit.
     Timeout,
     /// Ended by a signal (the number).
     Signal(i32),
-    /// An allocation failed at the address-space ceiling (and `cover`
-    /// aborted): memory without bound.
+    /// An allocation failed at the address-space ceiling (and `cover` aborted): memory without
+    /// bound.
     AllocationFailed,
     /// A panic's message on standard error.
     Panic,
@@ -37,8 +26,8 @@ pub enum Kind {
     StderrFormat,
     /// A line of standard output that is not JSON, with `--json`.
     BadJson,
-    /// Exit status 0 with nothing on standard output, from a command that
-    /// always has an instance to answer.
+    /// Exit status 0 with nothing on standard output, from a command that always has an instance to
+    /// answer.
     NoAnswer,
 }
 
@@ -81,8 +70,8 @@ pub struct Expect {
     pub answers: bool,
 }
 
-/// `Some(failure)` when the run failed; the first finding of the order
-/// below (the crashes first, as they explain the rest).
+/// `Some(failure)` when the run failed; the first finding of the order below (the crashes first, as
+/// they explain the rest).
 pub fn classify(out: &Outcome, expect: Expect) -> Option<Failure> {
     let stderr = String::from_utf8_lossy(&out.stderr);
     let first_stderr = || {
@@ -185,8 +174,8 @@ pub fn classify(out: &Outcome, expect: Expect) -> Option<Failure> {
     None
 }
 
-/// A line `cover` may write to standard error: a diagnostic, or with
-/// `--stats` a line of the summary (`search nodes:  37`).
+/// A line `cover` may write to standard error: a diagnostic, or with `--stats` a line of the
+/// summary (`search nodes:  37`).
 fn is_diagnostic(line: &str, stats: bool) -> bool {
     if line.starts_with("cover: ") {
         return true;

@@ -1,20 +1,16 @@
-//! The commands of `cover` as the fuzzer drives them: which read input,
-//! the flags each is run with (drawn at random from its own family, now
-//! and then with an odd value), and the [`Case`]: one invocation with its
-//! inputs, fed on standard input, as files, or both.
-//!
-//! Every search is bounded, so that a mutated puzzle whose search is
-//! legitimately exponential does not look like a hang: `--max-nodes` where
-//! the command has it (found out at startup from `--help`; `generate`
-//! has none), `--limit` with `--all`,
-//! `--attempts` for `generate`, boards of at most 14 queens.
+//! The commands of `cover` as the fuzzer drives them: which read input, the flags each is run with
+//! (drawn from its own family, now and then with an odd value), and the [`Case`]: one invocation
+//! with its inputs, fed on standard input, as files, or both. Every search is bounded
+//! (`--max-nodes` where `--help` lists it, `--limit` with `--all`, `--attempts`, small boards), so
+//! that a legitimately exponential search does not look like a hang.
 
 use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Result};
+use cover_check::process;
 use rand::rngs::ChaCha8Rng;
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{RngExt, SeedableRng};
@@ -24,51 +20,23 @@ use super::mutate::{make_input, Seed};
 /// A command of `cover` and how often it is drawn.
 pub struct Spec {
     pub name: &'static str,
-    /// It reads inputs (files or standard input); `queens` and `generate`
-    /// take only arguments.
+    /// It reads inputs (files or standard input); `queens` and `generate` take only arguments.
     pub reads_input: bool,
-    /// Relative weight. The commands that parse input get most runs; the
-    /// other two have only their flags to vary, and cost more per run.
+    /// Relative weight. The commands that parse input get most runs; the other two have only their
+    /// flags to vary, and cost more per run.
     pub weight: u32,
 }
 
 /// Every command, in the order of the report.
+#[rustfmt::skip]
 pub const COMMANDS: &[Spec] = &[
-    Spec {
-        name: "sudoku",
-        reads_input: true,
-        weight: 24,
-    },
-    Spec {
-        name: "exact",
-        reads_input: true,
-        weight: 24,
-    },
-    Spec {
-        name: "radar",
-        reads_input: true,
-        weight: 20,
-    },
-    Spec {
-        name: "target",
-        reads_input: true,
-        weight: 20,
-    },
-    Spec {
-        name: "queens",
-        reads_input: false,
-        weight: 4,
-    },
-    Spec {
-        name: "generate",
-        reads_input: false,
-        weight: 4,
-    },
-    Spec {
-        name: "shard",
-        reads_input: true,
-        weight: 12,
-    },
+    Spec { name: "sudoku", reads_input: true, weight: 24 },
+    Spec { name: "exact", reads_input: true, weight: 24 },
+    Spec { name: "radar", reads_input: true, weight: 20 },
+    Spec { name: "target", reads_input: true, weight: 20 },
+    Spec { name: "queens", reads_input: false, weight: 4 },
+    Spec { name: "generate", reads_input: false, weight: 4 },
+    Spec { name: "shard", reads_input: true, weight: 12 },
 ];
 
 /// What the binary at hand supports.
@@ -78,25 +46,21 @@ pub struct Caps {
     pub max_nodes: BTreeSet<&'static str>,
 }
 
-/// Asks `cover <command> --help` of every command whether it takes
-/// `--max-nodes`.
+/// Asks `cover <command> --help` of every command whether it takes `--max-nodes`.
 pub fn detect_caps(bin: &Path) -> Result<Caps> {
     let mut caps = Caps::default();
     for spec in COMMANDS {
-        let output = Command::new(bin)
-            .args([spec.name, "--help"])
-            .stdin(Stdio::null())
-            .output()
-            .with_context(|| format!("running {} {} --help", bin.display(), spec.name))?;
-        if !output.status.success() {
-            anyhow::bail!(
+        let help = process::run(bin, &[spec.name, "--help"], b"", Duration::from_secs(60))
+            .map_err(anyhow::Error::msg)?;
+        if help.code != Some(0) {
+            bail!(
                 "`{} {} --help` failed: {}",
                 bin.display(),
                 spec.name,
-                String::from_utf8_lossy(&output.stderr)
+                help.stderr
             );
         }
-        if String::from_utf8_lossy(&output.stdout).contains("--max-nodes") {
+        if help.stdout.contains("--max-nodes") {
             caps.max_nodes.insert(spec.name);
         }
     }
@@ -108,13 +72,13 @@ pub fn detect_caps(bin: &Path) -> Result<Caps> {
 pub struct Case {
     /// The command (`sudoku`).
     pub command: &'static str,
-    /// The flags after it, in groups (`["--limit", "3"]`), so that the
-    /// minimiser can drop a flag with its value. `queens`' N is a group.
+    /// The flags after it, in groups (`["--limit", "3"]`), so that the minimiser can drop a flag
+    /// with its value. `queens`' N is a group.
     pub flags: Vec<Vec<String>>,
     /// The inputs, in the order of the command line.
     pub inputs: Vec<Vec<u8>>,
-    /// The input fed on standard input (named `-` on the command line,
-    /// or not named when it is the only one), if any.
+    /// The input fed on standard input (named `-` on the command line, or not named when it is the
+    /// only one), if any.
     pub stdin_slot: Option<usize>,
 }
 
@@ -133,8 +97,7 @@ impl Case {
             .map_or(&[][..], Vec::as_slice)
     }
 
-    /// The arguments after the binary, with input `i` named `names[i]`
-    /// when it is a file.
+    /// The arguments after the binary, with input `i` named `names[i]` when it is a file.
     pub fn args(&self, names: &[String]) -> Vec<OsString> {
         let mut args = vec![OsString::from(self.command)];
         args.extend(self.flags.iter().flatten().map(OsString::from));
@@ -152,8 +115,8 @@ impl Case {
     }
 }
 
-/// The generator of case `index` of the run with `seed`: its own stream
-/// of ChaCha8, so that a case is the same whichever worker draws it.
+/// The generator of case `index` of the run with `seed`: its own stream of ChaCha8, so that a case
+/// is the same whichever worker draws it.
 pub fn case_rng(seed: u64, index: u64) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(index);
@@ -171,14 +134,13 @@ pub fn make_case(
         .choose_weighted(rng, |s| s.weight)
         .expect("at least one command");
     let mut flags = flags(rng, spec.name, caps);
-    // Threads are always set: the default is every core, and 2 workers of
-    // 2 threads each already fill this machine.
-    // (`shard forecast` has no threads to set.)
+    // Threads are always set: the default is every core, and 2 workers of 2 threads each already
+    // fill this machine. (`shard forecast` has no threads to set.)
     if !is_forecast(&flags) {
         flags.push(vec!["--jobs".into(), odd_or(rng, &["1", "2"], 40)]);
     }
-    // clap takes flags in any order, and `queens`' N anywhere among them.
-    // (`shard`'s subcommand stays first.)
+    // clap takes flags in any order, and `queens`' N anywhere among them. (`shard`'s subcommand
+    // stays first.)
     if rng.random_bool(0.3) && spec.name != "shard" {
         flags.shuffle(rng);
     }
@@ -204,8 +166,7 @@ pub fn make_case(
     let inputs: Vec<Vec<u8>> = (0..count)
         .map(|_| make_input(rng, spec.name, corpus))
         .collect();
-    // One input alone goes on standard input more often than not; of
-    // several, one may be `-`.
+    // One input alone goes on standard input more often than not; of several, one may be `-`.
     let stdin_slot = if count == 1 {
         rng.random_bool(0.6).then_some(0)
     } else {
@@ -219,20 +180,11 @@ pub fn make_case(
     }
 }
 
-/// Values that are not what a numeric flag expects, or are at its edges:
-/// each must give a clean answer or a usage error, never a crash.
+/// Values that are not what a numeric flag expects, or are at its edges: each must give a clean
+/// answer or a usage error, never a crash.
+#[rustfmt::skip]
 const ODD_NUMBERS: &[&str] = &[
-    "0",
-    "-1",
-    "",
-    "x",
-    "18446744073709551616",
-    "4294967296x",
-    "1e3",
-    "+3",
-    " 3",
-    "3 ",
-    "٣",
+    "0", "-1", "", "x", "18446744073709551616", "4294967296x", "1e3", "+3", " 3", "3 ", "٣",
 ];
 
 /// Usually one of `usual`; one time in `odds` an odd value instead.
@@ -248,8 +200,7 @@ fn pair(flag: &str, value: impl Into<String>) -> Vec<String> {
     vec![flag.to_owned(), value.into()]
 }
 
-/// Whether the flags are those of `shard forecast`, which takes neither
-/// `--jobs` nor `--stats`.
+/// Whether the flags are those of `shard forecast`, which takes neither `--jobs` nor `--stats`.
 fn is_forecast(flags: &[Vec<String>]) -> bool {
     flags
         .first()
@@ -261,8 +212,8 @@ fn single(flag: &str) -> Vec<String> {
     vec![flag.to_owned()]
 }
 
-/// A node budget: mostly large enough to solve what is solvable, now and
-/// then tiny, to reach the `gave up` paths.
+/// A node budget: mostly large enough to solve what is solvable, now and then tiny, to reach the
+/// `gave up` paths.
 fn max_nodes(rng: &mut ChaCha8Rng) -> Vec<String> {
     pair(
         "--max-nodes",
@@ -276,8 +227,8 @@ fn flags(rng: &mut ChaCha8Rng, command: &str, caps: &Caps) -> Vec<Vec<String>> {
     let json = rng.random_bool(0.3);
     match command {
         "sudoku" => {
-            // `--pretty` goes only with plain solutions: clap refuses the
-            // other pairs, and a usage error reaches no parser.
+            // `--pretty` goes only with plain solutions: clap refuses the other pairs, and a usage
+            // error reaches no parser.
             let mut plain = false;
             match rng.random_range(0..8) {
                 0 => flags.push(single("--count")),
@@ -297,18 +248,10 @@ fn flags(rng: &mut ChaCha8Rng, command: &str, caps: &Caps) -> Vec<Vec<String>> {
                 ));
             }
             if rng.random_bool(0.06) {
+                #[rustfmt::skip]
                 let symbols = [
-                    "123456789ABCDEFG",
-                    "123456789",
-                    "1234",
-                    "ABCDEFGHIJKLMNOPQRSTUVWXY",
-                    "",
-                    "1",
-                    "11",
-                    "12345678",
-                    "0123456789",
-                    "abcdefghi",
-                    "éèêëàâäôö",
+                    "123456789ABCDEFG", "123456789", "1234", "ABCDEFGHIJKLMNOPQRSTUVWXY", "", "1",
+                    "11", "12345678", "0123456789", "abcdefghi", "éèêëàâäôö",
                 ];
                 flags.push(pair("--symbols", *symbols.choose(rng).unwrap()));
             }
@@ -336,9 +279,8 @@ fn flags(rng: &mut ChaCha8Rng, command: &str, caps: &Caps) -> Vec<Vec<String>> {
             }
         }
         "queens" => {
-            // At most 14, and rarely above 12: `--count 14` takes a
-            // second here, and a bigger board is an exponential search,
-            // not a bug.
+            // At most 14, and rarely above 12: `--count 14` takes a second here, and a bigger board
+            // is an exponential search, not a bug.
             let n = if rng.random_ratio(1, 20) {
                 ["-1", "x", "", "18446744073709551616", "4294967296", "1.5"]
                     .choose(rng)
@@ -359,9 +301,8 @@ fn flags(rng: &mut ChaCha8Rng, command: &str, caps: &Caps) -> Vec<Vec<String>> {
             }
         }
         "generate" => {
-            // No 16×16: its generation has a heavy tail (one seed in 25
-            // takes 4 s here, two cores shared), which would read as a
-            // hang; `cargo xtask bench generate` times it instead.
+            // No 16×16: its generation has a heavy tail (one seed in 25 takes 4 s here, two cores
+            // shared), which would read as a hang; `cargo xtask bench generate` times it instead.
             let size = *["4", "9", "9"].choose(rng).unwrap();
             let count = *["1", "2", "3"].choose(rng).unwrap();
             flags.push(pair("--size", odd_or(rng, &[size], 30)));
@@ -390,9 +331,9 @@ fn flags(rng: &mut ChaCha8Rng, command: &str, caps: &Caps) -> Vec<Vec<String>> {
             }
         }
         "shard" => {
-            // The inputs are shard lines (for `run`) or result lines (for
-            // `merge` and `forecast`) of `fixtures/shard/`, mutated; the
-            // split file of `--remaining` and `forecast` is the fixture.
+            // The inputs are shard lines (for `run`) or result lines (for `merge` and `forecast`)
+            // of `fixtures/shard/`, mutated; the split file of `--remaining` and `forecast` is the
+            // fixture.
             let split = crate::paths::fixtures().join("shard/queens6.shards.jsonl");
             let split = split.to_string_lossy().into_owned();
             match rng.random_range(0..10) {

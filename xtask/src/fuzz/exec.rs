@@ -1,32 +1,16 @@
-//! Running one `cover` process for the fuzzer: its standard input fed
-//! from memory, its output captured (up to a cap), a wall-clock limit,
-//! a ceiling on its address space and a measure of its peak memory.
-//!
-//! One thread does it all with `poll(2)`: writing the input, reading both
-//! outputs (so that no pipe fills up and blocks the child, whatever order
-//! it writes in) and watching the clock. The child is reaped with
-//! `wait4(2)` rather than `Child::wait`, for its resource usage: the
-//! peak resident set size (`ru_maxrss`) is the real memory it used, where
-//! the address-space limit alone would also count what rayon's stacks and
-//! glibc's arenas only reserve. So the limit set before `exec` is a
-//! generous ceiling that stops a runaway allocation quickly, and the
-//! fuzzer's own cap is checked on the peak afterwards.
-//!
-//! The child is forked (a `pre_exec` hook forces fork rather than
-//! `posix_spawn`), and Linux counts the anonymous pages it has from the
-//! fuzzer at the fork in its peak: [`Outcome::peak_rss_kib`] is the larger
-//! of the fuzzer's size at the fork and the child's own peak after `exec`.
-//! So while the fuzzer stays below the cap, a peak above the cap is the
-//! child's own, and the check is exact; a small child only shows the
-//! fuzzer's size. [`keep_own_memory_small`] keeps it so.
+//! Running one `cover` process for the fuzzer: standard input fed from memory, both outputs
+//! captured up to a cap, a wall-clock limit, a ceiling on the address space, and the peak resident
+//! set measured by `wait4(2)`. A forked child's peak includes the fuzzer's size at the fork, so
+//! [`keep_own_memory_small`] keeps that small (details in `docs/notes/fuzz.md`).
 
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{ErrorKind, Read, Write};
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::OwnedFd;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -38,8 +22,7 @@ pub struct Limits {
     pub timeout: Duration,
     /// `RLIMIT_AS`: an allocation past it fails (and `cover` aborts).
     pub address_space: u64,
-    /// At most this many bytes of each output are kept; the rest is read
-    /// and dropped.
+    /// At most this many bytes of each output are kept; the rest is read and dropped.
     pub capture: usize,
 }
 
@@ -48,8 +31,7 @@ pub struct Limits {
 pub enum End {
     /// It exited with this status.
     Exited(i32),
-    /// A signal ended it (SIGABRT for `panic = "abort"` and failed
-    /// allocations, SIGSEGV, ...).
+    /// A signal ended it (SIGABRT for `panic = "abort"` and failed allocations, SIGSEGV, ...).
     Signaled(i32),
     /// It ran past the time limit and was killed.
     TimedOut,
@@ -88,12 +70,15 @@ pub fn run(
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        // A panic's backtrace would only slow the run down; its message
-        // is what the classifier looks for.
-        .env("RUST_BACKTRACE", "0");
+        // A panic's backtrace would only slow the run down; its message is what the classifier
+        // looks for.
+        .env("RUST_BACKTRACE", "0")
+        // Its own process group, so that a time-out kills whatever it started too, and the
+        // threads reading its pipes reach their end.
+        .process_group(0);
     let ceiling = limits.address_space;
-    // SAFETY: the hook runs in the forked child before `exec` and only
-    // calls `setrlimit`, which is async-signal-safe.
+    // SAFETY: the hook runs in the forked child before `exec` and only calls `setrlimit`, which is
+    // async-signal-safe.
     unsafe {
         command.pre_exec(move || {
             let limit = libc::rlimit {
@@ -112,122 +97,60 @@ pub fn run(
         .spawn()
         .with_context(|| format!("cannot run {}", bin.display()))?;
     let pid = child.id() as libc::pid_t;
-
-    let mut input = child.stdin.take();
-    let mut outputs = [
-        // Both as plain files, so that one type reads either.
-        Capture::new(
-            child.stdout.take().map(|p| File::from(OwnedFd::from(p))),
-            limits.capture,
-        ),
-        Capture::new(
-            child.stderr.take().map(|p| File::from(OwnedFd::from(p))),
-            limits.capture,
-        ),
+    // An empty input is closed at once: that is the end of the input for the child.
+    let input = child.stdin.take().filter(|_| !stdin.is_empty());
+    let pipes = [
+        child.stdout.take().map(OwnedFd::from),
+        child.stderr.take().map(OwnedFd::from),
     ];
-    if stdin.is_empty() {
-        input = None;
-    }
-    for fd in input.iter().map(AsRawFd::as_raw_fd).chain(
-        outputs
-            .iter()
-            .filter_map(|o| o.pipe.as_ref().map(AsRawFd::as_raw_fd)),
-    ) {
-        set_nonblocking(fd);
-    }
 
-    let mut written = 0;
-    let mut timed_out = false;
-    loop {
-        let now = Instant::now();
-        if now >= deadline {
-            timed_out = true;
-            break;
+    // A thread per pipe, so that no pipe fills up and blocks the child, whatever order it writes
+    // in; the readers say when their pipe reached its end.
+    let (status, usage, timed_out, [stdout, stderr]) = std::thread::scope(|scope| {
+        if let Some(mut pipe) = input {
+            // EPIPE and the like: the child closed its input, which it may (an `end` line, an
+            // error).
+            scope.spawn(move || pipe.write_all(stdin));
         }
-        // Standard input first, then the outputs still open.
-        let mut fds: Vec<libc::pollfd> = Vec::with_capacity(3);
-        if let Some(pipe) = &input {
-            fds.push(pollfd(pipe.as_raw_fd(), libc::POLLOUT));
-        }
-        for output in &outputs {
-            if let Some(pipe) = &output.pipe {
-                fds.push(pollfd(pipe.as_raw_fd(), libc::POLLIN));
-            }
-        }
-        if fds.is_empty() {
-            break;
-        }
-        let wait_ms = (deadline - now).as_millis().clamp(1, 1000) as libc::c_int;
-        // SAFETY: `fds` is a valid array of `fds.len()` pollfd structs.
-        let ready = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, wait_ms) };
-        if ready < 0 {
-            let error = std::io::Error::last_os_error();
-            if error.kind() == ErrorKind::Interrupted {
-                continue;
-            }
-            // Do not leave the child behind.
-            kill_and_reap(pid);
-            return Err(error).context("poll");
-        }
-        let mut slot = 0;
-        if let Some(pipe) = &mut input {
-            if fds[slot].revents != 0 {
-                match pipe.write(&stdin[written..]) {
-                    Ok(n) => written += n,
-                    Err(e) if e.kind() == ErrorKind::WouldBlock => {}
-                    Err(e) if e.kind() == ErrorKind::Interrupted => {}
-                    // EPIPE and the like: the child closed its input,
-                    // which it may (an `end` line, an error).
-                    Err(_) => written = stdin.len(),
-                }
-                if written == stdin.len() {
-                    // Closing it is the end of the input for the child.
-                    input = None;
-                }
-            }
-            slot += 1;
-        }
-        for output in &mut outputs {
-            if output.pipe.is_some() {
-                if fds[slot].revents != 0 {
-                    output.read_some();
-                }
-                slot += 1;
-            }
-        }
-    }
-    drop(input);
-
-    // Both outputs are closed: the child has (almost always) exited. A
-    // child that closed them and went on running is still given until the
-    // deadline.
-    let mut reaped = None;
-    if !timed_out {
-        loop {
-            if let Some(done) = reap(pid, libc::WNOHANG) {
-                reaped = Some(done);
-                break;
-            }
-            if Instant::now() >= deadline {
+        let (closed, closes) = mpsc::channel();
+        let readers = pipes.map(|pipe| {
+            let closed = closed.clone();
+            scope.spawn(move || {
+                let captured = pipe.map(|p| capture(File::from(p), limits.capture));
+                let _ = closed.send(());
+                captured.unwrap_or_default()
+            })
+        });
+        let mut timed_out = (0..2).any(|_| {
+            let left = deadline.saturating_duration_since(Instant::now());
+            closes.recv_timeout(left).is_err()
+        });
+        // Both outputs are closed: the child has (almost always) exited. A child that closed them
+        // and went on running is still given until the deadline.
+        let mut reaped = None;
+        while !timed_out && reaped.is_none() {
+            reaped = reap(pid, libc::WNOHANG);
+            if reaped.is_none() && Instant::now() >= deadline {
                 timed_out = true;
-                break;
+            } else if reaped.is_none() {
+                std::thread::sleep(Duration::from_micros(100));
             }
-            std::thread::sleep(Duration::from_micros(100));
         }
-    }
-    let (status, usage) = match reaped {
-        Some(done) => done,
-        None => {
-            // Not reaped yet, so the pid is still this child's: killing
-            // it cannot hit another process.
-            // SAFETY: plain syscall on our own unreaped child.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-            reap(pid, 0).context("wait4")?
-        }
-    };
+        let (status, usage) = match reaped {
+            Some(done) => done,
+            None => {
+                // Not reaped yet, so the pid is still this child's group: killing it cannot hit
+                // another process.
+                // SAFETY: plain syscall on our own unreaped child's group.
+                unsafe { libc::kill(-pid, libc::SIGKILL) };
+                reap(pid, 0).context("wait4")?
+            }
+        };
+        let outputs = readers.map(|r| r.join().unwrap_or_default());
+        anyhow::Ok((status, usage, timed_out, outputs))
+    })?;
     let elapsed = start.elapsed();
-    // The child is reaped: `Child` must not wait for it again, and its
-    // drop does not.
+    // The child is reaped: `Child` must not wait for it again, and its drop does not.
     drop(child);
 
     let end = if timed_out {
@@ -237,23 +160,21 @@ pub fn run(
     } else {
         End::Exited(libc::WEXITSTATUS(status))
     };
-    let [stdout, stderr] = outputs;
     Ok(Outcome {
         end,
-        stdout_cut: stdout.cut,
-        stdout: stdout.bytes,
-        stderr_cut: stderr.cut,
-        stderr: stderr.bytes,
+        stdout: stdout.0,
+        stdout_cut: stdout.1,
+        stderr: stderr.0,
+        stderr_cut: stderr.1,
         peak_rss_kib: u64::try_from(usage.ru_maxrss).unwrap_or(0),
         elapsed,
     })
 }
 
-/// Makes this process give freed megabyte buffers (the long inputs)
-/// back to the system at once, so that its size, which every child's peak
-/// includes (see above), stays that of the inputs in hand. glibc would
-/// otherwise raise its threshold for `mmap` after the first such buffer
-/// is freed and keep the later ones in its heap.
+/// Makes this process give freed megabyte buffers (the long inputs) back to the system at once, so
+/// that its size, which every child's peak includes (see above), stays that of the inputs in hand.
+/// glibc would otherwise raise its threshold for `mmap` after the first such buffer is freed and
+/// keep the later ones in its heap.
 pub fn keep_own_memory_small() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only sets a parameter of the allocator.
@@ -271,76 +192,27 @@ pub fn own_peak_rss_kib() -> u64 {
     u64::try_from(usage.ru_maxrss).unwrap_or(0)
 }
 
-/// One output of the child, read as it comes.
-struct Capture {
-    /// `None` once it reached its end.
-    pipe: Option<File>,
-    bytes: Vec<u8>,
-    cap: usize,
-    /// Bytes were dropped past the cap.
-    cut: bool,
-}
-
-impl Capture {
-    fn new(pipe: Option<File>, cap: usize) -> Self {
-        Capture {
-            pipe,
-            bytes: Vec::new(),
-            cap,
-            cut: false,
-        }
-    }
-
-    /// Reads what is there; closes the pipe at its end.
-    fn read_some(&mut self) {
-        let Some(pipe) = &mut self.pipe else {
-            return;
-        };
-        let mut buffer = [0u8; 64 << 10];
-        loop {
-            match pipe.read(&mut buffer) {
-                Ok(0) => {
-                    self.pipe = None;
-                    return;
-                }
-                Ok(n) => {
-                    let room = self.cap.saturating_sub(self.bytes.len());
-                    if n > room {
-                        self.cut = true;
-                    }
-                    self.bytes.extend_from_slice(&buffer[..n.min(room)]);
-                }
-                Err(e) if e.kind() == ErrorKind::Interrupted => {}
-                Err(e) if e.kind() == ErrorKind::WouldBlock => return,
-                Err(_) => {
-                    self.pipe = None;
-                    return;
-                }
+/// One output of the child, read to its end: at most `cap` bytes of it, and whether more came.
+fn capture(mut pipe: File, cap: usize) -> (Vec<u8>, bool) {
+    let (mut bytes, mut cut) = (Vec::new(), false);
+    let mut buffer = [0u8; 64 << 10];
+    loop {
+        match pipe.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => {
+                let room = cap.saturating_sub(bytes.len());
+                cut |= n > room;
+                bytes.extend_from_slice(&buffer[..n.min(room)]);
             }
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(_) => break,
         }
     }
+    (bytes, cut)
 }
 
-fn pollfd(fd: libc::c_int, events: libc::c_short) -> libc::pollfd {
-    libc::pollfd {
-        fd,
-        events,
-        revents: 0,
-    }
-}
-
-fn set_nonblocking(fd: libc::c_int) {
-    // SAFETY: fcntl on a descriptor this process owns.
-    unsafe {
-        let flags = libc::fcntl(fd, libc::F_GETFL);
-        if flags >= 0 {
-            libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
-        }
-    }
-}
-
-/// `wait4(pid, flags)`: `Some((status, usage))` once the child is reaped,
-/// `None` while it runs (with `WNOHANG`) or when waiting failed.
+/// `wait4(pid, flags)`: `Some((status, usage))` once the child is reaped, `None` while it runs
+/// (with `WNOHANG`) or when waiting failed.
 fn reap(pid: libc::pid_t, flags: libc::c_int) -> Option<(libc::c_int, libc::rusage)> {
     loop {
         let mut status = 0;
@@ -356,13 +228,6 @@ fn reap(pid: libc::pid_t, flags: libc::c_int) -> Option<(libc::c_int, libc::rusa
         }
         return None;
     }
-}
-
-/// Kills and reaps a child after an error of our own.
-fn kill_and_reap(pid: libc::pid_t) {
-    // SAFETY: our own child, not yet reaped.
-    unsafe { libc::kill(pid, libc::SIGKILL) };
-    let _ = reap(pid, 0);
 }
 
 #[cfg(test)]

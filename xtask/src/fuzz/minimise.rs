@@ -1,20 +1,13 @@
-//! Shrinking a failing case while it still fails the same way: simple
-//! delta debugging, bounded in time.
-//!
-//! It drops whole inputs, then flags, then chunks of lines of each input
-//! (halves, quarters, ... single lines), then chunks of bytes the same
-//! way, keeping every removal after which the failure of the same kind
-//! still happens. A failure found in seconds is usually a few bytes once
-//! minimised; one that needs a long line keeps only as much of it as the
-//! failure needs.
+//! Shrinking a failing case while it still fails the same way: delta debugging over inputs, flags,
+//! then lines and bytes of each input, bounded in time.
 
 use std::time::{Duration, Instant};
 
 use super::commands::Case;
 use super::mutate::split_lines;
 
-/// The smallest case found within `budget` for which `fails` holds, and
-/// the number of runs it took. `fails(case)` is assumed true.
+/// The smallest case found within `budget` for which `fails` holds, and the number of runs it took.
+/// `fails(case)` is assumed true.
 pub fn minimise(
     case: &Case,
     budget: Duration,
@@ -83,9 +76,9 @@ fn without_input(case: &Case, i: usize) -> Case {
     candidate
 }
 
-/// Removes chunks of `items` while `keeps_failing` holds: chunks of half
-/// the items, then of a quarter, ... down to single items, until a pass
-/// of single items removes nothing or the deadline comes.
+/// Removes chunks of `items` while `keeps_failing` holds: chunks of half the items, then of a
+/// quarter, ... down to single items, until a pass of single items removes nothing or the deadline
+/// comes.
 pub fn reduce<T: Clone>(
     mut items: Vec<T>,
     deadline: Instant,
@@ -114,8 +107,8 @@ pub fn reduce<T: Clone>(
             }
             chunk = (chunk / 2).max(1);
         } else {
-            // Items went: the next pass may take chunks of the same size
-            // again, but never more than half of what is left.
+            // Items went: the next pass may take chunks of the same size again, but never more than
+            // half of what is left.
             chunk = chunk.min(items.len() / 2).max(1);
         }
     }

@@ -1,14 +1,7 @@
-//! The input side of `cargo xtask fuzz`: the corpus (every input file of
-//! `fixtures/`, each tied to the command that reads it) and the dumb
-//! mutators that turn a corpus file, or random bytes, into a new input.
-//!
-//! The mutators know nothing of the formats beyond "text made of lines":
-//! they flip and insert bytes, insert tokens that parsers of numbers and
-//! layouts tend to get wrong (overflowing numbers, separators, `end`, CR,
-//! NUL, a BOM), move and splice lines (also between files of different
-//! commands), truncate, and now and then append one very long line to
-//! reach the line readers' limits. Everything is drawn from the caller's
-//! generator, so an input depends only on the seed that made it.
+//! The input side of `cargo xtask fuzz`: the corpus (every input file of `fixtures/`, each tied to
+//! the command that reads it) and the dumb mutators that turn a corpus file, or random bytes, into
+//! a new input. They know nothing of the formats beyond "text made of lines", and draw everything
+//! from the caller's generator, so that an input depends only on the seed that made it.
 
 use std::path::Path;
 
@@ -25,58 +18,31 @@ const LONG_LINE_MAX: usize = 10 << 20;
 /// The shortest of them: past any sane line, well below the memory cap.
 const LONG_LINE_MIN: usize = 200 << 10;
 
-/// One in this many inputs gets a very long line appended. Rare, because
-/// each costs milliseconds to build and to feed; frequent enough that a
-/// ten-minute run tries a few hundred of them.
+/// One in this many inputs gets a very long line appended. Rare, because each costs milliseconds to
+/// build and to feed; frequent enough that a ten-minute run tries a few hundred of them.
 const LONG_LINE_ODDS: u32 = 150;
 
-/// Tokens that parsers tend to get wrong: numbers at and past the limits
-/// of the integer types, the format's own separators and keywords, line
-/// ends, NUL, a byte-order mark and invalid UTF-8.
+/// Tokens that parsers tend to get wrong: numbers at and past the limits of the integer types, the
+/// format's own separators and keywords, line ends, NUL, a byte-order mark and invalid UTF-8.
+#[rustfmt::skip]
 pub const TOKENS: &[&[u8]] = &[
-    b"0",
-    b"-1",
-    b"1",
-    b"-0",
-    b"+1",
-    b"4294967296",
-    b"4294967295",
-    b"18446744073709551616",
-    b"18446744073709551615",
-    b"9223372036854775808",
-    b"999999999999",
-    b"1000000001",
-    b"-1000000001",
-    b"1000000000",
-    b"-1000000000",
+    b"0", b"-1", b"1", b"-0", b"+1",
+    b"4294967296", b"4294967295", b"18446744073709551616", b"18446744073709551615",
+    b"9223372036854775808", b"999999999999",
+    b"1000000001", b"-1000000001", b"1000000000", b"-1000000000",
     b"99999999999999999999999999999999999999999999999999",
-    b":",
-    b"|",
-    b"end",
-    b"END",
-    b"#",
-    b"\r\n",
-    b"\r",
-    b"\n",
-    b"\n\n",
-    b"\0",
-    b"\xEF\xBB\xBF",
-    b"\xFF",
-    b"\xC3",
-    b"\t",
-    b" ",
-    b".",
-    b"-",
-    b"_",
-    b"x:red",
-    b"a:b|x",
-    b",",
-    b",,",
-    b"+-----+",
-    b"+-----+-----+-----+",
-    b"1e9",
-    b"0x10",
-    b"\xE2\x80\x83",
+    b":", b"|", b"end", b"END", b"#",
+    b"\r\n", b"\r", b"\n", b"\n\n", b"\0", b"\xEF\xBB\xBF", b"\xFF", b"\xC3",
+    b"\t", b" ", b".", b"-", b"_", b"x:red", b"a:b|x", b",", b",,",
+    b"+-----+", b"+-----+-----+-----+", b"1e9", b"0x10", b"\xE2\x80\x83",
+];
+
+/// Numbers at the edges of what the formats and the integer types take, for [`Mutation::Number`].
+#[rustfmt::skip]
+const EDGE_NUMBERS: &[&str] = &[
+    "0", "1", "2", "-1", "9", "16", "50", "51", "64", "81",
+    "1000000000", "1000000001", "-1000000001",
+    "2147483648", "4294967296", "9223372036854775807", "18446744073709551616",
 ];
 
 /// A file of the corpus: a fixture and the command that reads it.
@@ -87,8 +53,8 @@ pub struct Seed {
     pub bytes: Vec<u8>,
 }
 
-/// Every input file under `fixtures/<command>/` for the given commands:
-/// everything but the manifests, the expected outputs and the READMEs.
+/// Every input file under `fixtures/<command>/` for the given commands: everything but the
+/// manifests, the expected outputs and the READMEs.
 pub fn load_corpus(fixtures: &Path, commands: &[&'static str]) -> Result<Vec<Seed>> {
     let mut corpus = Vec::new();
     for &command in commands {
@@ -114,9 +80,9 @@ pub fn load_corpus(fixtures: &Path, commands: &[&'static str]) -> Result<Vec<See
     Ok(corpus)
 }
 
-/// A new input for `command`: mostly a mutated fixture of that command,
-/// sometimes one of another command's, random bytes or nothing at all.
-/// `donors` is the whole corpus, for splicing lines across commands.
+/// A new input for `command`: mostly a mutated fixture of that command, sometimes one of another
+/// command's, random bytes or nothing at all. `donors` is the whole corpus, for splicing lines
+/// across commands.
 pub fn make_input<R: Rng + ?Sized>(rng: &mut R, command: &str, donors: &[Seed]) -> Vec<u8> {
     let own: Vec<&Seed> = donors.iter().filter(|s| s.command == command).collect();
     let roll = rng.random_range(0..100);
@@ -132,9 +98,9 @@ pub fn make_input<R: Rng + ?Sized>(rng: &mut R, command: &str, donors: &[Seed]) 
     } else {
         own.choose(rng).map(|s| s.bytes.clone()).unwrap_or_default()
     };
-    // A few inputs go in as they are (a fixture through other flags, or
-    // the random bytes); most get one to a handful of mutations, small
-    // numbers being likelier, so that most inputs stay near valid.
+    // A few inputs go in as they are (a fixture through other flags, or the random bytes); most get
+    // one to a handful of mutations, small numbers being likelier, so that most inputs stay near
+    // valid.
     if rng.random_range(0..100) >= 3 {
         let count = 1 + rng.random_range(0..4usize) * rng.random_range(0..3usize);
         mutate(rng, &mut input, donors, count);
@@ -166,9 +132,8 @@ pub enum Mutation {
     Insert,
     /// Insert one of [`TOKENS`], or a long run of digits.
     Token,
-    /// Replace a number by a neighbour or by a number at some edge,
-    /// keeping the layout: what reaches the models instead of stopping
-    /// at the parser.
+    /// Replace a number by a neighbour or by a number at some edge, keeping the layout: what
+    /// reaches the models instead of stopping at the parser.
     Number,
     /// Delete a range of bytes.
     Delete,
@@ -186,61 +151,50 @@ pub enum Mutation {
     Truncate,
 }
 
-/// Every mutation; [`Mutation::Token`] and [`Mutation::Replace`] twice
-/// and [`Mutation::Number`] three times, as they reach the number parsers
-/// and the models: the other mutations mostly make invalid input.
+/// Every mutation; [`Mutation::Token`] and [`Mutation::Replace`] twice and [`Mutation::Number`]
+/// three times, as they reach the number parsers and the models: the other mutations mostly make
+/// invalid input.
+#[rustfmt::skip]
 pub const MUTATIONS: &[Mutation] = &[
-    Mutation::FlipBit,
-    Mutation::Replace,
-    Mutation::Replace,
-    Mutation::Insert,
-    Mutation::Token,
-    Mutation::Token,
-    Mutation::Number,
-    Mutation::Number,
-    Mutation::Number,
-    Mutation::Delete,
-    Mutation::Duplicate,
-    Mutation::SwapLines,
-    Mutation::DuplicateLine,
-    Mutation::DeleteLine,
-    Mutation::Splice,
-    Mutation::Truncate,
+    Mutation::FlipBit, Mutation::Replace, Mutation::Replace, Mutation::Insert,
+    Mutation::Token, Mutation::Token, Mutation::Number, Mutation::Number, Mutation::Number,
+    Mutation::Delete, Mutation::Duplicate, Mutation::SwapLines, Mutation::DuplicateLine,
+    Mutation::DeleteLine, Mutation::Splice, Mutation::Truncate,
 ];
 
-/// Applies one mutation. Inputs too short for it (a swap of lines in a
-/// one-line input) are left as they are. The copies stop at
-/// [`MAX_INPUT`]; an insertion may pass it by a token, which [`mutate`]
-/// cuts off.
+/// Applies one mutation. Inputs too short for it (a swap of lines in a one-line input) are left as
+/// they are. The copies stop at [`MAX_INPUT`]; an insertion may pass it by a token, which
+/// [`mutate`] cuts off.
 pub fn apply<R: Rng + ?Sized>(rng: &mut R, kind: Mutation, input: &mut Vec<u8>, donors: &[Seed]) {
+    use Mutation::*;
+    let needs_bytes = matches!(kind, FlipBit | Replace | Delete | Duplicate | Truncate);
+    if needs_bytes && input.is_empty() {
+        return;
+    }
     match kind {
-        Mutation::FlipBit => {
-            if !input.is_empty() {
-                let at = rng.random_range(0..input.len());
-                // The top bit seldom: it makes invalid UTF-8, which the
-                // line reader rejects before any parser sees the line.
-                let bit = if rng.random_ratio(1, 8) {
-                    7
-                } else {
-                    rng.random_range(0..7)
-                };
-                input[at] ^= 1 << bit;
-            }
+        FlipBit => {
+            let at = rng.random_range(0..input.len());
+            // The top bit seldom: it makes invalid UTF-8, which the line reader rejects before any
+            // parser sees the line.
+            let bit = if rng.random_ratio(1, 8) {
+                7
+            } else {
+                rng.random_range(0..7)
+            };
+            input[at] ^= 1 << bit;
         }
-        Mutation::Replace => {
-            if !input.is_empty() {
-                let at = rng.random_range(0..input.len());
-                input[at] = random_byte(rng);
-            }
+        Replace => {
+            let at = rng.random_range(0..input.len());
+            input[at] = random_byte(rng);
         }
-        Mutation::Insert => {
+        Insert => {
             let at = rng.random_range(0..=input.len());
             let bytes: Vec<u8> = (0..rng.random_range(1..=8))
                 .map(|_| random_byte(rng))
                 .collect();
             input.splice(at..at, bytes);
         }
-        Mutation::Token => {
+        Token => {
             let at = rng.random_range(0..=input.len());
             let token: Vec<u8> = if rng.random_ratio(1, 12) {
                 // A number far past every integer type, of varying length.
@@ -253,7 +207,7 @@ pub fn apply<R: Rng + ?Sized>(rng: &mut R, kind: Mutation, input: &mut Vec<u8>, 
             };
             input.splice(at..at, token);
         }
-        Mutation::Number => {
+        Number => {
             let runs = number_runs(input);
             let Some(&(start, end)) = runs.choose(rng) else {
                 return;
@@ -266,82 +220,62 @@ pub fn apply<R: Rng + ?Sized>(rng: &mut R, kind: Mutation, input: &mut Vec<u8>, 
                 0 => (old + 1).to_string(),
                 1 => (old - 1).to_string(),
                 2 => (old.saturating_mul(rng.random_range(2..100))).to_string(),
-                _ => String::from_utf8_lossy(
-                    [
-                        &b"0"[..],
-                        b"1",
-                        b"2",
-                        b"-1",
-                        b"9",
-                        b"16",
-                        b"50",
-                        b"51",
-                        b"64",
-                        b"81",
-                        b"1000000000",
-                        b"1000000001",
-                        b"-1000000001",
-                        b"2147483648",
-                        b"4294967296",
-                        b"9223372036854775807",
-                        b"18446744073709551616",
-                    ]
-                    .choose(rng)
-                    .copied()
-                    .unwrap_or(b"0"),
-                )
-                .into_owned(),
+                _ => EDGE_NUMBERS.choose(rng).copied().unwrap_or("0").to_owned(),
             };
             input.splice(start..end, new.into_bytes());
         }
-        Mutation::Delete => {
-            if !input.is_empty() {
-                let (start, end) = random_range_in(rng, input.len());
-                input.drain(start..end);
-            }
+        Delete => {
+            let (start, end) = random_range_in(rng, input.len());
+            input.drain(start..end);
         }
-        Mutation::Duplicate => {
-            if !input.is_empty() {
-                let (start, end) = random_range_in(rng, input.len());
-                // Repeated, a copy doubles the input: keep it bounded.
-                let end = end.min(start + MAX_INPUT.saturating_sub(input.len()));
-                let copy = input[start..end].to_vec();
-                input.splice(end..end, copy);
-            }
+        Duplicate => {
+            let (start, end) = random_range_in(rng, input.len());
+            // Repeated, a copy doubles the input: keep it bounded.
+            let end = end.min(start + MAX_INPUT.saturating_sub(input.len()));
+            let copy = input[start..end].to_vec();
+            input.splice(end..end, copy);
         }
-        Mutation::SwapLines => {
+        Truncate => {
+            let keep = rng.random_range(0..input.len());
+            input.truncate(keep);
+        }
+        SwapLines | DuplicateLine | DeleteLine | Splice => {
+            let room = MAX_INPUT.saturating_sub(input.len());
             let mut lines = split_lines(input);
-            if lines.len() >= 2 {
-                let a = rng.random_range(0..lines.len());
-                let b = rng.random_range(0..lines.len());
-                lines.swap(a, b);
-                *input = lines.concat();
+            apply_to_lines(rng, kind, &mut lines, room, donors);
+            *input = lines.concat();
+        }
+    }
+}
+
+/// The mutations of whole lines; `room` is what the input may still grow.
+fn apply_to_lines<R: Rng + ?Sized>(
+    rng: &mut R,
+    kind: Mutation,
+    lines: &mut Vec<Vec<u8>>,
+    room: usize,
+    donors: &[Seed],
+) {
+    match kind {
+        Mutation::SwapLines if lines.len() >= 2 => {
+            let a = rng.random_range(0..lines.len());
+            let b = rng.random_range(0..lines.len());
+            lines.swap(a, b);
+        }
+        Mutation::DuplicateLine if !lines.is_empty() => {
+            let line = lines.choose(rng).cloned().unwrap_or_default();
+            let at = rng.random_range(0..=lines.len());
+            let times = if rng.random_ratio(1, 8) {
+                rng.random_range(2..50)
+            } else {
+                1
+            };
+            for _ in 0..times.min(room / line.len().max(1)) {
+                lines.insert(at, line.clone());
             }
         }
-        Mutation::DuplicateLine => {
-            let mut lines = split_lines(input);
-            if !lines.is_empty() {
-                let line = lines.choose(rng).cloned().unwrap_or_default();
-                let at = rng.random_range(0..=lines.len());
-                let times = if rng.random_ratio(1, 8) {
-                    rng.random_range(2..50)
-                } else {
-                    1
-                };
-                let times = times.min(MAX_INPUT.saturating_sub(input.len()) / line.len().max(1));
-                for _ in 0..times {
-                    lines.insert(at, line.clone());
-                }
-                *input = lines.concat();
-            }
-        }
-        Mutation::DeleteLine => {
-            let mut lines = split_lines(input);
-            if !lines.is_empty() {
-                let at = rng.random_range(0..lines.len());
-                lines.remove(at);
-                *input = lines.concat();
-            }
+        Mutation::DeleteLine if !lines.is_empty() => {
+            lines.remove(rng.random_range(0..lines.len()));
         }
         Mutation::Splice => {
             let Some(donor) = donors.choose(rng) else {
@@ -352,37 +286,25 @@ pub fn apply<R: Rng + ?Sized>(rng: &mut R, kind: Mutation, input: &mut Vec<u8>, 
                 return;
             }
             let (start, end) = random_range_in(rng, theirs.len());
-            let mut lines = split_lines(input);
             let at = rng.random_range(0..=lines.len());
             // A line without its end would glue onto the next one.
-            let piece: Vec<Vec<u8>> = theirs[start..end]
-                .iter()
-                .map(|l| {
-                    let mut l = l.clone();
-                    if l.last() != Some(&b'\n') {
-                        l.push(b'\n');
-                    }
-                    l
-                })
-                .collect();
-            lines.splice(at..at, piece);
-            *input = lines.concat();
+            let piece = theirs[start..end].iter().map(|l| {
+                let mut l = l.clone();
+                if l.last() != Some(&b'\n') {
+                    l.push(b'\n');
+                }
+                l
+            });
+            lines.splice(at..at, piece.collect::<Vec<_>>());
         }
-        Mutation::Truncate => {
-            if !input.is_empty() {
-                let keep = rng.random_range(0..input.len());
-                input.truncate(keep);
-            }
-        }
+        _ => {}
     }
 }
 
-/// Adds one line of 200 KB to 10 MB of digits, of spaced digits, of
-/// letters or of dots: past every line a puzzle needs, to find the
-/// readers that keep it all in memory. Half the sizes are spread evenly
-/// on a log scale; the other half are a power of two give or take two
-/// bytes, where line limits tend to be, to reach the most a reader that
-/// has a limit still takes.
+/// Adds one line of 200 KB to 10 MB of digits, of spaced digits, of letters or of dots: past every
+/// line a puzzle needs, to find the readers that keep it all in memory. Half the sizes are spread
+/// evenly on a log scale; the other half are a power of two give or take two bytes, where line
+/// limits tend to be, to reach the most a reader that has a limit still takes.
 pub fn add_long_line<R: Rng + ?Sized>(rng: &mut R, input: &mut Vec<u8>) {
     let len = if rng.random_bool(0.5) {
         let (lo, hi) = ((LONG_LINE_MIN as f64).ln(), (LONG_LINE_MAX as f64).ln());
@@ -404,8 +326,8 @@ pub fn add_long_line<R: Rng + ?Sized>(rng: &mut R, input: &mut Vec<u8>) {
     .copied()
     .unwrap_or(b"1");
     let mut line: Vec<u8> = pattern.iter().copied().cycle().take(len).collect();
-    // First, last, or between two lines: the first line of a file is the
-    // header or the item line, read by other code than the rest.
+    // First, last, or between two lines: the first line of a file is the header or the item line,
+    // read by other code than the rest.
     let at = match rng.random_range(0..3) {
         0 => 0,
         1 => input.len(),
@@ -420,8 +342,8 @@ pub fn add_long_line<R: Rng + ?Sized>(rng: &mut R, input: &mut Vec<u8>) {
     input.splice(at..at, line);
 }
 
-/// Up to `max` random bytes: uniformly random, or printable, or only the
-/// characters the formats are made of (digits, dots, spaces, newlines).
+/// Up to `max` random bytes: uniformly random, or printable, or only the characters the formats are
+/// made of (digits, dots, spaces, newlines).
 pub fn random_bytes<R: Rng + ?Sized>(rng: &mut R, max: usize) -> Vec<u8> {
     let len = rng.random_range(0..=max);
     let alphabet: &[u8] = match rng.random_range(0..3) {
@@ -434,8 +356,8 @@ pub fn random_bytes<R: Rng + ?Sized>(rng: &mut R, max: usize) -> Vec<u8> {
         .collect()
 }
 
-/// A byte: a digit or white space most of the time, else printable
-/// ASCII, and now and then anything (invalid UTF-8 stops at the reader).
+/// A byte: a digit or white space most of the time, else printable ASCII, and now and then anything
+/// (invalid UTF-8 stops at the reader).
 fn random_byte<R: Rng + ?Sized>(rng: &mut R) -> u8 {
     match rng.random_range(0..8) {
         0..=2 => b'0' + rng.random_range(0..10),
@@ -445,8 +367,7 @@ fn random_byte<R: Rng + ?Sized>(rng: &mut R) -> u8 {
     }
 }
 
-/// A non-empty range `start..end` inside `0..len` (`len > 0`), short more
-/// often than long.
+/// A non-empty range `start..end` inside `0..len` (`len > 0`), short more often than long.
 fn random_range_in<R: Rng + ?Sized>(rng: &mut R, len: usize) -> (usize, usize) {
     let start = rng.random_range(0..len);
     let room = len - start;
@@ -458,8 +379,8 @@ fn random_range_in<R: Rng + ?Sized>(rng: &mut R, len: usize) -> (usize, usize) {
     (start, start + span)
 }
 
-/// Where the numbers of `bytes` are: each maximal run of digits, with the
-/// `-` before it if there is one.
+/// Where the numbers of `bytes` are: each maximal run of digits, with the `-` before it if there is
+/// one.
 fn number_runs(bytes: &[u8]) -> Vec<(usize, usize)> {
     let mut runs = Vec::new();
     let mut i = 0;

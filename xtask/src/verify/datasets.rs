@@ -1111,7 +1111,7 @@ impl Soak {
     /// once (verify's checker, which knows no engine), as many as there
     /// are up to the limit, the same with any thread count.
     fn soak_xc(&mut self, xc: &Path, quick: bool) {
-        let mut rows = match crate::bench::read_reference(&xc.join("REFERENCE.md")) {
+        let mut rows = match crate::bench::harness::read_reference(&xc.join("REFERENCE.md")) {
             Ok(rows) => rows
                 .into_iter()
                 .map(|r| XcRow {
@@ -1129,10 +1129,10 @@ impl Soak {
         // DLX3 branches otherwise, so only its solutions are.
         match std::fs::read_to_string(xc.join("REFERENCE-XCC.md"))
             .map_err(anyhow::Error::from)
-            .and_then(|text| crate::bench_xcc::parse_xcc_reference(&text))
+            .and_then(|text| crate::bench::harness::parse_xcc_reference(&text))
         {
             Ok(more) => rows.extend(more.into_iter().map(|r| {
-                let dlx2 = r.program == crate::bench_xcc::Program::Dlx2;
+                let dlx2 = r.program == crate::bench::harness::Program::Dlx2;
                 XcRow {
                     name: r.name,
                     solutions: r.solutions,

@@ -382,7 +382,7 @@ mod tests {
             );
             return;
         }
-        let reference = crate::bench::read_reference(&path).unwrap();
+        let reference = crate::bench::harness::read_reference(&path).unwrap();
         let manifest = read_manifest(&exact_dir().join("expected.tsv")).unwrap();
         let mut compared = 0;
         for row in &manifest {

@@ -27,7 +27,7 @@ pub fn brute_force_count(cover: &Cover) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench_xcc::{parse_xcc_reference, Program, XccRow};
+    use crate::bench::harness::{parse_xcc_reference, Program, XccRow};
     use cover_check::exact::{check_cover, read_fixture, read_knuth, Kind};
     use cover_check::manifest::read_manifest;
 

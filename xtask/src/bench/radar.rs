@@ -1,27 +1,12 @@
-//! `cargo xtask bench radar`: times `cover radar`'s solver against the
-//! contest program's algorithm on random HDU 2295 cases.
-//!
-//! - The headline file: 20 random cases, N = M = 50, coordinates 0..=1000,
-//!   K from 4 to 12, from a seeded ChaCha8 generator (the same file on
-//!   every machine; it is also written to
-//!   `target/bench-radar/hdu2295_20x50.in` for timing other programs). It
-//!   is solved by
-//!   - `contest`: a port of the seed's program (a float bisection of R
-//!     from [0, 10⁸] to 10⁻⁸, each step a repeat-cover DLX with the
-//!     classic A* bound), one case after another on one thread;
-//!   - `serial`: our exact search, one probe at a time, one thread;
-//!   - `parallel`: our exact search as `cover radar` runs it: cases in
-//!     parallel, several probes per round, on every core.
-//!
-//!   Every answer is compared with the contest port's.
-//! - A table for larger cases: N = M = 100, 200, 400 and K = 5, 10, 20,
-//!   a few seeded cases each, solved one after another with parallel
-//!   probes, each case stopped after a time limit.
-//!
-//! Usage: `cargo xtask bench radar [--quick]` (`--quick`: fewer repeats
-//! and a smaller table, for a smoke test).
+//! `cargo xtask bench radar`: `cover radar`'s exact search, serial and
+//! parallel, against a port of the contest program (a float bisection with
+//! a repeat-cover DLX, [`contest`]) on 20 seeded random HDU 2295 cases
+//! (also written to `target/bench-radar/` for other programs); every
+//! answer must equal the contest's. Then larger cases, each stopped after
+//! a time limit. `--quick`: fewer repeats, a smaller table. Details:
+//! `docs/measurements.md`.
 
-use std::path::PathBuf;
+use std::fmt::Display;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -33,21 +18,20 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
+use super::harness::{best_of, fixed, write_scratch, Table};
+use crate::flags::Flags;
+
 /// The seed of the headline file.
 const SEED: u64 = 2295;
 
 pub fn run(args: &[String]) -> Result<()> {
-    let quick = match args {
-        [] => false,
-        [flag] if flag == "--quick" => true,
-        _ => bail!("usage: cargo xtask bench radar [--quick]"),
-    };
+    let quick = Flags::parse(args, &[], &["--quick"])?.switch("--quick");
     let threads = rayon::current_num_threads();
     println!("bench radar: {threads} threads");
 
     // The headline file.
     let cases = random_cases(SEED, 20, 50, 50, 4..=12);
-    let path = write_input(&cases)?;
+    let path = write_scratch("radar", "hdu2295_20x50.in", &to_input(&cases))?;
     println!(
         "file: {} (20 cases, N = M = 50, K 4..12, seed {SEED})",
         path.display()
@@ -73,10 +57,7 @@ pub fn run(args: &[String]) -> Result<()> {
     });
     let mut mismatches = 0;
     for (k, (((c, _), s), p)) in contest.iter().zip(&serial).zip(&parallel).enumerate() {
-        let (s, p) = (
-            format_radius(s.squared_radius),
-            format_radius(p.squared_radius),
-        );
+        let [s, p] = [s, p].map(|answer| format_radius(answer.squared_radius));
         if *c != s || s != p {
             mismatches += 1;
             println!("case {}: contest {c}, serial {s}, parallel {p}", k + 1);
@@ -84,31 +65,30 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     let probes = |answers: &[RadarAnswer]| answers.iter().map(|a| a.probes).sum::<u64>();
     let nodes = |answers: &[RadarAnswer]| answers.iter().map(|a| a.stats.nodes).sum::<u64>();
-    println!(
-        "{:<10} {:>10} {:>9} {:>8} {:>10}",
-        "solver", "seconds", "speedup", "probes", "nodes"
-    );
-    println!(
-        "{:<10} {:>10.4} {:>9} {:>8} {:>10}",
+    let table = Table::new("solver -10|seconds 10|speedup 9|probes 8|nodes 10");
+    let row = |name: &str, time: Duration, probes: u64, nodes: &dyn Display| {
+        let speedup = fixed(contest_time.as_secs_f64() / time.as_secs_f64(), 1);
+        table.row(&[
+            &name,
+            &fixed(time.as_secs_f64(), 4),
+            &speedup,
+            &probes,
+            nodes,
+        ]);
+    };
+    row(
         "contest",
-        contest_time.as_secs_f64(),
-        "1.0",
-        contest.iter().map(|(_, probes)| probes).sum::<u64>(),
-        "-"
+        contest_time,
+        contest.iter().map(|(_, p)| p).sum(),
+        &"-",
     );
-    for (name, time, answers) in [
-        ("serial", serial_time, &serial),
-        ("parallel", parallel_time, &parallel),
-    ] {
-        println!(
-            "{:<10} {:>10.4} {:>9.1} {:>8} {:>10}",
-            name,
-            time.as_secs_f64(),
-            contest_time.as_secs_f64() / time.as_secs_f64(),
-            probes(answers),
-            nodes(answers)
-        );
-    }
+    row("serial", serial_time, probes(&serial), &nodes(&serial));
+    row(
+        "parallel",
+        parallel_time,
+        probes(&parallel),
+        &nodes(&parallel),
+    );
     if mismatches > 0 {
         bail!("{mismatches} answers differ from the contest program's");
     }
@@ -126,10 +106,7 @@ pub fn run(args: &[String]) -> Result<()> {
          a case is stopped after {} s",
         limit.as_secs()
     );
-    println!(
-        "{:>5} {:>4} {:>12} {:>12} {:>8} {:>12} {:>10}",
-        "N=M", "K", "total s", "slowest s", "probes", "nodes", "stopped"
-    );
+    let table = Table::new("N=M 5|K 4|total s 12|slowest s 12|probes 8|nodes 12|stopped 10");
     for &n in sizes {
         for k in [5u64, 10, 20] {
             let cases = random_cases(SEED + n as u64 * 100 + k, per_cell, n, n, k..=k);
@@ -150,16 +127,15 @@ pub fn run(args: &[String]) -> Result<()> {
                     Err(e) => bail!("{e}"),
                 }
             }
-            println!(
-                "{:>5} {:>4} {:>12.3} {:>12.3} {:>8} {:>12} {:>10}",
-                n,
-                k,
-                total.as_secs_f64(),
-                slowest.as_secs_f64(),
-                probes,
-                nodes,
-                stopped
-            );
+            table.row(&[
+                &n,
+                &k,
+                &fixed(total.as_secs_f64(), 3),
+                &fixed(slowest.as_secs_f64(), 3),
+                &probes,
+                &nodes,
+                &stopped,
+            ]);
         }
     }
     Ok(())
@@ -167,7 +143,7 @@ pub fn run(args: &[String]) -> Result<()> {
 
 /// `count` random cases with `n` cities and `m` stations in the square
 /// 0..=1000, K drawn from `operators`.
-pub fn random_cases(
+fn random_cases(
     seed: u64,
     count: usize,
     n: usize,
@@ -195,7 +171,7 @@ pub fn random_cases(
 }
 
 /// The cases in HDU 2295's input format.
-pub fn to_input(cases: &[RadarCase]) -> String {
+fn to_input(cases: &[RadarCase]) -> String {
     let mut text = format!("{}\n", cases.len());
     for case in cases {
         text += &format!(
@@ -209,27 +185,6 @@ pub fn to_input(cases: &[RadarCase]) -> String {
         }
     }
     text
-}
-
-fn write_input(cases: &[RadarCase]) -> Result<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/bench-radar");
-    std::fs::create_dir_all(&dir)?;
-    let path = dir.join("hdu2295_20x50.in");
-    std::fs::write(&path, to_input(cases))?;
-    Ok(path)
-}
-
-/// Runs `work` `repeats` times; the fastest time and the last result.
-fn best_of<T>(repeats: usize, mut work: impl FnMut() -> T) -> (Duration, T) {
-    let mut best = Duration::MAX;
-    let mut result = None;
-    for _ in 0..repeats.max(1) {
-        let start = Instant::now();
-        let value = work();
-        best = best.min(start.elapsed());
-        result = Some(value);
-    }
-    (best, result.expect("ran at least once"))
 }
 
 /// Solves `case` as `cover radar` does: `width` probes per round on

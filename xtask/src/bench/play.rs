@@ -1,26 +1,9 @@
-//! `cargo xtask bench play`: a bounded load on `cover play`'s server over
-//! loopback, as issue 16 asks.
-//!
-//! The server (`cover_play::Background`, default `Config`) runs in this
-//! process; `--concurrency` client threads send `--requests` requests per
-//! workload, one TCP connection each (as `cover_play::client` does), and
-//! time each one. Workloads:
-//!
-//! - `page`: `GET /` (the stack alone: no puzzle work);
-//! - `new 9×9`: `POST /api/new`, difficulties in turn, seeds 0, 1, 2, …;
-//! - `hint`: `POST /api/hint` on 100 games in progress (9×9 medium, half
-//!   their empty cells filled with the solution);
-//! - `check`: `POST /api/check` on the same games.
-//!
-//! Each row gives requests per second and latency percentiles; the
-//! baseline, in the same run, is the same calls to `cover_play::game`
-//! made directly on every core (no HTTP, no JSON), so `http/direct` is
-//! what the server adds. Any answer but 200 is an error, and the run
-//! fails if there is one. The load and the server share the machine's
-//! cores.
-//!
-//! Usage: `cargo xtask bench play [--requests N] [--concurrency C]`
-//! (defaults 5,000 and 50).
+//! `cargo xtask bench play`: a bounded load on `cover play`'s server (in
+//! this process, over loopback): `--concurrency` clients send
+//! `--requests` requests per workload (the page, new games, hints and
+//! checks on games in progress); requests per second and latency
+//! percentiles, beside the same calls made directly on every core. Any
+//! answer but 200 fails the run. Details: `docs/measurements.md`.
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -35,23 +18,18 @@ use cover_play::{Background, Config};
 use rayon::prelude::*;
 use serde_json::{json, Value};
 
+use super::harness::{fixed, Table};
+use crate::flags::Flags;
+
 const GRADES: [&str; 4] = ["easy", "medium", "hard", "extreme"];
 const TIMEOUT: Duration = Duration::from_secs(60);
 
 pub fn run(args: &[String]) -> Result<()> {
-    let usage = "usage: cargo xtask bench play [--requests N] [--concurrency C]";
-    let (mut requests, mut concurrency) = (5000usize, 50usize);
-    let mut args = args.iter();
-    while let Some(flag) = args.next() {
-        let value = args.next().context(usage)?;
-        match flag.as_str() {
-            "--requests" => requests = value.parse().context(usage)?,
-            "--concurrency" => concurrency = value.parse().context(usage)?,
-            _ => bail!(usage),
-        }
-    }
+    let flags = Flags::parse(args, &["--requests", "--concurrency"], &[])?;
+    let requests: usize = flags.parsed("--requests", 5000)?;
+    let concurrency: usize = flags.parsed("--concurrency", 50)?;
     if requests == 0 || concurrency == 0 {
-        bail!("{usage} (both at least 1)");
+        bail!("--requests and --concurrency are at least 1");
     }
     let config = Config::default();
     let server = Background::start(SocketAddr::from(([127, 0, 0, 1], 0)), config)?;
@@ -72,34 +50,21 @@ pub fn run(args: &[String]) -> Result<()> {
         .map(|g| json!({"puzzle": g.puzzle, "cells": g.cells}))
         .collect();
 
-    println!(
-        "{:<9} {:>9} {:>9} {:>8} {:>8} {:>8} {:>8} {:>7} {:>6}",
-        "workload", "http/s", "direct/s", "ratio", "p50 ms", "p99 ms", "max ms", "errors", "n"
+    let table = Table::new(
+        "workload -9|http/s 9|direct/s 9|ratio 8|p50 ms 8|p99 ms 8|max ms 8|\
+        errors 7|n 6",
     );
-    let mut errors = 0;
-    let page = load(
-        server.addr(),
-        "GET",
-        "/",
-        &[Value::Null],
-        requests,
-        concurrency,
-    );
-    errors += page.report("page", None);
+    let send = |method, path, bodies: &[Value]| {
+        load(server.addr(), method, path, bodies, requests, concurrency)
+    };
+    let mut errors = send("GET", "/", &[Value::Null]).report(&table, "page", None);
 
     let direct_new = direct(&new_bodies, |body| {
         let request: NewRequest = serde_json::from_value(body.clone()).expect("a new request");
         game::new_game(&request, 0).is_ok()
     });
-    let new = load(
-        server.addr(),
-        "POST",
-        "/api/new",
-        &new_bodies,
-        requests,
-        concurrency,
-    );
-    errors += new.report("new 9×9", Some(direct_new));
+    let new = send("POST", "/api/new", &new_bodies);
+    errors += new.report(&table, "new 9×9", Some(direct_new));
 
     // The games in progress, once as a hint and once as a check.
     let plays: [(&str, &str, PlayCall); 2] = [
@@ -114,15 +79,8 @@ pub fn run(args: &[String]) -> Result<()> {
                 serde_json::from_value(body.clone()).expect("a play request");
             call(&request, config.search_nodes)
         });
-        let measured = load(
-            server.addr(),
-            "POST",
-            path,
-            &play_bodies,
-            requests,
-            concurrency,
-        );
-        errors += measured.report(name, Some(direct_rate));
+        let measured = send("POST", path, &play_bodies);
+        errors += measured.report(&table, name, Some(direct_rate));
     }
 
     if errors > 0 {
@@ -241,7 +199,7 @@ fn load(
 
 impl Load {
     /// Prints the row and the first errors; returns the number of errors.
-    fn report(mut self, name: &str, direct: Option<f64>) -> usize {
+    fn report(mut self, table: &Table, name: &str, direct: Option<f64>) -> usize {
         self.latencies.sort();
         let n = self.latencies.len();
         let at = |q: f64| {
@@ -251,16 +209,20 @@ impl Load {
         };
         let rate = (n + self.errors.len()) as f64 / self.elapsed.as_secs_f64();
         let (direct_text, ratio) = match direct {
-            Some(d) => (format!("{d:.0}"), format!("{:.2}", rate / d)),
+            Some(d) => (fixed(d, 0), fixed(rate / d, 2)),
             None => ("-".to_owned(), "-".to_owned()),
         };
-        println!(
-            "{name:<9} {rate:>9.0} {direct_text:>9} {ratio:>8} {:>8.2} {:>8.2} {:>8.2} {:>7} {n:>6}",
-            at(0.5),
-            at(0.99),
-            at(1.0),
-            self.errors.len(),
-        );
+        table.row(&[
+            &name,
+            &fixed(rate, 0),
+            &direct_text,
+            &ratio,
+            &fixed(at(0.5), 2),
+            &fixed(at(0.99), 2),
+            &fixed(at(1.0), 2),
+            &self.errors.len(),
+            &n,
+        ]);
         for error in self.errors.iter().take(5) {
             println!("  error: {error}");
         }

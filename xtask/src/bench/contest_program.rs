@@ -1,25 +1,16 @@
-//! The seeds' sudoku programs themselves, compiled with the machine's C++
-//! compiler, as the baseline of `cargo xtask bench sudoku`.
-//!
-//! Issue 3 states its speed bars as fractions of these programs' times
-//! (`shared/seeds/000_*.txt`: 9×9, POJ 3074; `002_*.txt`: 16×16, POJ
-//! 3076). Their absolute times there do not carry to another machine, and
-//! [`crate::baseline::Classic`] (a Rust port of their search, in process)
-//! leaves out their reading and printing and does not run at their speed.
-//! So when the seeds and a compiler are here, the bench builds the
-//! programs from the seed text and runs them, whole process, alternating
-//! with `cover`, on the same puzzles: their ratio is the bar's own measure.
-//! Their answers are checked against `cover`'s on the way.
-//!
-//! Nothing of the seeds is kept in the repository: the code is cut out of
-//! the seed documents at bench time, into the build directory.
+//! The seeds' sudoku programs themselves (`shared/seeds/000_*.txt`, 9×9;
+//! `002_*.txt`, 16×16), cut out of the seed documents at bench time and
+//! compiled with the machine's C++ compiler, so that `bench sudoku` can
+//! run them, whole process, by turns with `cover`: the bar's own measure.
+//! Nothing of the seeds is kept in the repository.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
+
+use super::harness;
 
 /// A seed program for one sudoku size, built and ready to run.
 pub struct ContestProgram {
@@ -192,35 +183,9 @@ impl ContestProgram {
 
     /// Runs the program on `input`: its standard output and time.
     pub fn run(&self, input: &str) -> Result<(String, Duration)> {
-        let (output, elapsed) = run_piped(&mut Command::new(&self.exe), input)?;
-        if !output.status.success() {
-            bail!("{} failed: {}", self.exe.display(), output.status);
-        }
-        Ok((String::from_utf8(output.stdout)?, elapsed))
+        let done = harness::run(&self.exe, &[] as &[&str], input.as_bytes(), &[0])?;
+        Ok((done.stdout, done.elapsed))
     }
-}
-
-/// Runs `command` with `input` on its standard input (written from another
-/// thread, so that a program that prints as it reads cannot block on a
-/// full pipe): its output, whatever its exit status, and its time from
-/// start to exit.
-pub fn run_piped(command: &mut Command, input: &str) -> Result<(Output, Duration)> {
-    let start = Instant::now();
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .with_context(|| format!("running {:?}", command.get_program()))?;
-    let mut stdin = child.stdin.take().context("stdin")?;
-    let input = input.to_owned();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let output = child.wait_with_output()?;
-    let elapsed = start.elapsed();
-    writer
-        .join()
-        .map_err(|_| anyhow::anyhow!("writer panicked"))??;
-    Ok((output, elapsed))
 }
 
 #[cfg(test)]

@@ -1,18 +1,93 @@
-//! The contest template's Dancing Links, as a baseline that `cargo xtask
-//! bench` runs in the same process as the engine, so that the ratio between
-//! the two holds on a busy machine where absolute times do not.
-//!
-//! This is the classic structure of the seed programs
-//! (`shared/seeds/000_*.txt`): six parallel arrays `L R U D` (links),
-//! `C` (column of a node), `S` (column sizes), recursion, `remove` and
-//! `resume` of a column, and the smallest-column rule. Secondary columns
-//! are simply left out of the header row, so they are never chosen but are
-//! still removed when a row that holds them is chosen. It counts all
-//! solutions; it is a yardstick, not part of the product.
+//! `cargo xtask bench [xc] [PROBLEM ...]`: counts all solutions of
+//! problems of `../shared/xc/` (default: four) with the engine and with
+//! the contest template's DLX ([`Classic`]) in this process, next to the
+//! counts and DLX1 times of `REFERENCE.md`; fails when a count differs.
+//! The ratio to [`Classic`] holds on a busy machine where times drift.
+//! Details: `docs/measurements.md`.
 
-use dlx_core::Problem;
+use std::time::Instant;
 
-/// The contest-style structure for one problem.
+use anyhow::{bail, Context, Result};
+use cover_models::exact::Instances;
+use dlx_core::{Limits, Problem, Search, Solver};
+
+use super::harness::{fixed, read_reference, xc_dir, Table};
+use crate::flags::Flags;
+
+/// The exact-cover problems timed by default.
+const DEFAULT_PROBLEMS: &[&str] = &["queens14", "queens15", "langford12", "pentomino_6x10"];
+
+pub fn run(args: &[String]) -> Result<()> {
+    let flags = Flags::parse(args, &[], &[])?;
+    let dir = xc_dir();
+    if !dir.is_dir() {
+        println!("bench: {} is not here; nothing to time", dir.display());
+        return Ok(());
+    }
+    let reference = read_reference(&dir.join("REFERENCE.md"))?;
+    let names: Vec<String> = match flags.positional() {
+        [] => DEFAULT_PROBLEMS.iter().map(|s| s.to_string()).collect(),
+        names => names.to_vec(),
+    };
+    let table = Table::new(
+        "problem -16|solutions 10|nodes 11|updates 12|seconds 8|classic s 9|ratio 7|dlx1 s 7|\
+        ratio 7|Mupd/s 8",
+    );
+    let mut all_match = true;
+    for name in names {
+        let path = dir.join(format!("{name}.dlx"));
+        let file = std::fs::File::open(&path).with_context(|| format!("{}", path.display()))?;
+        let instance = Instances::new(std::io::BufReader::new(file), None)
+            .next()
+            .context("no problem in file")??;
+        let mut solver = Solver::new(&instance.problem);
+        let start = Instant::now();
+        let stats = solver.count_with(&[], &Limits::none())?.stats;
+        let seconds = start.elapsed().as_secs_f64();
+        let mut classic = Classic::new(&instance.problem);
+        let start = Instant::now();
+        let classic_count = classic.count();
+        let classic_seconds = start.elapsed().as_secs_f64();
+        let mut mark = String::new();
+        if (classic_count, classic.nodes) != (stats.solutions, stats.nodes) {
+            mark.push_str(" MISMATCH with the classic search");
+        }
+        let dlx1 = match reference.iter().find(|r| r.name == name) {
+            Some(r) => {
+                if (r.solutions, r.nodes, r.updates)
+                    != (stats.solutions, stats.nodes, stats.updates)
+                {
+                    mark.push_str(" MISMATCH with REFERENCE.md");
+                }
+                r.seconds
+            }
+            None => f64::NAN,
+        };
+        all_match &= mark.is_empty();
+        table.row(&[
+            &name,
+            &stats.solutions,
+            &stats.nodes,
+            &stats.updates,
+            &fixed(seconds, 3),
+            &fixed(classic_seconds, 3),
+            &fixed(seconds / classic_seconds, 2),
+            &fixed(dlx1, 2),
+            &fixed(seconds / dlx1, 2),
+            &fixed(stats.updates as f64 / seconds / 1e6, 1),
+            &mark,
+        ]);
+    }
+    if !all_match {
+        bail!("some counts differ from REFERENCE.md");
+    }
+    Ok(())
+}
+
+/// The contest template's DLX, the classic structure of the seed programs
+/// (`shared/seeds/000_*.txt`): arrays `L R U D C S`, recursion, the
+/// smallest-column rule; secondary columns are left out of the header
+/// row, so they are never chosen. A yardstick, not part of the product.
 pub struct Classic {
     l: Vec<usize>,
     r: Vec<usize>,
@@ -197,7 +272,6 @@ impl Classic {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dlx_core::Search;
 
     #[test]
     fn counts_queens_like_the_engine() {

@@ -1,27 +1,10 @@
-//! `cargo xtask bench target`: times the branch and bound of `cover target`
-//! on target-sudoku puzzles with few givens, one puzzle at a time on one
-//! thread.
-//!
-//! The puzzles: random full grids (a randomised backtracking fill from a
-//! seeded ChaCha8 generator, the same on every machine), each emptied down
-//! to 20–23 givens at random cells. Such puzzles have a great many
-//! solutions (the seed's plain depth-first search took from 0.03 s to
-//! 139 s on the first 12, which are `fixtures/target/random_hard.in`); the
-//! issue's bar is under 0.5 s for every one of them. Each time is the best
-//! of `--runs` runs. The puzzles are also written to
-//! `target/bench-target/puzzles.txt` for timing other programs.
-//!
-//! Then the bounds are compared on the first 12 puzzles (search nodes,
-//! time, searches stopped by a node budget): the ring identity (the
-//! default), the per-line pairing, the global pairing, weight × 9 per empty
-//! cell, and no bound at all.
-//!
-//! Usage: `cargo xtask bench target [--count N] [--seed S] [--givens A-B]
-//! [--runs N] [--quick]` (defaults: 30 puzzles, seed 1074, 20-23 givens,
-//! 3 runs; `--quick`: no comparison of bounds). It fails when a puzzle
-//! misses the bar.
+//! `cargo xtask bench target`: `cover target`'s branch and bound on
+//! seeded random puzzles of 20–23 givens (also written to
+//! `target/bench-target/`), one at a time on one thread, best of `--runs`;
+//! fails when one takes 0.5 s or more (the issue's bar). Unless `--quick`,
+//! the bounds are then compared on the first 12. Details:
+//! `docs/measurements.md`.
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
@@ -30,6 +13,9 @@ use dlx_core::{Limits, Solver};
 use rand::rngs::ChaCha8Rng;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
+
+use super::harness::{best_of, fixed, write_scratch, Table};
+use crate::flags::Flags;
 
 /// The default seed.
 const SEED: u64 = 1074;
@@ -43,40 +29,26 @@ const BAR: Duration = Duration::from_millis(500);
 const NODE_BUDGET: u64 = 10_000_000;
 
 pub fn run(args: &[String]) -> Result<()> {
-    let mut count = COUNT;
-    let mut seed = SEED;
-    let mut runs = 3;
-    let mut quick = false;
+    let flags = Flags::parse(
+        args,
+        &["--count", "--seed", "--givens", "--runs"],
+        &["--quick"],
+    )?;
+    let count = flags.parsed("--count", COUNT)?;
+    let seed = flags.parsed("--seed", SEED)?;
+    let runs = flags.parsed("--runs", 3usize)?.max(1);
+    let quick = flags.switch("--quick");
     let mut givens = 20..=23;
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--count" => count = args.next().context("--count needs N")?.parse()?,
-            "--seed" => seed = args.next().context("--seed needs S")?.parse()?,
-            "--runs" => {
-                runs = args
-                    .next()
-                    .context("--runs needs N")?
-                    .parse::<usize>()?
-                    .max(1)
-            }
-            "--quick" => quick = true,
-            "--givens" => {
-                let range = args.next().context("--givens needs A-B")?;
-                let (low, high) = range.split_once('-').context("--givens needs A-B")?;
-                givens = low.parse()?..=high.parse()?;
-                if givens.is_empty() || *givens.end() > CELLS {
-                    bail!("--givens {range}: expected A-B with A <= B <= {CELLS}");
-                }
-            }
-            other => bail!(
-                "unknown argument {other:?}; usage: cargo xtask bench target \
-                 [--count N] [--seed S] [--givens A-B] [--runs N] [--quick]"
-            ),
+    if let Some(range) = flags.value("--givens") {
+        let (low, high) = range.split_once('-').context("--givens needs A-B")?;
+        givens = low.parse()?..=high.parse()?;
+        if givens.is_empty() || *givens.end() > CELLS {
+            bail!("--givens {range}: expected A-B with A <= B <= {CELLS}");
         }
     }
     let puzzles = random_puzzles(seed, count, givens.clone());
-    let path = write_puzzles(&puzzles)?;
+    let text: Vec<String> = puzzles.iter().map(|p| format_grid(&p.cells)).collect();
+    let path = write_scratch("target", "puzzles.txt", &text.join("\n"))?;
     println!(
         "bench target: {count} puzzles from random full grids, {}-{} givens, seed {seed}; \
          one thread, best of {runs} runs; written to {}",
@@ -86,38 +58,28 @@ pub fn run(args: &[String]) -> Result<()> {
     );
     let model = TargetModel::new();
     let mut solver = Solver::new(model.problem());
-    println!(
-        "{:>6} {:>6} {:>6} {:>12} {:>10} {:>10}",
-        "puzzle", "givens", "score", "nodes", "reached", "seconds"
-    );
+    let table = Table::new("puzzle 6|givens 6|score 6|nodes 12|reached 10|seconds 10");
     let mut slowest = (0, Duration::ZERO);
     let mut total = Duration::ZERO;
     let mut scores = Vec::new();
     for (index, puzzle) in puzzles.iter().enumerate() {
-        let mut time = Duration::MAX;
-        let mut answer = None;
-        for _ in 0..runs {
-            let start = Instant::now();
-            let found = model.best_with(&mut solver, puzzle, Bound::Rings, &Limits::none());
-            time = time.min(start.elapsed());
-            answer = Some(found);
-        }
-        let answer = answer.expect("ran at least once");
+        let (time, answer) = best_of(runs, || {
+            model.best_with(&mut solver, puzzle, Bound::Rings, &Limits::none())
+        });
         total += time;
         if time > slowest.1 {
             slowest = (index + 1, time);
         }
         let score = answer.best.as_ref().map_or(-1, |b| i64::from(b.score));
         scores.push(score);
-        println!(
-            "{:>6} {:>6} {:>6} {:>12} {:>10} {:>10.4}",
-            index + 1,
-            given_count(puzzle),
-            score,
-            answer.stats.nodes,
-            answer.stats.solutions,
-            time.as_secs_f64()
-        );
+        table.row(&[
+            &(index + 1),
+            &given_count(puzzle),
+            &score,
+            &answer.stats.nodes,
+            &answer.stats.solutions,
+            &fixed(time.as_secs_f64(), 4),
+        ]);
     }
     let met = slowest.1 < BAR;
     println!(
@@ -151,10 +113,7 @@ fn compare_bounds(
     println!(
         "bounds compared on the first {compared} puzzles (a search stops after {NODE_BUDGET} nodes):"
     );
-    println!(
-        "{:<8} {:>14} {:>10} {:>9} {:>12}",
-        "bound", "nodes", "seconds", "stopped", "other score"
-    );
+    let table = Table::new("bound -8|nodes 14|seconds 10|stopped 9|other score 12");
     let limits = Limits {
         node_budget: Some(NODE_BUDGET),
         ..Limits::none()
@@ -177,14 +136,8 @@ fn compare_bounds(
                 other += 1;
             }
         }
-        println!(
-            "{:<8} {:>14} {:>10.3} {:>9} {:>12}",
-            bound.to_string(),
-            nodes,
-            start.elapsed().as_secs_f64(),
-            stopped,
-            other
-        );
+        let seconds = fixed(start.elapsed().as_secs_f64(), 3);
+        table.row(&[&bound, &nodes, &seconds, &stopped, &other]);
     }
 }
 
@@ -245,7 +198,7 @@ fn fits(grid: &[u8; CELLS], cell: usize, digit: u8) -> bool {
 
 /// `count` puzzles, each a random full grid keeping a random number of
 /// givens from `givens` at random cells.
-pub fn random_puzzles(
+fn random_puzzles(
     seed: u64,
     count: usize,
     givens: std::ops::RangeInclusive<usize>,
@@ -255,25 +208,21 @@ pub fn random_puzzles(
         .map(|_| {
             let grid = random_full_grid(&mut rng);
             let keep = rng.random_range(givens.clone());
-            let mut cells: Vec<usize> = (0..CELLS).collect();
-            cells.shuffle(&mut rng);
-            let mut puzzle = [0; CELLS];
-            for &cell in &cells[..keep] {
-                puzzle[cell] = grid[cell];
-            }
-            TargetPuzzle {
-                cells: puzzle,
-                line: 0,
-            }
+            keep_givens(&grid, keep, &mut rng)
         })
         .collect()
 }
 
-fn write_puzzles(puzzles: &[TargetPuzzle]) -> Result<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/bench-target");
-    std::fs::create_dir_all(&dir)?;
-    let path = dir.join("puzzles.txt");
-    let text: Vec<String> = puzzles.iter().map(|p| format_grid(&p.cells)).collect();
-    std::fs::write(&path, text.join("\n"))?;
-    Ok(path)
+/// The puzzle of `grid` that keeps `keep` givens at random cells.
+pub fn keep_givens(grid: &Grid, keep: usize, rng: &mut ChaCha8Rng) -> TargetPuzzle {
+    let mut cells: Vec<usize> = (0..CELLS).collect();
+    cells.shuffle(rng);
+    let mut puzzle = [0; CELLS];
+    for &cell in &cells[..keep] {
+        puzzle[cell] = grid[cell];
+    }
+    TargetPuzzle {
+        cells: puzzle,
+        line: 0,
+    }
 }

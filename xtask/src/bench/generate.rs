@@ -1,19 +1,9 @@
 //! `cargo xtask bench generate`: minimal puzzles per second made by
-//! [`cover_models::generate::Generator`] (what `cover generate` runs, text
-//! output: no rating), for 9×9 and 16×16, on one and on two threads.
-//!
-//! Puzzle `i` is made from seed 1 and `i`, so every run makes the same
-//! puzzles; each figure is the best of `--runs` runs (default 3). The bar
-//! of issue 7: at least 200 minimal 9×9 puzzles per second on one thread.
-//!
-//! 9×9 is made twice: by the generator as it is (full grids and
-//! uniqueness checks by the bit-parallel engine) and, as the baseline in
-//! the same run, by the exact-cover engines alone
-//! (`Generator::with_checker(size, Engine::Compact)`, the generator before
-//! issue 18). Issue 18's bar: at least 5 times the baseline's rate.
-//!
-//! Usage: `cargo xtask bench generate [--runs N] [--quick]` (`--quick`
-//! makes a tenth of the puzzles).
+//! [`Generator`] (what `cover generate` runs), 9×9 and 16×16, on one and
+//! two threads, best of `--runs`, beside the 9×9 generator on the
+//! exact-cover engines alone (the baseline of issue 18); fails below 200
+//! minimal 9×9 puzzles a second on one thread (issue 7's bar). Details:
+//! `docs/measurements.md`.
 
 use std::time::Instant;
 
@@ -21,6 +11,9 @@ use anyhow::{bail, Context, Result};
 use cover_models::generate::{Generator, Request};
 use cover_models::sudoku::{Engine, Size};
 use rayon::prelude::*;
+
+use super::harness::{fixed, Table};
+use crate::flags::Flags;
 
 /// The bar: minimal 9×9 puzzles per second on one thread.
 const BAR_9X9_ONE_THREAD: f64 = 200.0;
@@ -66,28 +59,16 @@ fn rate(size: Size, checker: Engine, count: u64, threads: usize) -> Result<f64> 
 
 /// `cargo xtask bench generate [--runs N] [--quick]`.
 pub fn run(args: &[String]) -> Result<()> {
-    let mut runs = 3;
-    let mut scale = 1;
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--runs" => runs = args.next().context("--runs needs N")?.parse()?,
-            "--quick" => scale = 10,
-            other => {
-                bail!("unknown argument {other:?}; usage: bench generate [--runs N] [--quick]")
-            }
-        }
-    }
+    let flags = Flags::parse(args, &["--runs"], &["--quick"])?;
+    let runs: usize = flags.parsed("--runs", 3)?;
+    let scale = if flags.switch("--quick") { 10 } else { 1 };
     let rows = [
         ("9×9", 3, Engine::Auto, 2000 / scale),
         ("9×9 exact cover", 3, Engine::Compact, 2000 / scale),
         ("16×16", 4, Engine::Auto, 40 / scale),
     ];
     println!("minimal puzzles per second (best of {runs} runs)");
-    println!(
-        "{:<20} {:>8} {:>12} {:>12}",
-        "size", "puzzles", "1 thread", "2 threads"
-    );
+    let table = Table::new("size -20|puzzles 8|1 thread 12|2 threads 12");
     // Every run measures each row by turns, so that the machine's drift
     // falls on all of them alike.
     let mut best = [[0.0f64; 2]; 3];
@@ -100,16 +81,16 @@ pub fn run(args: &[String]) -> Result<()> {
         }
     }
     for ((label, _, _, count), rate) in rows.iter().zip(&best) {
-        println!(
-            "{:<20} {:>8} {:>12.1} {:>12.1}",
-            label, count, rate[0], rate[1]
-        );
+        table.row(&[label, count, &fixed(rate[0], 1), &fixed(rate[1], 1)]);
     }
     let ratio = [best[0][0] / best[1][0], best[0][1] / best[1][1]];
-    println!(
-        "{:<20} {:>8} {:>11.2}× {:>11.2}×",
-        "  bits / exact cover", "", ratio[0], ratio[1]
-    );
+    let times = |r: f64| format!("{r:.2}×");
+    table.row(&[
+        &"  bits / exact cover",
+        &"",
+        &times(ratio[0]),
+        &times(ratio[1]),
+    ]);
     println!(
         "issue 18's bar: 9×9 at least {RATIO_BAR}× the exact-cover generator's rate on one thread: {}",
         if ratio[0] >= RATIO_BAR { "met" } else { "not met" }

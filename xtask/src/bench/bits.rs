@@ -1,34 +1,20 @@
-//! `cargo xtask bench bits`: the bit-parallel 9×9 engines side by side
-//! with the `sudoku` crate (JCZSolve; the peer of issue 18, a dependency
-//! of this benchmark only), in this process, on one thread, on the hard
-//! 9×9 sets of `../shared/datasets/`: the triad engine
-//! (`cover_models::sudoku::TriadSolver`, `cover sudoku`'s default for
-//! 9×9) in each flavour of vectors this machine has (AVX-512, AVX2,
-//! portable), the band engine (`BitSolver`, `--engine bands`) and the
-//! compact exact-cover engine.
-//!
-//! Two modes per set: the first solution, and solve-and-prove-unique
-//! (count up to 2). Each time is the best of `--runs` passes over the
-//! whole set (default 3; a set under 5,000 puzzles is run several times
-//! per pass), the engines taking turns within each run, parsing
-//! excluded; each is also given as a ratio to the peer's. Answers are
-//! checked on the way: every puzzle of these sets has one solution, so
-//! each engine must count exactly one; each first solution of the triad
-//! engine must be a valid grid that keeps the givens (an independent
-//! check here, after the clock stops), and every flavour must give the
-//! same ones.
-//!
-//! Usage: `cargo xtask bench bits [--runs N] [SET ...]`.
+//! `cargo xtask bench bits`: the bit-parallel 9×9 engines (triad in each
+//! flavour of vectors here, bands) beside the compact exact-cover engine
+//! and the `sudoku` crate (the peer), by turns on one thread, first
+//! solution and solve-and-prove-unique, on the hard 9×9 sets; µs per
+//! puzzle and guesses, each against the peer. Every engine must count one
+//! solution, and the triad flavours' first solutions must agree and pass
+//! [`check_solution`]. Details: `docs/measurements.md`.
 
 use std::cell::Cell;
-use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
-use cover_models::sudoku::{BitSolver, Engine, Puzzles, Solver, TriadSolver, Vectors};
+use anyhow::{bail, Result};
+use cover_check::sudoku::check_solution;
+use cover_models::sudoku::{BitSolver, Engine, Solver, TriadSolver, Vectors};
 use dlx_core::{Control, Limits};
 
-use crate::bench::shared_dir;
-use crate::bench_wide::is_solution_of;
+use super::harness::{by_turns, fixed, micros_per, pick, sudoku_set, Table};
+use crate::flags::Flags;
 
 const SETS: &[&str] = &[
     "forum_hardest_1905_11plus",
@@ -38,30 +24,17 @@ const SETS: &[&str] = &[
 ];
 
 pub fn run(args: &[String]) -> Result<()> {
-    let usage = "usage: cargo xtask bench bits [--runs N] [SET ...]";
-    let mut runs = 3usize;
-    let mut sets = Vec::new();
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--runs" => runs = args.next().context(usage)?.parse().context(usage)?,
-            name if SETS.contains(&name) => sets.push(name.to_owned()),
-            _ => bail!("{usage} (sets: {})", SETS.join(", ")),
-        }
-    }
-    if sets.is_empty() {
-        sets = SETS.iter().map(|s| s.to_string()).collect();
-    }
-    let dir = shared_dir().join("datasets").join("sudoku9");
+    let flags = Flags::parse(args, &["--runs"], &[])?;
+    let runs: usize = flags.parsed("--runs", 3)?;
+    let sets = pick(flags.positional(), SETS)?;
     println!("bench bits: one thread, best of {runs}, the engines by turns; µs per puzzle");
-    for name in &sets {
-        let path = dir.join(format!("{name}.txt"));
-        let Ok(text) = std::fs::read(&path) else {
-            println!("{name:<26} (not here: {})", path.display());
+    for name in sets {
+        let Some(loaded) = sudoku_set(name).load(None)? else {
             continue;
         };
-        let puzzles: Vec<_> = Puzzles::new(&text[..], None)
-            .filter_map(|p| p.ok())
+        let puzzles: Vec<_> = loaded
+            .puzzles
+            .into_iter()
             .filter(|p| p.cells.len() == 81)
             .collect();
         let grids: Vec<[u8; 81]> = puzzles
@@ -150,52 +123,30 @@ pub fn run(args: &[String]) -> Result<()> {
             let times = by_turns(runs, repeats, &mut passes);
             drop(passes);
             for (grid, first) in grids.iter().zip(&firsts[0]) {
-                assert!(is_solution_of(3, grid, first), "{name}: a bad grid");
+                if let Err(e) = check_solution(grid, first, 9) {
+                    bail!("{name}: a bad grid: {e}");
+                }
             }
             assert!(
                 firsts.iter().all(|f| f == &firsts[0]),
                 "{name}: the flavours differ"
             );
-            let per = |t: Duration| t.as_secs_f64() * 1e6 / n as f64;
             let peer = *times.last().expect("the peer runs");
             println!("{name} ({n} puzzles), {mode}:");
-            println!(
-                "  {:<16} {:>10} {:>9} {:>9}",
-                "engine", "µs/puzzle", "/ sudoku", "guesses"
-            );
+            let table = Table::new("engine -16|µs/puzzle 10|/ sudoku 9|guesses 9");
             for ((engine, time), guesses) in names.iter().zip(&times).zip(&guesses) {
                 let guesses = match guesses.get() {
                     0 => String::new(),
-                    total => format!("{:.1}", total as f64 / n as f64),
+                    total => fixed(total as f64 / n as f64, 1),
                 };
-                println!(
-                    "  {engine:<16} {:>10.2} {:>9.3} {guesses:>9}",
-                    per(*time),
-                    time.as_secs_f64() / peer.as_secs_f64(),
-                );
+                table.row(&[
+                    engine,
+                    &fixed(micros_per(*time, n), 2),
+                    &fixed(time.as_secs_f64() / peer.as_secs_f64(), 3),
+                    &guesses,
+                ]);
             }
         }
     }
     Ok(())
-}
-
-/// The best time of each pass over `runs` runs, the passes taking turns
-/// within each run (so that the machine's drift falls on all alike); a
-/// pass's time is that of `repeats` calls, divided by `repeats`.
-pub fn by_turns<P: FnMut() + ?Sized>(
-    runs: usize,
-    repeats: u32,
-    passes: &mut [Box<P>],
-) -> Vec<Duration> {
-    let mut best = vec![Duration::MAX; passes.len()];
-    for _ in 0..runs.max(1) {
-        for (pass, best) in passes.iter_mut().zip(&mut best) {
-            let start = Instant::now();
-            for _ in 0..repeats {
-                pass();
-            }
-            *best = (*best).min(start.elapsed() / repeats);
-        }
-    }
-    best
 }
