@@ -125,6 +125,9 @@ struct SudokuSet {
     counts: Counts,
     /// `--max-nodes`; when set, `gave up` answers are allowed (and counted).
     max_nodes: Option<u64>,
+    /// The field of a line (from 0, split at white space) that holds the
+    /// puzzle, when other fields come before it (`hash puzzle rating`).
+    column: Option<usize>,
 }
 
 /// The command a set is for.
@@ -152,6 +155,7 @@ const fn lines(counts: Counts) -> Kind {
         symbols: None,
         counts,
         max_nodes: None,
+        column: None,
     })
 }
 
@@ -161,6 +165,7 @@ const fn lines_16(counts: Counts) -> Kind {
         symbols: Some(SYMBOLS_16),
         counts,
         max_nodes: None,
+        column: None,
     })
 }
 
@@ -170,6 +175,7 @@ const fn grids(counts: Counts) -> Kind {
         symbols: None,
         counts,
         max_nodes: None,
+        column: None,
     })
 }
 
@@ -189,6 +195,17 @@ const SETS: &[Set] = &[
         "sudoku9/tdoku_test_puzzles_with_counts.txt",
         lines(Counts::Stated),
     ),
+    // `hash puzzle rating` lines, Sukaku Explainer's ratings (issue 34).
+    set(
+        "sudoku9/se_rated.txt",
+        Kind::Sudoku(SudokuSet {
+            layout: Layout::Line,
+            symbols: None,
+            counts: Counts::Unique,
+            max_nodes: None,
+            column: Some(1),
+        }),
+    ),
     set("sudoku9/top95.txt", lines(Counts::Unique)),
     set("sudoku9/hardest.txt", lines(Counts::Unique)),
     set("sudoku9/gecode_9x9.txt", lines(Counts::Recount)),
@@ -201,6 +218,7 @@ const SETS: &[Set] = &[
             symbols: Some(SYMBOLS_25),
             counts: Counts::Unknown,
             max_nodes: Some(GECODE_25_MAX_NODES),
+            column: None,
         }),
     ),
     set("samples/poj3074_sample.in", lines(Counts::Recount)),
@@ -365,6 +383,21 @@ fn cut_lines(text: &str, first: Option<usize>) -> (&str, Vec<String>) {
         end = text.len();
     }
     (&text[..end], puzzles)
+}
+
+/// `text` with each line that is not a comment cut to its field `column`
+/// (split at white space); a line without that field stays as it is.
+fn puzzle_column(text: &str, column: usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        let field = line.split_whitespace().nth(column);
+        match field {
+            Some(field) if !line.starts_with('#') => out.push_str(field),
+            _ => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// A sudoku set, read: the input for `cover`, the puzzles and what is
@@ -965,6 +998,10 @@ impl Soak {
             Ok(text) => text,
             Err(e) => return self.fail_set(set.name(), format!("{}: {e}", path.display())),
         };
+        let text = match sudoku.column {
+            Some(column) => puzzle_column(&text, column),
+            None => text,
+        };
         let read = match read_sudoku(&text, sudoku, self.first) {
             Ok(read) => read,
             Err(e) => return self.fail_set(set.name(), e),
@@ -1491,6 +1528,7 @@ mod tests {
             symbols: None,
             counts: Counts::Stated,
             max_nodes: None,
+            column: None,
         };
         let text = format!(
             "# c\n{P}:1:{S}\n{P}:125:{S}\n",
@@ -1510,6 +1548,15 @@ mod tests {
         assert!(read_sudoku(&format!("{PUZZLE_9}\n"), &set, None).is_err());
     }
 
+    #[test]
+    fn a_puzzle_column_is_cut_out_of_its_line() {
+        let text = "# hash puzzle rating\nab12 ..3.4 2.5\n\nlonely\n";
+        assert_eq!(
+            puzzle_column(text, 1),
+            "# hash puzzle rating\n..3.4\n\nlonely\n"
+        );
+    }
+
     /// Luogu P1784's sample, as a line, and its solution.
     const PUZZLE_9: &str =
         "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
@@ -1522,6 +1569,7 @@ mod tests {
             symbols: None,
             counts,
             max_nodes: None,
+            column: None,
         }
     }
 
@@ -1600,6 +1648,7 @@ mod tests {
             symbols: None,
             counts: Counts::Recount,
             max_nodes: None,
+            column: None,
         };
         let read = read_sudoku(&grid, &set, None).unwrap();
         assert_eq!(read.known[0].count, Some(1), "recounted");
