@@ -10,3 +10,4 @@
 //! so a bug shared by a checker and the code it checks cannot come from
 //! shared code.
 #![forbid(unsafe_code)]
+pub mod brute;
