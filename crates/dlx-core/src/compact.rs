@@ -74,9 +74,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use thiserror::Error;
 
+use crate::engine::{Control, Limits, Outcome, Report, Search, Stats, UnknownOption, Visitor};
 use crate::problem::Problem;
 use crate::propagate::{Domain, Propagator, Slot, Verdict};
-use crate::search::{Control, Limits, Outcome, Report, Search, Stats, UnknownOption, Visitor};
 
 /// The most options an item may have for the compact engine.
 pub const MAX_ITEM_OPTIONS: usize = 64;

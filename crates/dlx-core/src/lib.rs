@@ -113,6 +113,7 @@
 #![deny(missing_docs)]
 
 mod compact;
+mod engine;
 mod links;
 mod names;
 mod problem;
@@ -123,14 +124,14 @@ mod shard;
 mod split;
 
 pub use compact::{CompactSolver, TooWide, Undo, MAX_COMPACT_ITEMS, MAX_ITEM_OPTIONS};
+pub use engine::{Control, Guide, Limits, Outcome, Report, Search, Stats, UnknownOption, Visitor};
 pub use problem::{Bounds, Colour, Problem, ProblemBuilder, ProblemError, MAX_NODES};
 pub use propagate::{Domain, Propagator, Verdict};
 pub use repeat::{RepeatReport, RepeatSolver};
-pub use search::{
-    Control, Guide, Limits, Outcome, PropagationUnsupported, Report, Search, Solutions, Solver,
-    Stats, UnknownOption, Visitor, CLOSED,
+pub use search::{PropagationUnsupported, Solutions, Solver, CLOSED};
+pub use shard::{
+    digest, plan, run_shard, run_top, shard_check, Shard, ShardConfig, ShardError, ShardPlan,
 };
-pub use shard::{digest, plan, run_shard, run_top, shard_check, Shard, ShardConfig, ShardPlan};
 pub use split::{
     count_compact_parallel, count_compact_resumed, count_parallel, count_parallel_with,
     first_compact_parallel, first_compact_resumed, search_parallel, search_parallel_with, split,

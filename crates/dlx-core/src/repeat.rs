@@ -53,8 +53,8 @@
 
 use std::sync::atomic::Ordering;
 
+use crate::engine::{Limits, Outcome, Stats};
 use crate::problem::Problem;
-use crate::search::{Limits, Outcome, Stats};
 
 /// What a repeat-cover search reports.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -30,9 +30,9 @@ use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 use sha2::{Digest as _, Sha256};
 
+use crate::engine::{Control, Limits, Stats, UnknownOption};
 use crate::problem::Problem;
-use crate::search::{Limits, Solver, Stats, UnknownOption};
-use crate::Control;
+use crate::search::Solver;
 
 /// How to cut.
 #[derive(Debug, Clone)]

@@ -27,7 +27,6 @@
 //! the tree, which the serial search never needs to); shared on demand, it
 //! takes 0.5 times (60 ms to 35.7 ms).
 
-use crate::search::Search;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -35,8 +34,9 @@ use std::sync::{Arc, Mutex};
 use rayon::prelude::*;
 
 use crate::compact::CompactSolver;
+use crate::engine::{Control, Limits, Outcome, Report, Search, Stats, UnknownOption};
 use crate::problem::Problem;
-use crate::search::{Control, Limits, Outcome, Report, Solver, Stats, UnknownOption};
+use crate::search::Solver;
 
 /// How to split.
 #[derive(Debug, Clone)]
