@@ -350,6 +350,24 @@ macro_rules! with_engine {
     };
 }
 
+/// Calls `$c.$run::<STRIDE, TRAIL, PROP, V>(…)` compiled for `$c`'s
+/// options, undo and propagator. Options of four items (sudoku, Latin
+/// squares) get a search of their own, with the node loop unrolled; with a
+/// propagator the node loop is not the cost, and one generic version of it
+/// is enough.
+macro_rules! compiled_for {
+    ($c:ident, $run:ident::<$v:ident>($($arg:expr),*)) => {
+        match ($c.stride, $c.trailing, $c.propagator.0.is_some()) {
+            (_, false, true) => $c.$run::<0, false, true, $v>($($arg),*),
+            (_, true, true) => $c.$run::<0, true, true, $v>($($arg),*),
+            (3, false, false) => $c.$run::<3, false, false, $v>($($arg),*),
+            (3, true, false) => $c.$run::<3, true, false, $v>($($arg),*),
+            (_, false, false) => $c.$run::<0, false, false, $v>($($arg),*),
+            (_, true, false) => $c.$run::<0, true, false, $v>($($arg),*),
+        }
+    };
+}
+
 impl CompactSolver {
     /// Builds the compact engine for `problem`, or says why it does not
     /// apply (an item with more than [`MAX_ITEM_OPTIONS`] options, or more
@@ -991,14 +1009,7 @@ impl<M: Mask, K: Key> Compact<M, K> {
             // A limit the search has already reached (0 among them).
             return Some(self.report(Outcome::SolutionLimit));
         }
-        let outcome = match (self.stride, self.trailing, self.propagator.0.is_some()) {
-            (_, false, true) => self.run_from::<0, false, true, V>(limits, visitor, low),
-            (_, true, true) => self.run_from::<0, true, true, V>(limits, visitor, low),
-            (3, false, false) => self.run_from::<3, false, false, V>(limits, visitor, low),
-            (3, true, false) => self.run_from::<3, true, false, V>(limits, visitor, low),
-            (_, false, false) => self.run_from::<0, false, false, V>(limits, visitor, low),
-            (_, true, false) => self.run_from::<0, true, false, V>(limits, visitor, low),
-        };
+        let outcome = compiled_for!(self, run_from::<V>(limits, visitor, low));
         Some(self.report(outcome))
     }
 
@@ -1029,18 +1040,7 @@ impl<M: Mask, K: Key> Compact<M, K> {
         if let Some(&option) = given.iter().find(|&&o| o >= options) {
             return Err(UnknownOption { option, options });
         }
-        // Options of four items (sudoku, Latin squares) get a search of
-        // their own, with the node loop unrolled.
-        // With a propagator the node loop is not the cost: one generic
-        // version of it is enough.
-        let outcome = match (self.stride, self.trailing, self.propagator.0.is_some()) {
-            (_, false, true) => self.search_from::<0, false, true, V>(given, limits, visitor),
-            (_, true, true) => self.search_from::<0, true, true, V>(given, limits, visitor),
-            (3, false, false) => self.search_from::<3, false, false, V>(given, limits, visitor),
-            (3, true, false) => self.search_from::<3, true, false, V>(given, limits, visitor),
-            (_, false, false) => self.search_from::<0, false, false, V>(given, limits, visitor),
-            (_, true, false) => self.search_from::<0, true, false, V>(given, limits, visitor),
-        };
+        let outcome = compiled_for!(self, search_from::<V>(given, limits, visitor));
         Ok(self.report(outcome))
     }
 

@@ -17,7 +17,7 @@ mod common;
 
 use dlx_core::Search;
 
-use common::{exact_specs, sorted, with_fillers, Shape, Spec};
+use common::{exact_specs, sorted, with_fillers, Spec};
 use dlx_core::{
     count_compact_parallel, count_compact_resumed, first_compact_parallel, first_compact_resumed,
     CompactSolver, Control, Limits, Outcome, Problem, ShareConfig, Solver, Undo,
@@ -26,46 +26,25 @@ use proptest::prelude::*;
 
 /// Random problems of up to 10 items and 24 options of distinct items.
 fn small() -> impl Strategy<Value = Spec> {
-    exact_specs(Shape {
-        items: 1..=10,
-        secondary: 0..=3,
-        option_items: 1..=4,
-        options: 0..=24,
-    })
+    exact_specs(1..=10, 0..=3, 1..=4, 0..=24)
 }
 
 /// Random problems whose options all have exactly four items.
 fn four_item_options() -> impl Strategy<Value = Spec> {
-    exact_specs(Shape {
-        items: 4..=10,
-        secondary: 0..=0,
-        option_items: 4..=4,
-        options: 1..=24,
-    })
+    exact_specs(4..=10, 0..=0, 4..=4, 1..=24)
 }
 
 /// Random problems with few items and many options each (up to 64), so
 /// that the wider state words are used.
 fn wide() -> impl Strategy<Value = Spec> {
-    exact_specs(Shape {
-        items: 2..=4,
-        secondary: 0..=0,
-        option_items: 1..=2,
-        options: 40..=64,
-    })
+    exact_specs(2..=4, 0..=0, 1..=2, 40..=64)
 }
 
 /// Random problems of a few items with 9 to 16 options each (secondary
 /// ones included), plus 1000 primary items with one option each: the keys
 /// then fill all their 15 bits, the tightest case of the 16-bit state.
 fn tight_keys() -> impl Strategy<Value = Spec> {
-    exact_specs(Shape {
-        items: 3..=6,
-        secondary: 1..=2,
-        option_items: 1..=2,
-        options: 20..=40,
-    })
-    .prop_map(|spec| with_fillers(spec, 1000))
+    exact_specs(3..=6, 1..=2, 1..=2, 20..=40).prop_map(|spec| with_fillers(spec, 1000))
 }
 
 /// Every solution, sorted, with the search's report.
@@ -248,12 +227,7 @@ fn one_solver_many_searches_with(problem: &Problem, undo: Undo) {
 /// Random problems with many solutions: up to 8 items, covered by options
 /// of one to three items.
 fn many_solutions() -> impl Strategy<Value = Spec> {
-    exact_specs(Shape {
-        items: 2..=8,
-        secondary: 0..=2,
-        option_items: 1..=3,
-        options: 4..=30,
-    })
+    exact_specs(2..=8, 0..=2, 1..=3, 4..=30)
 }
 
 /// Every solution containing `given`, in the order the search finds them.

@@ -24,7 +24,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::{exact_specs, Shape, Spec};
+use common::{exact_specs, Spec};
 use dlx_core::{
     count_compact_parallel, count_parallel_with, first_compact_parallel, CompactSolver, Control,
     Domain, Limits, Outcome, Problem, Propagator, Search, ShareConfig, Solver, SplitConfig, Undo,
@@ -34,12 +34,7 @@ use proptest::prelude::*;
 
 /// Random problems of up to 9 items and 16 options.
 fn small() -> impl Strategy<Value = Spec> {
-    exact_specs(Shape {
-        items: 1..=9,
-        secondary: 0..=2,
-        option_items: 1..=4,
-        options: 0..=16,
-    })
+    exact_specs(1..=9, 0..=2, 1..=4, 0..=16)
 }
 
 fn conflict(a: &[usize], b: &[usize]) -> bool {

@@ -122,28 +122,16 @@ pub fn sorted(solution: &[usize]) -> Vec<usize> {
     s
 }
 
-/// The sizes of random exact-cover problems.
-pub struct Shape {
-    /// How many items in all.
-    pub items: RangeInclusive<usize>,
-    /// How many of them secondary (at most all but one).
-    pub secondary: RangeInclusive<usize>,
-    /// How many distinct items an option has (at most all).
-    pub option_items: RangeInclusive<usize>,
-    /// How many options (before those without a primary item are left
-    /// out).
-    pub options: RangeInclusive<usize>,
-}
-
-/// Random exact-cover problems of `shape`: options of distinct items, in
-/// item order.
-pub fn exact_specs(shape: Shape) -> impl Strategy<Value = Spec> {
-    let Shape {
-        items,
-        secondary,
-        option_items,
-        options,
-    } = shape;
+/// Random exact-cover problems: `items` items in all, `secondary` of them
+/// secondary (at most all but one), `options` options (before those
+/// without a primary item are left out) of `option_items` distinct items
+/// each (at most all), in item order.
+pub fn exact_specs(
+    items: RangeInclusive<usize>,
+    secondary: RangeInclusive<usize>,
+    option_items: RangeInclusive<usize>,
+    options: RangeInclusive<usize>,
+) -> impl Strategy<Value = Spec> {
     (items, secondary).prop_flat_map(move |(items, secondary)| {
         let secondary = secondary.min(items - 1);
         let lengths = (*option_items.start()).min(items)..=(*option_items.end()).min(items);
