@@ -32,8 +32,7 @@
 //! branch point (196 KB for 64×64), so there each write after the first
 //! branch point logs the old words on a trail, reserved once at its bound
 //! (one entry per incidence and per item), which is written back in reverse
-//! ([`Undo`]). Nothing else allocates during a search. (The trail takes
-//! twice the instructions of copying on 9×9 and 16×16; on 25×25 they tie.)
+//! ([`Undo`]). Nothing else allocates during a search.
 //!
 //! Differences from [`Solver`](crate::Solver), all by design: the solution
 //! set is the same, but when several items are forced at once, the one
@@ -54,20 +53,8 @@
 //! Latin squares), the search is compiled a second time with the node loop
 //! unrolled.
 //!
-//! Measured (callgrind instructions, `cover sudoku` on magictour_top1465,
-//! one thread): 512M for the first version; 410M with each slot listing its
-//! option's other items; 324M with unchecked indexing in `cover`; 307M
-//! with signed 16-bit keys; 265M with the unrolled loop for four-item
-//! options; 252M applying the givens through it too. Tried and dropped:
-//! 16-bit nodes (+9% instructions, no fewer cache misses), a stack of the
-//! forced items a scan finds (+9%). See `branchless_min` for the one change
-//! that costs instructions and saves time. Also tried and dropped: the
-//! smallest key kept in four lanes (by a node's place in its slot's list)
-//! to shorten the chain of dependent minimum operations (17_clue: +4.6%
-//! instructions, 1-3% less time, within the noise); other orders of the
-//! sudoku model's items (cells first, the order kept, takes the fewest
-//! nodes on the 9×9 sets: 86.5 a puzzle on 17_clue against 88 to 103,
-//! 369 on magictour_top1465 against 404 to 450).
+//! Each of these choices was measured, and others tried and dropped: see
+//! `docs/measurements.md`.
 
 use std::fmt::Debug;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -140,12 +127,9 @@ trait Key: Copy + Ord + Debug + Send + Sync + 'static {
     fn from_u32(v: u32) -> Self;
     fn to_u32(self) -> u32;
     fn minus(self, unit: Self) -> Self;
-    /// The smaller of two keys, by arithmetic. In the node loop LLVM turns
-    /// `min` (and `if key < two`) into branches on the data, which
-    /// mispredict often: this takes 12% more instructions than `min` there
-    /// but 4-7% less time (CPU time, best of 12 runs: magictour_top1465
-    /// 25.7 µs a puzzle against 26.9; the guarded `if key < two` form took
-    /// 33.7).
+    /// The smaller of two keys, by arithmetic: `min` compiles to branches
+    /// on the data, which mispredict often in the node loop (more
+    /// instructions, less time; measured in `docs/measurements.md`).
     fn branchless_min(self, other: Self) -> Self;
 }
 
@@ -195,9 +179,8 @@ macro_rules! word {
 }
 // A 16-bit mask's node packs the item (narrow engines have at most 2^16
 // item positions; see `CompactSolver::new`) and the clearing mask into one
-// word, `item << 16 | clear`. (A 16-bit node, `item << 4 | b`, halves the
-// lists but costs 9% more instructions, and the lists of a 9×9 sudoku miss
-// the first-level cache rarely anyway.)
+// word, `item << 16 | clear`. (A 16-bit node was tried and dropped: more
+// instructions, no fewer cache misses.)
 word!(
     u16,
     u32,
@@ -303,12 +286,8 @@ fn smallest<K: Key>(keys: &[K]) -> K {
         .fold(K::MAX, |a, b| a.min(b))
 }
 
-/// [`smallest`] compiled for AVX2: 16 keys per instruction instead of 8.
-/// `cover sudoku --jobs 1` under callgrind: 17_clue (first 5000) 261.2M
-/// to 255.0M instructions, magictour_top1465 251.1M to 244.8M; by the
-/// clock (best of 25 alternating runs, 20,000 17_clue puzzles) 3-4% less
-/// time. (The whole engine built for AVX2 with `-C target-cpu=native`
-/// gained nothing more.)
+/// [`smallest`] compiled for AVX2: 16 keys per instruction instead of 8
+/// (a few percent less time on sudoku; `docs/measurements.md`).
 ///
 /// # Safety
 /// The processor must have AVX2.
