@@ -1279,30 +1279,18 @@ mod tests {
     fn word_sizes_follow_the_problem() {
         let p = problem(2, 0, &[&[0], &[1], &[0, 1]]);
         assert_eq!(CompactSolver::new(&p).unwrap().word_bits(), (16, 16));
-        let mut b = Problem::builder(1, 0);
-        for _ in 0..20 {
-            b.add_option([0]).unwrap();
-        }
-        let mut solver = CompactSolver::new(&b.build()).unwrap();
+        let mut solver = CompactSolver::new(&problem(1, 0, &[&[0][..]; 20])).unwrap();
         assert_eq!(solver.word_bits(), (32, 32));
         assert_eq!(solver.count(), 20);
-        let mut b = Problem::builder(1, 1);
-        for k in 0..64 {
-            if k % 2 == 0 {
-                b.add_option([0, 1]).unwrap();
-            } else {
-                b.add_option([0]).unwrap();
-            }
-        }
-        let mut solver = CompactSolver::new(&b.build()).unwrap();
+        // Options {a x} and {a}, 32 of each.
+        let alternating: Vec<&[usize]> = (0..64)
+            .map(|k| if k % 2 == 0 { &[0, 1][..] } else { &[0][..] })
+            .collect();
+        let mut solver = CompactSolver::new(&problem(1, 1, &alternating)).unwrap();
         assert_eq!(solver.word_bits(), (64, 32));
         assert_eq!(solver.count(), 64);
-        let mut b = Problem::builder(1, 0);
-        for _ in 0..65 {
-            b.add_option([0]).unwrap();
-        }
         assert_eq!(
-            CompactSolver::new(&b.build()).unwrap_err(),
+            CompactSolver::new(&problem(1, 0, &[&[0][..]; 65])).unwrap_err(),
             TooWide::Options {
                 item: 0,
                 options: 65

@@ -344,6 +344,17 @@ fn is_subset(a: &[u64], b: &[u64]) -> bool {
     a.iter().zip(b).all(|(x, y)| x & !y == 0)
 }
 
+/// Takes row `r` (whose bits are `row`) out of the transposed matrix
+/// `columns` (rows of `words` words): clears bit `r` in the row of each of
+/// its ones and lowers that row's `counts` entry. The same step drops an
+/// option (from the items' rows) and an item (from the options' rows).
+fn leave_columns(r: usize, row: &[u64], columns: &mut [u64], words: usize, counts: &mut [u32]) {
+    for c in ones(row) {
+        clear_bit(&mut columns[c * words..][..words], r);
+        counts[c] -= 1;
+    }
+}
+
 /// Iterates over the set bits of `bits`, ascending.
 fn ones(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
     bits.iter().enumerate().flat_map(|(w, &word)| {
@@ -453,11 +464,8 @@ impl Reduced {
                 if dominated {
                     option_alive[a] = false;
                     changed = true;
-                    let row_a = option_bits[a * item_words..][..item_words].to_vec();
-                    for i in ones(&row_a) {
-                        clear_bit(&mut item_bits[i * option_words..][..option_words], a);
-                        item_degree[i] -= 1;
-                    }
+                    let row_a = &option_bits[a * item_words..][..item_words];
+                    leave_columns(a, row_a, &mut item_bits, option_words, &mut item_degree);
                 }
             }
             // Items: drop `j` when a live `i` has only options that cover
@@ -487,11 +495,8 @@ impl Reduced {
                 if implied {
                     item_alive[j] = false;
                     changed = true;
-                    let row_j = item_bits[j * option_words..][..option_words].to_vec();
-                    for o in ones(&row_j) {
-                        clear_bit(&mut option_bits[o * item_words..][..item_words], j);
-                        option_size[o] -= 1;
-                    }
+                    let row_j = &item_bits[j * option_words..][..option_words];
+                    leave_columns(j, row_j, &mut option_bits, item_words, &mut option_size);
                 }
             }
             if !changed {
