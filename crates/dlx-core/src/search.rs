@@ -690,6 +690,9 @@ impl Solver {
         self.links.uncommit_one::<XCC>(first);
     }
 
+    // Each step below and its undo are written out as mirror images, as in
+    // Knuth's text: the undo runs the same walk in reverse.
+
     /// Forcing an option of a problem with bounds: the option leaves every
     /// list (it is taken, once), then each primary item of it counts one
     /// cover more (covered when it may take no more) and each secondary
