@@ -32,8 +32,7 @@
 //! branch point (196 KB for 64×64), so there each write after the first
 //! branch point logs the old words on a trail, reserved once at its bound
 //! (one entry per incidence and per item), which is written back in reverse
-//! ([`Undo`]). Nothing else allocates during a search. (The trail takes
-//! twice the instructions of copying on 9×9 and 16×16; on 25×25 they tie.)
+//! ([`Undo`]). Nothing else allocates during a search.
 //!
 //! Differences from [`Solver`](crate::Solver), all by design: the solution
 //! set is the same, but when several items are forced at once, the one
@@ -54,29 +53,17 @@
 //! Latin squares), the search is compiled a second time with the node loop
 //! unrolled.
 //!
-//! Measured (callgrind instructions, `cover sudoku` on magictour_top1465,
-//! one thread): 512M for the first version; 410M with each slot listing its
-//! option's other items; 324M with unchecked indexing in `cover`; 307M
-//! with signed 16-bit keys; 265M with the unrolled loop for four-item
-//! options; 252M applying the givens through it too. Tried and dropped:
-//! 16-bit nodes (+9% instructions, no fewer cache misses), a stack of the
-//! forced items a scan finds (+9%). See `branchless_min` for the one change
-//! that costs instructions and saves time. Also tried and dropped: the
-//! smallest key kept in four lanes (by a node's place in its slot's list)
-//! to shorten the chain of dependent minimum operations (17_clue: +4.6%
-//! instructions, 1-3% less time, within the noise); other orders of the
-//! sudoku model's items (cells first, the order kept, takes the fewest
-//! nodes on the 9×9 sets: 86.5 a puzzle on 17_clue against 88 to 103,
-//! 369 on magictour_top1465 against 404 to 450).
+//! Each of these choices was measured, and others tried and dropped: see
+//! `docs/measurements.md`.
 
 use std::fmt::Debug;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use thiserror::Error;
 
+use crate::engine::{Control, Limits, Outcome, Report, Search, Stats, UnknownOption, Visitor};
 use crate::problem::Problem;
 use crate::propagate::{Domain, Propagator, Slot, Verdict};
-use crate::search::{Control, Limits, Outcome, Report, Search, Stats, UnknownOption, Visitor};
 
 /// The most options an item may have for the compact engine.
 pub const MAX_ITEM_OPTIONS: usize = 64;
@@ -140,12 +127,9 @@ trait Key: Copy + Ord + Debug + Send + Sync + 'static {
     fn from_u32(v: u32) -> Self;
     fn to_u32(self) -> u32;
     fn minus(self, unit: Self) -> Self;
-    /// The smaller of two keys, by arithmetic. In the node loop LLVM turns
-    /// `min` (and `if key < two`) into branches on the data, which
-    /// mispredict often: this takes 12% more instructions than `min` there
-    /// but 4-7% less time (CPU time, best of 12 runs: magictour_top1465
-    /// 25.7 µs a puzzle against 26.9; the guarded `if key < two` form took
-    /// 33.7).
+    /// The smaller of two keys, by arithmetic: `min` compiles to branches
+    /// on the data, which mispredict often in the node loop (more
+    /// instructions, less time; measured in `docs/measurements.md`).
     fn branchless_min(self, other: Self) -> Self;
 }
 
@@ -195,9 +179,8 @@ macro_rules! word {
 }
 // A 16-bit mask's node packs the item (narrow engines have at most 2^16
 // item positions; see `CompactSolver::new`) and the clearing mask into one
-// word, `item << 16 | clear`. (A 16-bit node, `item << 4 | b`, halves the
-// lists but costs 9% more instructions, and the lists of a 9×9 sudoku miss
-// the first-level cache rarely anyway.)
+// word, `item << 16 | clear`. (A 16-bit node was tried and dropped: more
+// instructions, no fewer cache misses.)
 word!(
     u16,
     u32,
@@ -303,12 +286,8 @@ fn smallest<K: Key>(keys: &[K]) -> K {
         .fold(K::MAX, |a, b| a.min(b))
 }
 
-/// [`smallest`] compiled for AVX2: 16 keys per instruction instead of 8.
-/// `cover sudoku --jobs 1` under callgrind: 17_clue (first 5000) 261.2M
-/// to 255.0M instructions, magictour_top1465 251.1M to 244.8M; by the
-/// clock (best of 25 alternating runs, 20,000 17_clue puzzles) 3-4% less
-/// time. (The whole engine built for AVX2 with `-C target-cpu=native`
-/// gained nothing more.)
+/// [`smallest`] compiled for AVX2: 16 keys per instruction instead of 8
+/// (a few percent less time on sudoku; `docs/measurements.md`).
 ///
 /// # Safety
 /// The processor must have AVX2.
@@ -346,6 +325,24 @@ macro_rules! with_engine {
             Engine::Narrow($c) => $body,
             Engine::Medium($c) => $body,
             Engine::Wide($c) => $body,
+        }
+    };
+}
+
+/// Calls `$c.$run::<STRIDE, TRAIL, PROP, V>(…)` compiled for `$c`'s
+/// options, undo and propagator. Options of four items (sudoku, Latin
+/// squares) get a search of their own, with the node loop unrolled; with a
+/// propagator the node loop is not the cost, and one generic version of it
+/// is enough.
+macro_rules! compiled_for {
+    ($c:ident, $run:ident::<$v:ident>($($arg:expr),*)) => {
+        match ($c.stride, $c.trailing, $c.propagator.0.is_some()) {
+            (_, false, true) => $c.$run::<0, false, true, $v>($($arg),*),
+            (_, true, true) => $c.$run::<0, true, true, $v>($($arg),*),
+            (3, false, false) => $c.$run::<3, false, false, $v>($($arg),*),
+            (3, true, false) => $c.$run::<3, true, false, $v>($($arg),*),
+            (_, false, false) => $c.$run::<0, false, false, $v>($($arg),*),
+            (_, true, false) => $c.$run::<0, true, false, $v>($($arg),*),
         }
     };
 }
@@ -991,14 +988,7 @@ impl<M: Mask, K: Key> Compact<M, K> {
             // A limit the search has already reached (0 among them).
             return Some(self.report(Outcome::SolutionLimit));
         }
-        let outcome = match (self.stride, self.trailing, self.propagator.0.is_some()) {
-            (_, false, true) => self.run_from::<0, false, true, V>(limits, visitor, low),
-            (_, true, true) => self.run_from::<0, true, true, V>(limits, visitor, low),
-            (3, false, false) => self.run_from::<3, false, false, V>(limits, visitor, low),
-            (3, true, false) => self.run_from::<3, true, false, V>(limits, visitor, low),
-            (_, false, false) => self.run_from::<0, false, false, V>(limits, visitor, low),
-            (_, true, false) => self.run_from::<0, true, false, V>(limits, visitor, low),
-        };
+        let outcome = compiled_for!(self, run_from::<V>(limits, visitor, low));
         Some(self.report(outcome))
     }
 
@@ -1029,18 +1019,7 @@ impl<M: Mask, K: Key> Compact<M, K> {
         if let Some(&option) = given.iter().find(|&&o| o >= options) {
             return Err(UnknownOption { option, options });
         }
-        // Options of four items (sudoku, Latin squares) get a search of
-        // their own, with the node loop unrolled.
-        // With a propagator the node loop is not the cost: one generic
-        // version of it is enough.
-        let outcome = match (self.stride, self.trailing, self.propagator.0.is_some()) {
-            (_, false, true) => self.search_from::<0, false, true, V>(given, limits, visitor),
-            (_, true, true) => self.search_from::<0, true, true, V>(given, limits, visitor),
-            (3, false, false) => self.search_from::<3, false, false, V>(given, limits, visitor),
-            (3, true, false) => self.search_from::<3, true, false, V>(given, limits, visitor),
-            (_, false, false) => self.search_from::<0, false, false, V>(given, limits, visitor),
-            (_, true, false) => self.search_from::<0, true, false, V>(given, limits, visitor),
-        };
+        let outcome = compiled_for!(self, search_from::<V>(given, limits, visitor));
         Ok(self.report(outcome))
     }
 
@@ -1300,30 +1279,18 @@ mod tests {
     fn word_sizes_follow_the_problem() {
         let p = problem(2, 0, &[&[0], &[1], &[0, 1]]);
         assert_eq!(CompactSolver::new(&p).unwrap().word_bits(), (16, 16));
-        let mut b = Problem::builder(1, 0);
-        for _ in 0..20 {
-            b.add_option([0]).unwrap();
-        }
-        let mut solver = CompactSolver::new(&b.build()).unwrap();
+        let mut solver = CompactSolver::new(&problem(1, 0, &[&[0][..]; 20])).unwrap();
         assert_eq!(solver.word_bits(), (32, 32));
         assert_eq!(solver.count(), 20);
-        let mut b = Problem::builder(1, 1);
-        for k in 0..64 {
-            if k % 2 == 0 {
-                b.add_option([0, 1]).unwrap();
-            } else {
-                b.add_option([0]).unwrap();
-            }
-        }
-        let mut solver = CompactSolver::new(&b.build()).unwrap();
+        // Options {a x} and {a}, 32 of each.
+        let alternating: Vec<&[usize]> = (0..64)
+            .map(|k| if k % 2 == 0 { &[0, 1][..] } else { &[0][..] })
+            .collect();
+        let mut solver = CompactSolver::new(&problem(1, 1, &alternating)).unwrap();
         assert_eq!(solver.word_bits(), (64, 32));
         assert_eq!(solver.count(), 64);
-        let mut b = Problem::builder(1, 0);
-        for _ in 0..65 {
-            b.add_option([0]).unwrap();
-        }
         assert_eq!(
-            CompactSolver::new(&b.build()).unwrap_err(),
+            CompactSolver::new(&problem(1, 0, &[&[0][..]; 65])).unwrap_err(),
             TooWide::Options {
                 item: 0,
                 options: 65

@@ -247,6 +247,9 @@ impl Links {
         }
     }
 
+    // The safe operations below are alike on purpose: each keeps its unsafe
+    // call beside its own SAFETY line, which a shared macro would hide.
+
     /// Takes `item` out of the active list and hides every option in its
     /// list from the other items' lists. With `XCC`, nodes of purified
     /// items stay where they are (see [`PURIFIED`]).

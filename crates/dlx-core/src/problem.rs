@@ -169,7 +169,8 @@ impl Problem {
         ProblemBuilder::new(primary, secondary)
     }
 
-    /// Starts a problem whose items have names (primary names first).
+    /// Starts a problem whose items have names (primary names first). A
+    /// name given twice is refused as soon as it is met.
     pub fn named<P, S>(primary: P, secondary: S) -> Result<ProblemBuilder, ProblemError>
     where
         P: IntoIterator,
@@ -177,7 +178,17 @@ impl Problem {
         S: IntoIterator,
         S::Item: Into<String>,
     {
-        ProblemBuilder::named(primary, secondary)
+        let mut names = NameTable::default();
+        for name in primary {
+            declare(&mut names, &name.into())?;
+        }
+        let primary = names.len();
+        for name in secondary {
+            declare(&mut names, &name.into())?;
+        }
+        let mut builder = ProblemBuilder::new(primary, names.len() - primary);
+        builder.names = names;
+        Ok(builder)
     }
 
     /// The number of primary items.
@@ -349,28 +360,6 @@ impl ProblemBuilder {
             seen: vec![0; primary + secondary],
             attempts: 0,
         }
-    }
-
-    /// Starts a problem with named items (primary names first). A name
-    /// given twice is refused as soon as it is met.
-    pub fn named<P, S>(primary: P, secondary: S) -> Result<Self, ProblemError>
-    where
-        P: IntoIterator,
-        P::Item: Into<String>,
-        S: IntoIterator,
-        S::Item: Into<String>,
-    {
-        let mut names = NameTable::default();
-        for name in primary {
-            declare(&mut names, &name.into())?;
-        }
-        let primary = names.len();
-        for name in secondary {
-            declare(&mut names, &name.into())?;
-        }
-        let mut builder = ProblemBuilder::new(primary, names.len() - primary);
-        builder.names = names;
-        Ok(builder)
     }
 
     /// The number of options added so far.

@@ -30,9 +30,9 @@ use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 use sha2::{Digest as _, Sha256};
 
+use crate::engine::{Control, Limits, Stats, UnknownOption};
 use crate::problem::Problem;
-use crate::search::{Limits, Solver, Stats, UnknownOption};
-use crate::Control;
+use crate::search::Solver;
 
 /// How to cut.
 #[derive(Debug, Clone)]
@@ -442,6 +442,14 @@ mod tests {
     use super::*;
     use crate::Search;
 
+    /// The counters of the whole search, run serially.
+    fn serial_stats(problem: &Problem) -> Stats {
+        Solver::new(problem)
+            .count_with(&[], &Limits::none())
+            .unwrap()
+            .stats
+    }
+
     fn queens(n: usize) -> Problem {
         let mut b = Problem::builder(2 * n, 4 * n - 2);
         for r in 0..n {
@@ -456,10 +464,7 @@ mod tests {
     #[test]
     fn shards_and_top_add_up_to_the_serial_search() {
         let problem = queens(8);
-        let serial = Solver::new(&problem)
-            .count_with(&[], &Limits::none())
-            .unwrap()
-            .stats;
+        let serial = serial_stats(&problem);
         for shards in [1, 5, 40, 300] {
             let config = ShardConfig {
                 shards,
@@ -481,10 +486,7 @@ mod tests {
     #[test]
     fn a_tree_smaller_than_the_shards_asked_for_is_cut_to_its_leaves() {
         let problem = queens(6);
-        let serial = Solver::new(&problem)
-            .count_with(&[], &Limits::none())
-            .unwrap()
-            .stats;
+        let serial = serial_stats(&problem);
         let config = ShardConfig {
             shards: 100_000,
             ..ShardConfig::default()

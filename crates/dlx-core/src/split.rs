@@ -21,13 +21,9 @@
 //! their place in the serial search and taken earliest first, so the first
 //! solution found in the earliest part is the serial search's first
 //! solution, and little work is spent past it. A split up front does badly
-//! there: measured on the hardest 16×16 puzzle of the benchmark set, a cut
-//! into 256, 2,048 and 16,384 prefixes took 0.65, 1.28 and 5 times the
-//! serial time on two threads (the cut itself explores the whole top of
-//! the tree, which the serial search never needs to); shared on demand, it
-//! takes 0.5 times (60 ms to 35.7 ms).
+//! there: the cut itself explores the whole top of the tree, which the
+//! serial search never needs to (measured in `docs/measurements.md`).
 
-use crate::search::Search;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -35,16 +31,16 @@ use std::sync::{Arc, Mutex};
 use rayon::prelude::*;
 
 use crate::compact::CompactSolver;
+use crate::engine::{Control, Limits, Outcome, Report, Search, Stats, UnknownOption};
 use crate::problem::Problem;
-use crate::search::{Control, Limits, Outcome, Report, Solver, Stats, UnknownOption};
+use crate::search::Solver;
 
 /// How to split.
 #[derive(Debug, Clone)]
 pub struct SplitConfig {
     /// Grow the split depth until there are at least this many prefixes
     /// (or the search is no deeper). The default, 2048, keeps two threads
-    /// busy to the end on 15 queens (1.9 times faster than serial, against
-    /// 1.77 with 256 prefixes); forcing a prefix costs microseconds.
+    /// busy to the end on 15 queens; forcing a prefix costs microseconds.
     pub min_prefixes: usize,
     /// Never split deeper than this.
     pub max_depth: usize,

@@ -1,6 +1,6 @@
 //! Property tests of the compact engine (`CompactSolver`) against the
-//! linked one (`Solver`), the reference, and against a checker that trusts
-//! neither.
+//! linked one (`Solver`), the reference, and against `cover_check::brute`,
+//! which trusts neither (see `common`).
 //!
 //! Random small problems are solved by both engines: the same number of
 //! solutions and the same set of solutions, every one an exact cover; the
@@ -13,122 +13,38 @@
 //! items have more than 16 and more than 32 options (its wider state
 //! words), and problems whose 16-bit keys use all their bits.
 
-use dlx_core::Search;
-use std::collections::BTreeSet;
+mod common;
 
+use dlx_core::Search;
+
+use common::{exact_specs, sorted, with_fillers, Spec};
 use dlx_core::{
     count_compact_parallel, count_compact_resumed, first_compact_parallel, first_compact_resumed,
     CompactSolver, Control, Limits, Outcome, Problem, ShareConfig, Solver, Undo,
 };
 use proptest::prelude::*;
-use proptest::sample::subsequence;
-
-/// A problem as plain data: items `0..primary` are primary, the next
-/// `secondary` are secondary.
-#[derive(Debug, Clone)]
-struct Spec {
-    primary: usize,
-    secondary: usize,
-    options: Vec<Vec<usize>>,
-}
-
-impl Spec {
-    /// A problem of `options`, less those without a primary item, which
-    /// a problem may not have (no search could ever choose them).
-    fn new(primary: usize, secondary: usize, mut options: Vec<Vec<usize>>) -> Spec {
-        options.retain(|o| o.iter().any(|&i| i < primary));
-        Spec {
-            primary,
-            secondary,
-            options,
-        }
-    }
-
-    fn build(&self) -> Problem {
-        let mut builder = Problem::builder(self.primary, self.secondary);
-        for option in &self.options {
-            builder.add_option(option.iter().copied()).unwrap();
-        }
-        builder.build()
-    }
-}
 
 /// Random problems of up to 10 items and 24 options of distinct items.
 fn small() -> impl Strategy<Value = Spec> {
-    (1usize..=10, 0usize..=3).prop_flat_map(|(items, secondary)| {
-        let secondary = secondary.min(items - 1);
-        let option = subsequence((0..items).collect::<Vec<_>>(), 1..=items.min(4));
-        prop::collection::vec(option, 0..=24)
-            .prop_map(move |options| Spec::new(items - secondary, secondary, options))
-    })
+    exact_specs(1..=10, 0..=3, 1..=4, 0..=24)
 }
 
 /// Random problems whose options all have exactly four items.
 fn four_item_options() -> impl Strategy<Value = Spec> {
-    (4usize..=10).prop_flat_map(|items| {
-        let option = subsequence((0..items).collect::<Vec<_>>(), 4);
-        prop::collection::vec(option, 1..=24).prop_map(move |options| Spec::new(items, 0, options))
-    })
+    exact_specs(4..=10, 0..=0, 4..=4, 1..=24)
 }
 
 /// Random problems with few items and many options each (up to 64), so
 /// that the wider state words are used.
 fn wide() -> impl Strategy<Value = Spec> {
-    (2usize..=4).prop_flat_map(|items| {
-        let option = subsequence((0..items).collect::<Vec<_>>(), 1..=2);
-        prop::collection::vec(option, 40..=64).prop_map(move |options| Spec::new(items, 0, options))
-    })
+    exact_specs(2..=4, 0..=0, 1..=2, 40..=64)
 }
 
 /// Random problems of a few items with 9 to 16 options each (secondary
 /// ones included), plus 1000 primary items with one option each: the keys
-/// then fill all their 15 bits (5 for counts, 10 for item numbers), the
-/// tightest case of the 16-bit state.
+/// then fill all their 15 bits, the tightest case of the 16-bit state.
 fn tight_keys() -> impl Strategy<Value = Spec> {
-    (3usize..=6, 1usize..=2).prop_flat_map(|(items, secondary)| {
-        let option = subsequence((0..items).collect::<Vec<_>>(), 1..=2);
-        prop::collection::vec(option, 20..=40).prop_map(move |options| {
-            let primary = items - secondary;
-            let fillers = 1000;
-            // Renumber: the spec's primary items, the fillers, then its
-            // secondary items.
-            let renumber = |i: usize| if i < primary { i } else { i + fillers };
-            let mut options: Vec<Vec<usize>> = options
-                .into_iter()
-                .map(|o| o.into_iter().map(renumber).collect())
-                .collect();
-            // Drop options that would give an item more than 16.
-            let mut counts = vec![0; items + fillers];
-            options.retain(|o| {
-                let fits = o.iter().all(|&i| counts[i] < 16);
-                if fits {
-                    o.iter().for_each(|&i| counts[i] += 1);
-                }
-                fits
-            });
-            options.extend((primary..primary + fillers).map(|f| vec![f]));
-            Spec::new(primary + fillers, secondary, options)
-        })
-    })
-}
-
-/// Whether `solution` is an exact cover of `spec`.
-fn is_cover(spec: &Spec, solution: &[usize]) -> bool {
-    let mut covered = vec![0; spec.primary + spec.secondary];
-    let distinct: BTreeSet<usize> = solution.iter().copied().collect();
-    if distinct.len() != solution.len() {
-        return false;
-    }
-    for &option in solution {
-        let Some(items) = spec.options.get(option) else {
-            return false;
-        };
-        for &item in items {
-            covered[item] += 1;
-        }
-    }
-    covered[..spec.primary].iter().all(|&c| c == 1)
-        && covered[spec.primary..].iter().all(|&c| c <= 1)
+    exact_specs(3..=6, 1..=2, 1..=2, 20..=40).prop_map(|spec| with_fillers(spec, 1000))
 }
 
 /// Every solution, sorted, with the search's report.
@@ -138,9 +54,7 @@ where
 {
     let mut found = Vec::new();
     let report = search(&mut |s: &[usize]| {
-        let mut s = s.to_vec();
-        s.sort_unstable();
-        found.push(s);
+        found.push(sorted(s));
         Control::Continue
     });
     found.sort();
@@ -174,8 +88,10 @@ fn compare_with(spec: &Spec, given: &[usize], undo: Undo) -> Result<(), TestCase
     prop_assert_eq!(&got, &want);
     prop_assert_eq!(report.stats.solutions, want.len() as u64);
     prop_assert_eq!(report.outcome, Outcome::Exhausted);
+    // The brute force's solutions, so each one found is an exact cover.
+    let oracle: Vec<Vec<usize>> = spec.solutions(given).into_iter().collect();
+    prop_assert_eq!(&want, &oracle);
     for solution in &got {
-        prop_assert!(is_cover(spec, solution), "not a cover: {:?}", solution);
         for g in given {
             prop_assert!(solution.contains(g));
         }
@@ -311,12 +227,7 @@ fn one_solver_many_searches_with(problem: &Problem, undo: Undo) {
 /// Random problems with many solutions: up to 8 items, covered by options
 /// of one to three items.
 fn many_solutions() -> impl Strategy<Value = Spec> {
-    (2usize..=8, 0usize..=2).prop_flat_map(|(items, secondary)| {
-        let secondary = secondary.min(items - 1);
-        let option = subsequence((0..items).collect::<Vec<_>>(), 1..=items.min(3));
-        prop::collection::vec(option, 4..=30)
-            .prop_map(move |options| Spec::new(items - secondary, secondary, options))
-    })
+    exact_specs(2..=8, 0..=2, 1..=3, 4..=30)
 }
 
 /// Every solution containing `given`, in the order the search finds them.
@@ -381,11 +292,6 @@ fn sliced(
 fn check_split(spec: &Spec, given: &[usize], undo: Undo) -> Result<(), TestCaseError> {
     let problem = spec.build();
     let mut compact = CompactSolver::with_undo(&problem, undo).unwrap();
-    let sorted = |s: &[usize]| {
-        let mut s = s.to_vec();
-        s.sort_unstable();
-        s
-    };
     let whole: Vec<Vec<usize>> = in_order(&mut compact, given)
         .iter()
         .map(|s| sorted(s))
@@ -414,11 +320,6 @@ fn check_shared(
     whole: &[Vec<usize>],
     serial_first: &Option<Vec<usize>>,
 ) -> Result<(), TestCaseError> {
-    let sorted = |s: &[usize]| {
-        let mut s = s.to_vec();
-        s.sort_unstable();
-        s
-    };
     // A search begun alone, stopped by its budget, then shared.
     let config = ShareConfig {
         slice_nodes: 1,
@@ -505,11 +406,7 @@ fn split_searches_keep_the_serial_order_on_larger_problems() {
                 options.push(vec![r, n + c, 2 * n + r + c, 4 * n - 1 + (n - 1 - r + c)]);
             }
         }
-        Spec {
-            primary: 2 * n,
-            secondary: 2 * (2 * n - 1),
-            options,
-        }
+        Spec::exact(2 * n, 2 * (2 * n - 1), options)
     };
     let latin = |n: usize| {
         let mut options = Vec::new();
@@ -520,11 +417,7 @@ fn split_searches_keep_the_serial_order_on_larger_problems() {
                 }
             }
         }
-        Spec {
-            primary: 3 * n * n,
-            secondary: 0,
-            options,
-        }
+        Spec::exact(3 * n * n, 0, options)
     };
     for spec in [queens(6), queens(7), latin(4)] {
         for undo in UNDOS {

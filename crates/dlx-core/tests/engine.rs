@@ -2,8 +2,8 @@
 //! brute force.
 //!
 //! Random small problems (1..=12 items, the last 0..=4 of them secondary,
-//! 0..=20 options of distinct items) are solved both by the engine and by a
-//! recursive enumeration of option subsets that shares no code with it. The
+//! 0..=20 options of distinct items) are solved both by the engine and by
+//! `cover_check::brute`, which shares no code with it (see `common`). The
 //! tests check that:
 //! - `count` and the solutions streamed by `search` (and by the `solutions`
 //!   iterator) are exactly the brute-force solutions, each valid per an
@@ -19,187 +19,23 @@
 //! - edge cases (empty problem, only secondary items, an uncoverable item, a
 //!   100 000-level deep search) behave.
 
+mod common;
+
 use dlx_core::Search;
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use common::{shuffled_specs, sorted, Spec};
 use dlx_core::{
     count_parallel, search_parallel, Control, Guide, Limits, Outcome, Problem, Report, Solver,
     SplitConfig, UnknownOption, Visitor,
 };
 use proptest::prelude::*;
-use proptest::sample::{subsequence, Index};
-
-// ---------------------------------------------------------------------------
-// Problems and the brute force
-// ---------------------------------------------------------------------------
-
-/// A problem as plain data: items `0..primary` are primary, the next
-/// `secondary` are secondary.
-#[derive(Debug, Clone)]
-struct Spec {
-    primary: usize,
-    secondary: usize,
-    options: Vec<Vec<usize>>,
-}
-
-impl Spec {
-    /// A problem of `options`, less those without a primary item, which
-    /// a problem may not have (no search could ever choose them).
-    fn new(primary: usize, secondary: usize, mut options: Vec<Vec<usize>>) -> Spec {
-        options.retain(|o| o.iter().any(|&i| i < primary));
-        Spec {
-            primary,
-            secondary,
-            options,
-        }
-    }
-
-    fn build(&self) -> Problem {
-        let mut builder = Problem::builder(self.primary, self.secondary);
-        for option in &self.options {
-            builder
-                .add_option(option.iter().copied())
-                .expect("the strategy makes valid options");
-        }
-        builder.build()
-    }
-
-    fn mask(&self, option: usize) -> u32 {
-        self.options[option].iter().map(|&i| 1u32 << i).sum()
-    }
-
-    fn primary_mask(&self) -> u32 {
-        (1u32 << self.primary) - 1
-    }
-}
-
-/// One option: a non-empty set of distinct items in random order, usually
-/// small (so that problems have solutions), sometimes of any size.
-fn option_strategy(items: usize) -> impl Strategy<Value = Vec<usize>> {
-    let all: Vec<usize> = (0..items).collect();
-    prop_oneof![
-        4 => subsequence(all.clone(), 1..=items.min(3)),
-        1 => subsequence(all, 1..=items),
-    ]
-    .prop_shuffle()
-}
-
-/// 1..=12 items, of which the last 0..=4 are secondary, and
-/// 0..=`max_options` options.
-fn spec_strategy(max_options: usize) -> impl Strategy<Value = Spec> {
-    (1usize..=12)
-        .prop_flat_map(|items| (Just(items), 0..=items.min(4)))
-        .prop_flat_map(move |(items, secondary)| {
-            prop::collection::vec(option_strategy(items), 0..=max_options)
-                .prop_map(move |options| Spec::new(items - secondary, secondary, options))
-        })
-}
+use proptest::sample::Index;
 
 fn specs() -> impl Strategy<Value = Spec> {
-    spec_strategy(20)
-}
-
-/// Every solution containing the `given` options, each as a sorted list of
-/// options: a set of options that includes the givens, covers each primary
-/// item exactly once and each secondary item at most once, and whose other
-/// options each contain a primary item.
-///
-/// The last condition is Knuth's convention, which the engine follows: the
-/// search only ever branches on primary items, so an option made of secondary
-/// items alone is never chosen (unless it is given), and a problem without
-/// primary items has exactly one solution, the empty one.
-///
-/// Enumerates subsets in option order, pruning a branch as soon as two
-/// options overlap or some uncovered primary item appears in no remaining
-/// option.
-fn brute_force(spec: &Spec, given: &[usize]) -> BTreeSet<Vec<usize>> {
-    struct Walk<'a> {
-        /// The candidates: options with a primary item, not given.
-        options: &'a [(usize, u32)],
-        /// `reach[i]`: the items of candidates `i..`.
-        reach: &'a [u32],
-        need: u32,
-        chosen: Vec<usize>,
-        out: BTreeSet<Vec<usize>>,
-    }
-    impl Walk<'_> {
-        fn go(&mut self, i: usize, used: u32) {
-            if self.need & !used & !self.reach[i] != 0 {
-                return;
-            }
-            if i == self.options.len() {
-                self.out.insert(sorted(&self.chosen));
-                return;
-            }
-            self.go(i + 1, used);
-            let (option, mask) = self.options[i];
-            if mask & used == 0 {
-                self.chosen.push(option);
-                self.go(i + 1, used | mask);
-                self.chosen.pop();
-            }
-        }
-    }
-    let mut used = 0u32;
-    for &option in given {
-        if spec.mask(option) & used != 0 {
-            return BTreeSet::new();
-        }
-        used |= spec.mask(option);
-    }
-    let options: Vec<(usize, u32)> = (0..spec.options.len())
-        .filter(|o| !given.contains(o))
-        .map(|o| (o, spec.mask(o)))
-        .filter(|&(_, mask)| mask & spec.primary_mask() != 0)
-        .collect();
-    let mut reach = vec![0u32; options.len() + 1];
-    for i in (0..options.len()).rev() {
-        reach[i] = reach[i + 1] | options[i].1;
-    }
-    let mut walk = Walk {
-        options: &options,
-        reach: &reach,
-        need: spec.primary_mask(),
-        chosen: given.to_vec(),
-        out: BTreeSet::new(),
-    };
-    walk.go(0, used);
-    walk.out
-}
-
-/// An independent check of one reported solution.
-fn check_solution(spec: &Spec, solution: &[usize]) -> Result<(), String> {
-    let mut covered = vec![0usize; spec.primary + spec.secondary];
-    let mut used = vec![false; spec.options.len()];
-    for &option in solution {
-        let items = spec
-            .options
-            .get(option)
-            .ok_or_else(|| format!("option {option} does not exist"))?;
-        if std::mem::replace(&mut used[option], true) {
-            return Err(format!("option {option} used twice"));
-        }
-        for &item in items {
-            covered[item] += 1;
-        }
-    }
-    for (item, &times) in covered.iter().enumerate() {
-        if item < spec.primary && times != 1 {
-            return Err(format!("primary item {item} covered {times} times"));
-        }
-        if item >= spec.primary && times > 1 {
-            return Err(format!("secondary item {item} covered {times} times"));
-        }
-    }
-    Ok(())
-}
-
-fn sorted(solution: &[usize]) -> Vec<usize> {
-    let mut s = solution.to_vec();
-    s.sort_unstable();
-    s
+    shuffled_specs(20)
 }
 
 // ---------------------------------------------------------------------------
@@ -269,7 +105,7 @@ proptest! {
     #[test]
     fn count_matches_brute_force(spec in specs()) {
         let problem = spec.build();
-        let expected = brute_force(&spec, &[]).len() as u64;
+        let expected = spec.solutions(&[]).len() as u64;
         let mut solver = Solver::new(&problem);
         prop_assert_eq!(solver.count(), expected);
         let report = solver.count_with(&[], &Limits::none()).unwrap();
@@ -292,22 +128,23 @@ proptest! {
             Control::Continue
         })
         .unwrap();
-        prop_assert_eq!(found.into_inner().unwrap(), brute_force(&spec, &[]));
+        prop_assert_eq!(found.into_inner().unwrap(), spec.solutions(&[]));
     }
 
     #[test]
     fn streamed_solutions_are_the_brute_force_set(spec in specs()) {
         let problem = spec.build();
-        let expected = brute_force(&spec, &[]);
+        let expected = spec.solutions(&[]);
         let mut solver = Solver::new(&problem);
         let (report, found) = unlimited(&mut solver);
         prop_assert_eq!(report.outcome, Outcome::Exhausted);
         prop_assert_eq!(report.stats.solutions, found.len() as u64);
         // Every search node is a level or a solution, and there is a root.
         prop_assert!(report.stats.nodes > report.stats.solutions || spec.primary == 0);
+        let check = spec.checker();
         let mut seen = BTreeSet::new();
         for solution in &found {
-            if let Err(e) = check_solution(&spec, solution) {
+            if let Err(e) = check(solution) {
                 return Err(TestCaseError::fail(format!("{solution:?}: {e}")));
             }
             prop_assert!(seen.insert(sorted(solution)), "{:?} reported twice", solution);
@@ -332,7 +169,7 @@ proptest! {
         prop_assert_eq!(&first, &solver.first_with(&[]).unwrap());
         let from_iter = solver.solutions(&[], Limits::none()).unwrap().next();
         prop_assert_eq!(&first, &from_iter);
-        prop_assert_eq!(first.is_some(), !brute_force(&spec, &[]).is_empty());
+        prop_assert_eq!(first.is_some(), !spec.solutions(&[]).is_empty());
     }
 
     /// 4. `Limits::solutions(k)` gives the first min(k, total) solutions of
@@ -482,7 +319,7 @@ proptest! {
                 }
             }
         }
-        let expected = brute_force(&spec, &given);
+        let expected = spec.solutions(&given);
 
         let report = solver.count_with(&given, &Limits::none()).unwrap();
         prop_assert_eq!(report.outcome, Outcome::Exhausted);
@@ -490,10 +327,11 @@ proptest! {
 
         let (streamed, found) = stream(&mut solver, &given, &Limits::none()).unwrap();
         prop_assert_eq!(streamed, report);
+        let check = spec.checker();
         let mut seen = BTreeSet::new();
         for solution in &found {
             prop_assert!(solution.starts_with(&given), "{:?} does not start with {:?}", solution, given);
-            if let Err(e) = check_solution(&spec, solution) {
+            if let Err(e) = check(solution) {
                 return Err(TestCaseError::fail(format!("{solution:?}: {e}")));
             }
             prop_assert!(seen.insert(sorted(solution)), "{:?} reported twice", solution);
@@ -614,11 +452,11 @@ proptest! {
 // ---------------------------------------------------------------------------
 
 fn problem(primary: usize, secondary: usize, options: &[&[usize]]) -> Problem {
-    Spec {
+    Spec::exact(
         primary,
         secondary,
-        options: options.iter().map(|o| o.to_vec()).collect(),
-    }
+        options.iter().map(|o| o.to_vec()).collect(),
+    )
     .build()
 }
 

@@ -16,77 +16,25 @@
 //!   backtrack and that a chosen item is honoured.
 //!
 //! Every search must find exactly the solutions of the plain search (each
-//! checked as an exact cover by `is_cover`), restore the linked engine's
+//! checked as an exact cover by `cover_check::brute`, see `common`), restore the linked engine's
 //! links, count its removals, and, shared between threads, give the same
 //! count, and a solution when there is one.
 
+mod common;
+
 use std::collections::BTreeSet;
 
+use common::{exact_specs, Spec};
 use dlx_core::{
     count_compact_parallel, count_parallel_with, first_compact_parallel, CompactSolver, Control,
     Domain, Limits, Outcome, Problem, Propagator, Search, ShareConfig, Solver, SplitConfig, Undo,
     Verdict,
 };
 use proptest::prelude::*;
-use proptest::sample::subsequence;
-
-#[derive(Debug, Clone)]
-struct Spec {
-    primary: usize,
-    secondary: usize,
-    options: Vec<Vec<usize>>,
-}
-
-impl Spec {
-    fn build(&self) -> Problem {
-        let mut builder = Problem::builder(self.primary, self.secondary);
-        for option in &self.options {
-            builder.add_option(option.iter().copied()).unwrap();
-        }
-        builder.build()
-    }
-
-    /// Every solution, by brute force over subsets (small problems only).
-    fn brute_force(&self) -> BTreeSet<Vec<usize>> {
-        let mut found = BTreeSet::new();
-        let n = self.options.len();
-        assert!(n <= 16, "brute force over {n} options");
-        for subset in 0u32..1 << n {
-            let chosen: Vec<usize> = (0..n).filter(|&o| subset >> o & 1 == 1).collect();
-            if is_cover(self, &chosen) {
-                found.insert(chosen);
-            }
-        }
-        found
-    }
-}
 
 /// Random problems of up to 9 items and 16 options.
 fn small() -> impl Strategy<Value = Spec> {
-    (1usize..=9, 0usize..=2).prop_flat_map(|(items, secondary)| {
-        let secondary = secondary.min(items - 1);
-        let primary = items - secondary;
-        let option = subsequence((0..items).collect::<Vec<_>>(), 1..=items.min(4));
-        prop::collection::vec(option, 0..=16).prop_map(move |mut options| {
-            options.retain(|o| o.iter().any(|&i| i < primary));
-            Spec {
-                primary,
-                secondary,
-                options,
-            }
-        })
-    })
-}
-
-fn is_cover(spec: &Spec, solution: &[usize]) -> bool {
-    let mut covered = vec![0; spec.primary + spec.secondary];
-    for &option in solution {
-        for &item in &spec.options[option] {
-            covered[item] += 1;
-        }
-    }
-    covered[..spec.primary].iter().all(|&c| c == 1)
-        && covered[spec.primary..].iter().all(|&c| c <= 1)
+    exact_specs(1..=9, 0..=2, 1..=4, 0..=16)
 }
 
 fn conflict(a: &[usize], b: &[usize]) -> bool {
@@ -96,24 +44,23 @@ fn conflict(a: &[usize], b: &[usize]) -> bool {
 /// The look-ahead rule (see the module docs).
 #[derive(Clone)]
 struct LookAhead {
-    spec: Spec,
+    /// The items of each option.
+    options: Vec<Vec<usize>>,
     /// The options of each primary item.
     by_item: Vec<Vec<usize>>,
 }
 
 impl LookAhead {
     fn new(spec: &Spec) -> LookAhead {
+        let options: Vec<Vec<usize>> = (0..spec.options.len()).map(|o| spec.items(o)).collect();
         let by_item = (0..spec.primary)
             .map(|i| {
-                (0..spec.options.len())
-                    .filter(|&o| spec.options[o].contains(&i))
+                (0..options.len())
+                    .filter(|&o| options[o].contains(&i))
                     .collect()
             })
             .collect();
-        LookAhead {
-            spec: spec.clone(),
-            by_item,
-        }
+        LookAhead { options, by_item }
     }
 }
 
@@ -121,11 +68,11 @@ impl Propagator for LookAhead {
     fn propagate(&mut self, domain: &mut dyn Domain) -> Verdict {
         loop {
             let mut changed = false;
-            for o in 0..self.spec.options.len() {
+            for o in 0..self.options.len() {
                 if !domain.is_live(o) {
                     continue;
                 }
-                let option = &self.spec.options[o];
+                let option = &self.options[o];
                 let blocks = self.by_item.iter().enumerate().any(|(item, options)| {
                     if option.contains(&item) {
                         // The option covers it itself.
@@ -139,7 +86,7 @@ impl Propagator for LookAhead {
                     !live.is_empty()
                         && live
                             .iter()
-                            .all(|&p| conflict(&self.spec.options[o], &self.spec.options[p]))
+                            .all(|&p| conflict(&self.options[o], &self.options[p]))
                 });
                 if blocks {
                     let orphans_before: Vec<bool> = self
@@ -181,7 +128,7 @@ struct Oracle {
 
 impl Oracle {
     fn new(spec: &Spec) -> Oracle {
-        let solutions = spec.brute_force();
+        let solutions = spec.solutions(&[]);
         let useless = (0..spec.options.len())
             .map(|o| !solutions.iter().any(|s| s.contains(&o)))
             .collect();
@@ -262,7 +209,7 @@ proptest! {
     #[test]
     fn propagated_searches_find_exactly_the_solutions(spec in small()) {
         let problem = spec.build();
-        let expected = spec.brute_force();
+        let expected = spec.solutions(&[]);
         let mut plain = Solver::new(&problem);
         let (plain_found, plain_report) = all(&mut plain, &[]);
         prop_assert_eq!(&plain_found, &expected);
@@ -289,6 +236,7 @@ proptest! {
     #[test]
     fn stopped_searches_leave_the_links_restored(spec in small(), stop_at in 1u64..4) {
         let problem = spec.build();
+        let check = spec.checker();
         for propagator in propagators(&spec) {
             let mut linked = Solver::new(&problem);
             linked.set_propagator(Some(propagator)).unwrap();
@@ -298,7 +246,7 @@ proptest! {
             ] {
                 let mut seen = 0;
                 let _ = linked.search(&[], &limits, &mut |s: &[usize]| {
-                    assert!(is_cover(&spec, s));
+                    assert_eq!(check(s), Ok(()));
                     seen += 1;
                     Control::Continue
                 }).unwrap();
@@ -334,7 +282,7 @@ proptest! {
     #[test]
     fn shared_propagated_searches_give_the_serial_answers(spec in small()) {
         let problem = spec.build();
-        let expected = spec.brute_force().len() as u64;
+        let expected = spec.solutions(&[]).len() as u64;
         let pool = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
         for propagator in propagators(&spec) {
             let mut linked = Solver::new(&problem);
@@ -351,7 +299,7 @@ proptest! {
             // search's first (see the propagate module).
             prop_assert_eq!(first.is_some(), expected > 0);
             if let Some(first) = first {
-                prop_assert!(is_cover(&spec, &first));
+                prop_assert_eq!((spec.checker())(&first), Ok(()));
             }
             let report = pool.install(|| count_compact_parallel(&mut compact, &[], None, &share)).unwrap();
             prop_assert_eq!(report.stats.solutions, expected);
@@ -363,11 +311,11 @@ proptest! {
 /// c meets {a b}, so looking ahead removes {a b} at the root.
 #[test]
 fn removals_are_counted_apart_from_updates() {
-    let spec = Spec {
-        primary: 3,
-        secondary: 0,
-        options: vec![vec![0, 1], vec![0, 2], vec![1, 2], vec![0], vec![1]],
-    };
+    let spec = Spec::exact(
+        3,
+        0,
+        vec![vec![0, 1], vec![0, 2], vec![1, 2], vec![0], vec![1]],
+    );
     let problem = spec.build();
     let mut plain = Solver::new(&problem);
     let (expected, plain_report) = all(&mut plain, &[]);
@@ -398,11 +346,7 @@ fn colours_and_bounds_refuse_a_propagator() {
         .add_named_coloured_option([("a", None), ("x", Some("red"))])
         .unwrap();
     let problem = builder.build();
-    let spec = Spec {
-        primary: 1,
-        secondary: 1,
-        options: vec![vec![0, 1]],
-    };
+    let spec = Spec::exact(1, 1, vec![vec![0, 1]]);
     let mut solver = Solver::new(&problem);
     assert!(solver
         .set_propagator(Some(Box::new(LookAhead::new(&spec))))

@@ -1,155 +1,28 @@
-//! Colours (XCC) and multiplicities (MCC) against a brute force, on random
-//! small problems: the count, the set of streamed solutions, the first
+//! Colours (XCC) and multiplicities (MCC) against `cover_check::brute`, on
+//! random small problems (see `common`): the count, the set of streamed solutions, the first
 //! solution, the same with given options, the links restored after every
 //! kind of stop, and the parallel count equal to the serial one, counters
 //! included.
+
+mod common;
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use common::{bounded_coloured_specs, sorted, Spec};
 use dlx_core::{
-    count_parallel, run_shard, run_top, search_parallel, Bounds, Colour, Control, Limits, Outcome,
-    Problem, Search, ShardConfig, Solver, SplitConfig,
+    count_parallel, run_shard, run_top, search_parallel, Bounds, Control, Limits, Outcome, Problem,
+    Search, ShardConfig, Solver, SplitConfig,
 };
 use proptest::prelude::*;
-
-/// A problem as plain data.
-#[derive(Debug, Clone)]
-struct Spec {
-    primary: usize,
-    secondary: usize,
-    /// Each primary item's bounds.
-    bounds: Vec<(u32, u32)>,
-    /// Each option: items with a colour (0 for none; only secondary items
-    /// have one). Every option has a primary item.
-    options: Vec<Vec<(usize, u32)>>,
-}
-
-impl Spec {
-    fn build(&self) -> Problem {
-        let mut builder = Problem::builder(self.primary, self.secondary);
-        let colours: Vec<Colour> = ["red", "green", "blue"]
-            .iter()
-            .map(|name| builder.colour(name).unwrap())
-            .collect();
-        for (item, &(lower, upper)) in self.bounds.iter().enumerate() {
-            builder.set_bounds(item, Bounds { lower, upper }).unwrap();
-        }
-        for option in &self.options {
-            let items = option
-                .iter()
-                .map(|&(item, colour)| (item, (colour > 0).then(|| colours[colour as usize - 1])));
-            builder.add_coloured_option(items).unwrap();
-        }
-        builder.build()
-    }
-
-    /// Whether the options `chosen` are a solution: every primary item
-    /// within its bounds, every secondary item used by one option without
-    /// a colour or by options all of one colour.
-    fn is_solution(&self, chosen: &[usize]) -> bool {
-        let mut counts = vec![0u32; self.primary];
-        let mut uses: Vec<Vec<u32>> = vec![Vec::new(); self.secondary];
-        for &o in chosen {
-            for &(item, colour) in &self.options[o] {
-                if item < self.primary {
-                    counts[item] += 1;
-                } else {
-                    uses[item - self.primary].push(colour);
-                }
-            }
-        }
-        let primary_ok = counts
-            .iter()
-            .zip(&self.bounds)
-            .all(|(&c, &(lower, upper))| lower <= c && c <= upper);
-        let secondary_ok = uses.iter().all(|colours| match colours.as_slice() {
-            [] | [_] => true,
-            [first, rest @ ..] => *first != 0 && rest.iter().all(|c| c == first),
-        });
-        primary_ok && secondary_ok
-    }
-
-    /// Every solution containing `given`, each sorted, by trying every set
-    /// of options.
-    fn brute_force(&self, given: &[usize]) -> BTreeSet<Vec<usize>> {
-        let n = self.options.len();
-        let mut out = BTreeSet::new();
-        for mask in 0u32..(1 << n) {
-            let chosen: Vec<usize> = (0..n).filter(|&o| mask & (1 << o) != 0).collect();
-            if given.iter().all(|g| chosen.contains(g)) && self.is_solution(&chosen) {
-                out.insert(chosen);
-            }
-        }
-        out
-    }
-}
-
-fn sorted(options: &[usize]) -> Vec<usize> {
-    let mut options = options.to_vec();
-    options.sort_unstable();
-    options
-}
-
-/// Random problems: 1..=5 primary items, 0..=3 secondary, up to 12
-/// options of 1..=4 items; with `bounded`, bounds like 0:2, 2, 1:3 on the
-/// primary items; with `coloured`, colours on some secondary uses.
-fn spec_strategy(bounded: bool, coloured: bool) -> impl Strategy<Value = Spec> {
-    (1usize..=5, 0usize..=3).prop_flat_map(move |(primary, secondary)| {
-        let items = primary + secondary;
-        let bound = if bounded {
-            prop_oneof![
-                Just((1u32, 1u32)),
-                Just((0, 1)),
-                Just((0, 2)),
-                Just((2, 2)),
-                Just((1, 3)),
-                (0u32..=2, 1u32..=3).prop_map(|(a, b)| (a.min(b), b)),
-            ]
-            .boxed()
-        } else {
-            Just((1u32, 1u32)).boxed()
-        };
-        let colour = if coloured { 0u32..=3 } else { 0u32..=0 };
-        let option =
-            proptest::sample::subsequence((0..items).collect::<Vec<_>>(), 1..=items.min(4))
-                .prop_flat_map(move |option_items| {
-                    let len = option_items.len();
-                    (
-                        Just(option_items),
-                        prop::collection::vec(colour.clone(), len),
-                    )
-                })
-                .prop_map(move |(option_items, colours)| {
-                    option_items
-                        .into_iter()
-                        .zip(colours)
-                        .map(|(item, colour)| (item, if item < primary { 0 } else { colour }))
-                        .collect::<Vec<_>>()
-                });
-        (
-            prop::collection::vec(bound, primary),
-            prop::collection::vec(option, 0..=12),
-        )
-            .prop_map(move |(bounds, mut options)| {
-                options.retain(|o| o.iter().any(|&(item, _)| item < primary));
-                Spec {
-                    primary,
-                    secondary,
-                    bounds,
-                    options,
-                }
-            })
-    })
-}
 
 /// Colours, bounds, or both.
 fn specs() -> impl Strategy<Value = Spec> {
     prop_oneof![
-        spec_strategy(false, true),
-        spec_strategy(true, false),
-        spec_strategy(true, true),
+        bounded_coloured_specs(false, true),
+        bounded_coloured_specs(true, false),
+        bounded_coloured_specs(true, true),
     ]
 }
 
@@ -173,7 +46,7 @@ proptest! {
         let problem = spec.build();
         let fresh = Solver::new(&problem);
         let mut solver = Solver::new(&problem);
-        let expected = spec.brute_force(&[]);
+        let expected = spec.solutions(&[]);
         let (found, outcome) = streamed(&mut solver, &[]);
         prop_assert_eq!(outcome, Outcome::Exhausted);
         let set: BTreeSet<Vec<usize>> = found.iter().map(|s| sorted(s)).collect();
@@ -194,7 +67,7 @@ proptest! {
         let given: Vec<usize> = (0..spec.options.len()).filter(|&o| pick & (1 << o) != 0).take(2).collect();
         let (found, _) = streamed(&mut solver, &given);
         let set: BTreeSet<Vec<usize>> = found.iter().map(|s| sorted(s)).collect();
-        prop_assert_eq!(set, spec.brute_force(&given));
+        prop_assert_eq!(set, spec.solutions(&given));
         for solution in &found {
             prop_assert_eq!(&solution[..given.len()], &given[..]);
         }
@@ -206,7 +79,7 @@ proptest! {
         let problem = spec.build();
         let fresh = Solver::new(&problem);
         let mut solver = Solver::new(&problem);
-        let total = spec.brute_force(&[]).len() as u64;
+        let total = spec.solutions(&[]).len() as u64;
         // A solution limit.
         let report = solver.count_with(&[], &Limits::solutions(after)).unwrap();
         prop_assert_eq!(report.stats.solutions, total.min(after));
@@ -256,14 +129,14 @@ proptest! {
             found.lock().unwrap().insert(sorted(s));
             Control::Continue
         })).unwrap();
-        prop_assert_eq!(found.into_inner().unwrap(), spec.brute_force(&[]));
+        prop_assert_eq!(found.into_inner().unwrap(), spec.solutions(&[]));
         // With a given option in front of every prefix.
         if !spec.options.is_empty() {
             let given = [spec.options.len() / 2];
             let serial = Solver::new(&problem).count_with(&given, &Limits::none()).unwrap();
             let parallel = pool.install(|| count_parallel(&problem, &given, &config)).unwrap();
             prop_assert_eq!(parallel.stats, serial.stats);
-            prop_assert_eq!(serial.stats.solutions, spec.brute_force(&given).len() as u64);
+            prop_assert_eq!(serial.stats.solutions, spec.solutions(&given).len() as u64);
         }
     }
 
@@ -347,7 +220,7 @@ proptest! {
         // A cut at `cut_at` options leaves the solutions of at most that
         // many; with bounds, one of exactly that many may need levels that
         // close items, which the cut takes too.
-        let all = spec.brute_force(&[]);
+        let all = spec.solutions(&[]);
         let found: BTreeSet<Vec<usize>> = guide.solutions.into_iter().collect();
         let at_most = |n: usize| -> BTreeSet<Vec<usize>> {
             all.iter().filter(|s| s.len() <= n).cloned().collect()

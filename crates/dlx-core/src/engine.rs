@@ -1,0 +1,212 @@
+//! What every search engine of this crate shares with its callers: how a
+//! search is asked ([`Search`], given options and [`Limits`]), followed
+//! ([`Visitor`], [`Control`], [`Guide`]) and reported ([`Report`],
+//! [`Outcome`], [`Stats`], [`UnknownOption`]).
+//!
+//! It owns no algorithm: the linked engine ([`Solver`](crate::Solver)),
+//! the compact one ([`CompactSolver`](crate::CompactSolver)), the repeat
+//! cover and the split searches speak these words, and none of them is
+//! known here.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use crate::propagate::Domain;
+
+/// What the search has done so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Stats {
+    /// Search nodes: levels entered (the root included) plus solutions found.
+    pub nodes: u64,
+    /// Items taken out of the active list plus nodes unlinked from a list.
+    pub updates: u64,
+    /// Solutions found.
+    pub solutions: u64,
+    /// Colour constraints satisfied by purifying (problems with colours;
+    /// counted as DLX2 counts them: the purified item and each node of its
+    /// colour but the chosen one).
+    pub cleansings: u64,
+    /// Options a [`Propagator`](crate::Propagator) removed (0 without one). Not part of
+    /// `updates`, so that those stay Knuth's.
+    pub propagated: u64,
+}
+
+impl std::ops::AddAssign for Stats {
+    fn add_assign(&mut self, other: Stats) {
+        self.nodes += other.nodes;
+        self.updates += other.updates;
+        self.solutions += other.solutions;
+        self.cleansings += other.cleansings;
+        self.propagated += other.propagated;
+    }
+}
+
+/// Limits on one search. The default has none.
+#[derive(Debug, Clone, Default)]
+pub struct Limits {
+    /// Stop after this many solutions.
+    pub max_solutions: Option<u64>,
+    /// Stop before entering a level once this many search nodes were
+    /// visited. The budget bounds the levels entered: solutions found on
+    /// the last level entered still count as nodes.
+    pub node_budget: Option<u64>,
+    /// Stop as soon as another thread sets this flag (checked on entering a
+    /// level).
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Limits {
+    /// No limits.
+    pub fn none() -> Limits {
+        Limits::default()
+    }
+
+    /// Stop after `n` solutions.
+    pub fn solutions(n: u64) -> Limits {
+        Limits {
+            max_solutions: Some(n),
+            ..Limits::default()
+        }
+    }
+}
+
+/// Why a search ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every branch was explored: the solution count is exact.
+    Exhausted,
+    /// The `max_solutions` limit was reached.
+    SolutionLimit,
+    /// The node budget was spent.
+    NodeBudget,
+    /// The cancel flag was raised.
+    Cancelled,
+    /// The visitor asked to stop.
+    Stopped,
+}
+
+impl Outcome {
+    /// Whether the search explored everything.
+    pub fn is_complete(self) -> bool {
+        self == Outcome::Exhausted
+    }
+}
+
+/// What a finished search reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Report {
+    /// Why it ended.
+    pub outcome: Outcome,
+    /// Its counters.
+    pub stats: Stats,
+}
+
+/// A visitor's answer after each solution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Control {
+    /// Keep searching.
+    Continue,
+    /// Stop now; the solver is restored as after any search.
+    Stop,
+}
+
+/// Receives solutions as the search finds them, without storing them.
+pub trait Visitor {
+    /// Called once per solution with the chosen options: the given options
+    /// first, then one per level in the order they were chosen.
+    fn solution(&mut self, options: &[usize]) -> Control;
+}
+
+impl<F: FnMut(&[usize]) -> Control> Visitor for F {
+    fn solution(&mut self, options: &[usize]) -> Control {
+        self(options)
+    }
+}
+
+/// What both exact-cover engines, [`Solver`](crate::Solver) and
+/// [`CompactSolver`](crate::CompactSolver), do: stream the solutions that
+/// contain some given options, and the conveniences built on that. Bring
+/// it into scope (`use dlx_core::Search;`) to call any of these.
+pub trait Search {
+    /// Streams every solution containing the `given` options to `visitor`,
+    /// within `limits`: each solution lists the given options first, then
+    /// the chosen ones in the order they were chosen. An option number out
+    /// of range is an error; givens that conflict simply give no solution.
+    fn search<V: Visitor + ?Sized>(
+        &mut self,
+        given: &[usize],
+        limits: &Limits,
+        visitor: &mut V,
+    ) -> Result<Report, UnknownOption>;
+
+    /// Finds the first solution in the search order.
+    fn first(&mut self) -> Option<Vec<usize>> {
+        self.first_with(&[]).ok().flatten()
+    }
+
+    /// Finds the first solution that contains the `given` options; `None`
+    /// when there is none (in particular when the givens conflict).
+    fn first_with(&mut self, given: &[usize]) -> Result<Option<Vec<usize>>, UnknownOption> {
+        let mut found = None;
+        self.search(given, &Limits::solutions(1), &mut |options: &[usize]| {
+            found = Some(options.to_vec());
+            Control::Stop
+        })?;
+        Ok(found)
+    }
+
+    /// Counts all solutions.
+    fn count(&mut self) -> u64 {
+        self.count_with(&[], &Limits::none())
+            .map(|r| r.stats.solutions)
+            .unwrap_or(0)
+    }
+
+    /// Counts the solutions that contain the `given` options, within
+    /// `limits`.
+    fn count_with(&mut self, given: &[usize], limits: &Limits) -> Result<Report, UnknownOption> {
+        self.search(given, limits, &mut |_: &[usize]| Control::Continue)
+    }
+}
+
+/// A visitor that also follows the search as it goes, so that it can cut
+/// branches: branch and bound, or any other model-specific pruning, without
+/// the engine knowing the model.
+///
+/// The engine calls [`Guide::push`] after it adds an option to the partial
+/// solution and [`Guide::pop`] before it takes that option back, in strict
+/// stack order; the given options are not pushed (the guide knows them).
+/// Before entering each level it asks [`Guide::prune`]: `true` abandons the
+/// partial solution as it stands, as if no option of the next item worked.
+/// Solutions still arrive through [`Visitor::solution`].
+pub trait Guide: Visitor {
+    /// `option` joined the partial solution.
+    fn push(&mut self, option: usize);
+    /// `option`, the last one pushed, left the partial solution.
+    fn pop(&mut self, option: usize);
+    /// Whether nothing below the current partial solution is wanted.
+    /// (With bounds, an item that takes no more options is closed on a
+    /// level of its own, which this can cut too: a partial solution that
+    /// needs such levels to be complete is then not reported.)
+    fn prune(&mut self) -> bool;
+    /// With a [`Propagator`](crate::Propagator) attached
+    /// ([`Solver::set_propagator`](crate::Solver::set_propagator), linked
+    /// engine): asked at each node where the propagator has run (where the
+    /// search would branch), with the options still live; `true` abandons
+    /// the node as [`Guide::prune`] does. A bound can use what propagation left (the digits a cell can
+    /// still take, say), which `prune`, asked before it, cannot.
+    fn prune_live(&mut self, domain: &dyn Domain) -> bool {
+        let _ = domain;
+        false
+    }
+}
+
+/// A given option that cannot be forced.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("given option {option} does not exist (the problem has {options} options)")]
+pub struct UnknownOption {
+    /// The option as given.
+    pub option: usize,
+    /// How many options the problem has.
+    pub options: usize,
+}
