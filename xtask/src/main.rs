@@ -15,9 +15,6 @@
 //!   sets of `../shared/datasets/` (see `bench_sudoku`);
 //!   `bench target [--quick]` times `cover target`'s branch and bound
 //!   (see `bench_target`);
-//!   `bench wide [--runs N] [--budget NODES] [SET ...]` times the
-//!   bit-parallel 16×16 and 25×25 engine beside the compact engine (see
-//!   `bench_wide`);
 //!   `bench xcc [--runs N] [--quick] [--bin PATH] [--dlx2 PATH] [--dlx3 PATH]
 //!   [FILE ...]` times `cover exact` on the colour and multiplicity files
 //!   against Knuth's DLX2 and DLX3, when given (see `bench_xcc`).
@@ -44,7 +41,6 @@ mod bench_radar;
 mod bench_shard;
 mod bench_sudoku;
 mod bench_target;
-mod bench_wide;
 mod bench_xcc;
 mod contest_program;
 mod fixtures;
@@ -87,9 +83,6 @@ fn main() -> Result<()> {
         }
         Some("bench") if args.get(1).map(String::as_str) == Some("target") => {
             bench_target::run(&args[2..])
-        }
-        Some("bench") if args.get(1).map(String::as_str) == Some("wide") => {
-            bench_wide::run(&args[2..])
         }
         Some("bench") if args.get(1).map(String::as_str) == Some("xcc") => {
             bench_xcc::run(&args[2..])
