@@ -27,6 +27,7 @@ use dlx_core::{
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
+use super::logic::box_of;
 use super::nine::NineSolver;
 use super::propagate::{Level, SudokuPropagator};
 use super::symbols::Size;
@@ -56,7 +57,7 @@ impl Model {
         let mut builder = Problem::builder(4 * cells, 0);
         for r in 0..side {
             for c in 0..side {
-                let b = (r / n) * n + c / n;
+                let b = box_of(n, r, c);
                 for d in 0..side {
                     builder
                         .add_option([
