@@ -438,6 +438,18 @@ impl<'g> Board<'g> {
         })
     }
 
+    /// The candidates `v + 1` of the cells of unit `to` outside unit
+    /// `from` (what box-line removes).
+    fn hits_outside(&self, to: usize, from: usize, v: usize) -> Vec<(usize, u8)> {
+        let geo = self.geo;
+        let outside = geo
+            .unit_cells(to)
+            .iter()
+            .map(|&c| usize::from(c))
+            .filter(|&c| !geo.cell_units(c).contains(&from));
+        self.hits(outside, 1 << v)
+    }
+
     /// The first box where a digit's places lie in one row or column of
     /// it and that line has the digit elsewhere (rows before columns).
     fn pointing(&self) -> Option<Step> {
@@ -454,12 +466,7 @@ impl<'g> Board<'g> {
                 let column = columns[..n].iter().position(|&d| d & 1 << v != 0);
                 let lines = [row.map(|i| band * n + i), column.map(|j| s + stack * n + j)];
                 lines.into_iter().flatten().find_map(|line| {
-                    let outside = geo
-                        .unit_cells(line)
-                        .iter()
-                        .map(|&c| usize::from(c))
-                        .filter(|&c| geo.cell_units(c)[2] != box_unit);
-                    let removed = self.hits(outside, 1 << v);
+                    let removed = self.hits_outside(line, box_unit, v);
                     (!removed.is_empty()).then(|| Step::Eliminate {
                         removed,
                         reason: Reason::Pointing {
@@ -484,12 +491,7 @@ impl<'g> Board<'g> {
             Bits(union).find_map(|v| {
                 let segment = only[..n].iter().position(|&d| d & 1 << v != 0)?;
                 let box_unit = segment_box(geo, line, segment);
-                let outside = geo
-                    .unit_cells(box_unit)
-                    .iter()
-                    .map(|&c| usize::from(c))
-                    .filter(|&c| !geo.cell_units(c).contains(&line));
-                let removed = self.hits(outside, 1 << v);
+                let removed = self.hits_outside(box_unit, line, v);
                 (!removed.is_empty()).then(|| Step::Eliminate {
                     removed,
                     reason: Reason::Claiming {

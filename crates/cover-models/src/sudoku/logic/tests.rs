@@ -847,51 +847,47 @@ fn descriptions() {
         pointing.describe(&g),
         "not 4 in r1c2, r1c3: in box 1, 4 can only go in row 1 (pointing)"
     );
-    let naked = Step::Eliminate {
-        removed: vec![(40, 3), (40, 8)],
-        reason: Reason::NakedSubset {
-            unit: 4,
-            cells: vec![36, 42],
-            digits: vec![3, 8],
-        },
+    let subset = |hidden: bool, unit, cells: &[usize], digits: &[u8]| {
+        let (cells, digits) = (cells.to_vec(), digits.to_vec());
+        if hidden {
+            Reason::HiddenSubset {
+                unit,
+                cells,
+                digits,
+            }
+        } else {
+            Reason::NakedSubset {
+                unit,
+                cells,
+                digits,
+            }
+        }
     };
-    assert_eq!(
-        naked.describe(&g),
-        "not 3, 8 in r5c5: r5c1, r5c7 hold 3, 8 between them in row 5 (naked pair)"
-    );
-    let hidden = Step::Eliminate {
-        removed: vec![(30, 2)],
-        reason: Reason::HiddenSubset {
-            unit: 3,
-            cells: vec![30, 32],
-            digits: vec![2, 6],
-        },
-    };
-    assert_eq!(
-        hidden.describe(&g),
-        "not 2 in r4c4: r4c4 and r4c6 are the only places for 2, 6 in row 4 (hidden pair)"
-    );
-    let matching = Step::Eliminate {
-        removed: vec![(11, 9)],
-        reason: Reason::Matching { unit: 1 },
-    };
-    assert_eq!(
-        matching.describe(&g),
-        "not 9 in r2c3: row 2 cannot be completed otherwise (all-different)"
-    );
-    let triple = Step::Eliminate {
-        removed: vec![(3, 1), (4, 1), (4, 2), (5, 1), (5, 2)],
-        reason: Reason::HiddenSubset {
-            unit: 0,
-            cells: vec![0, 1, 2],
-            digits: vec![3, 4, 5],
-        },
-    };
-    assert_eq!(
-        triple.describe(&g),
-        "not 1 in r1c4; 1, 2 in r1c5, r1c6: r1c1, r1c2 and r1c3 are the only places \
-         for 3, 4, 5 in row 1 (hidden triple)"
-    );
+    for (removed, reason, said) in [
+        (
+            vec![(40, 3), (40, 8)],
+            subset(false, 4, &[36, 42], &[3, 8]),
+            "not 3, 8 in r5c5: r5c1, r5c7 hold 3, 8 between them in row 5 (naked pair)",
+        ),
+        (
+            vec![(30, 2)],
+            subset(true, 3, &[30, 32], &[2, 6]),
+            "not 2 in r4c4: r4c4 and r4c6 are the only places for 2, 6 in row 4 (hidden pair)",
+        ),
+        (
+            vec![(11, 9)],
+            Reason::Matching { unit: 1 },
+            "not 9 in r2c3: row 2 cannot be completed otherwise (all-different)",
+        ),
+        (
+            vec![(3, 1), (4, 1), (4, 2), (5, 1), (5, 2)],
+            subset(true, 0, &[0, 1, 2], &[3, 4, 5]),
+            "not 1 in r1c4; 1, 2 in r1c5, r1c6: r1c1, r1c2 and r1c3 are the only places \
+             for 3, 4, 5 in row 1 (hidden triple)",
+        ),
+    ] {
+        assert_eq!(Step::Eliminate { removed, reason }.describe(&g), said);
+    }
     let letters = |d: u8| (b'A' + d - 1) as char;
     assert_eq!(
         pointing.describe_with(&g, &letters),
