@@ -86,6 +86,25 @@ pub enum Reason {
     },
 }
 
+impl Reason {
+    /// A naked subset or, with `hidden`, a hidden one.
+    pub(super) fn subset(hidden: bool, unit: usize, cells: Vec<usize>, digits: Vec<u8>) -> Reason {
+        if hidden {
+            Reason::HiddenSubset {
+                unit,
+                cells,
+                digits,
+            }
+        } else {
+            Reason::NakedSubset {
+                unit,
+                cells,
+                digits,
+            }
+        }
+    }
+}
+
 /// How a puzzle explained by [`explain`] ends.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum End {
@@ -438,16 +457,41 @@ impl<'g> Board<'g> {
         })
     }
 
-    /// The candidates `v + 1` of the cells of unit `to` outside unit
-    /// `from` (what box-line removes).
-    fn hits_outside(&self, to: usize, from: usize, v: usize) -> Vec<(usize, u8)> {
+    /// The box-line step for digit `v + 1` confined to the segment where
+    /// `box_unit` and `line` meet: pointing (it leaves the rest of the
+    /// line) or claiming (it leaves the rest of the box), if that removes
+    /// anything.
+    fn box_line_step(
+        &self,
+        box_unit: usize,
+        line: usize,
+        v: usize,
+        pointing: bool,
+    ) -> Option<Step> {
         let geo = self.geo;
+        let digit = v as u8 + 1;
+        let (to, from, reason) = if pointing {
+            let reason = Reason::Pointing {
+                box_unit,
+                line,
+                digit,
+            };
+            (line, box_unit, reason)
+        } else {
+            let reason = Reason::Claiming {
+                line,
+                box_unit,
+                digit,
+            };
+            (box_unit, line, reason)
+        };
         let outside = geo
             .unit_cells(to)
             .iter()
             .map(|&c| usize::from(c))
             .filter(|&c| !geo.cell_units(c).contains(&from));
-        self.hits(outside, 1 << v)
+        let removed = self.hits(outside, 1 << v);
+        (!removed.is_empty()).then_some(Step::Eliminate { removed, reason })
     }
 
     /// The first box where a digit's places lie in one row or column of
@@ -465,17 +509,10 @@ impl<'g> Board<'g> {
                 let row = rows[..n].iter().position(|&d| d & 1 << v != 0);
                 let column = columns[..n].iter().position(|&d| d & 1 << v != 0);
                 let lines = [row.map(|i| band * n + i), column.map(|j| s + stack * n + j)];
-                lines.into_iter().flatten().find_map(|line| {
-                    let removed = self.hits_outside(line, box_unit, v);
-                    (!removed.is_empty()).then(|| Step::Eliminate {
-                        removed,
-                        reason: Reason::Pointing {
-                            box_unit,
-                            line,
-                            digit: v as u8 + 1,
-                        },
-                    })
-                })
+                lines
+                    .into_iter()
+                    .flatten()
+                    .find_map(|line| self.box_line_step(box_unit, line, v, true))
             })
         })
     }
@@ -491,15 +528,7 @@ impl<'g> Board<'g> {
             Bits(union).find_map(|v| {
                 let segment = only[..n].iter().position(|&d| d & 1 << v != 0)?;
                 let box_unit = segment_box(geo, line, segment);
-                let removed = self.hits_outside(box_unit, line, v);
-                (!removed.is_empty()).then(|| Step::Eliminate {
-                    removed,
-                    reason: Reason::Claiming {
-                        line,
-                        box_unit,
-                        digit: v as u8 + 1,
-                    },
-                })
+                self.box_line_step(box_unit, line, v, false)
             })
         })
     }
@@ -528,20 +557,7 @@ impl<'g> Board<'g> {
                 if removed.is_empty() {
                     return false;
                 }
-                let digits = digits_of(digits);
-                let reason = if hidden {
-                    Reason::HiddenSubset {
-                        unit,
-                        cells,
-                        digits,
-                    }
-                } else {
-                    Reason::NakedSubset {
-                        unit,
-                        cells,
-                        digits,
-                    }
-                };
+                let reason = Reason::subset(hidden, unit, cells, digits_of(digits));
                 step = Some(Step::Eliminate { removed, reason });
                 true
             };
