@@ -27,10 +27,12 @@ use dlx_core::{
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
+use super::band::BandSolver;
 use super::logic::box_of;
 use super::nine::NineSolver;
 use super::propagate::{Level, SudokuPropagator};
 use super::symbols::Size;
+use super::triad::{TriadSolver, Vectors};
 use super::Puzzle;
 
 /// The node budget of the first search of a propagated
@@ -155,6 +157,25 @@ impl Engine {
     pub const Bits: Engine = Engine::Triad;
     /// The former name of [`Engine::Band`].
     pub const Bands: Engine = Engine::Band;
+}
+
+impl NineSolver {
+    /// The engine `engine` asks for on 9×9: the band engine for
+    /// [`Engine::Band`], and for [`Engine::Auto`] on a machine where the
+    /// triad engine would run its portable vectors (the band engine is
+    /// faster there); the triad engine otherwise.
+    pub fn for_engine(engine: Engine) -> NineSolver {
+        let bands = match engine {
+            Engine::Band => true,
+            Engine::Auto => Vectors::detect() == Vectors::Portable,
+            Engine::Triad | Engine::Compact | Engine::Linked => false,
+        };
+        if bands {
+            NineSolver::Bands(BandSolver::new())
+        } else {
+            NineSolver::Triad(TriadSolver::new())
+        }
+    }
 }
 
 /// The model and engine of one size.

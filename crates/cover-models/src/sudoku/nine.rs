@@ -1,12 +1,12 @@
 //! The bit-parallel 9×9 engines behind one type: what `cover sudoku`,
-//! `cover generate` and the game search 9×9 puzzles with.
+//! `cover generate` and the game search 9×9 puzzles with. Which one an
+//! [`Engine`](super::Engine) asks for is decided with it, in `model.rs`.
 
 use dlx_core::{Control, Limits, Outcome};
 
 use super::band::BandSolver;
 use super::bit_search::BitStats;
-use super::model::Engine;
-use super::triad::{TriadSolver, Vectors};
+use super::triad::TriadSolver;
 
 /// A 9×9 engine: the triad engine ([`TriadSolver`], the fastest with
 /// AVX2 or AVX-512 and the same answers on every machine), or the band
@@ -16,29 +16,12 @@ use super::triad::{TriadSolver, Vectors};
 pub enum NineSolver {
     /// Boxes and bands of triads.
     Triad(TriadSolver),
-    /// Bands of three rows per digit (the name is [`Engine::Band`]'s former
+    /// Bands of three rows per digit (the name is [`Engine::Band`](super::Engine::Band)'s former
     /// one, kept for callers).
     Bands(BandSolver),
 }
 
 impl NineSolver {
-    /// The engine `engine` asks for on 9×9: the band engine for
-    /// [`Engine::Band`], and for [`Engine::Auto`] on a machine where the
-    /// triad engine would run its portable vectors (there the band engine
-    /// takes a fifth to a third of its time); the triad engine otherwise.
-    pub fn for_engine(engine: Engine) -> NineSolver {
-        let bands = match engine {
-            Engine::Band => true,
-            Engine::Auto => Vectors::detect() == Vectors::Portable,
-            Engine::Triad | Engine::Compact | Engine::Linked => false,
-        };
-        if bands {
-            NineSolver::Bands(BandSolver::new())
-        } else {
-            NineSolver::Triad(TriadSolver::new())
-        }
-    }
-
     /// [`TriadSolver::search`] or [`BandSolver::search`]: each solution of
     /// the 9×9 puzzle `cells` to `visit`, within `limits` (the node budget
     /// counts guesses).
@@ -86,6 +69,7 @@ mod tests {
 
     use super::*;
     use crate::sudoku::testing::{cells, is_solution_of, random_puzzle, run};
+    use crate::sudoku::Vectors;
     use rand::rngs::ChaCha8Rng;
     use rand::{RngExt, SeedableRng};
 
