@@ -108,7 +108,7 @@ JSON (--json), one object per puzzle per line:
   count      with --count: the number of solutions
   complete   with --count or --all: false when --limit or --max-nodes stopped
              the search (count and solutions are then those found so far)
-  nodes      search nodes (with the bits engine, the default for 9×9: its
+  nodes      search nodes (with the triad engine, the default for 9×9: its
              guesses plus one; a long search is shared between the threads;
              then the nodes of all, which vary from run to run)
   grade      with --rate: the grade (only for puzzles with one solution)
@@ -166,18 +166,17 @@ pub struct SudokuArgs {
 
     /// The search engine.
     ///
-    /// `auto` (the default): `bits` for 4×4 and 9×9 unless --propagate
-    /// asks for basic or full reasoning, else `compact`; the fastest,
-    /// measured by `cargo xtask bench bits` and `bench wide`. `bits` has
-    /// engines up to 25×25 (on 16×16 and 25×25 slower than `compact`):
-    /// for 9×9 the triad engine, on AVX-512 or AVX2 where the processor
-    /// has them (its answers are the same on every machine). `bands` is
-    /// `bits` with the band engine for 9×9, faster on processors without
-    /// AVX2, where `auto` takes it. Larger sizes search with `compact`.
-    /// Answers are the same with every engine (of a puzzle with several
-    /// solutions the first found may differ); search nodes differ. So with
-    /// `auto` those two may differ between processors with AVX2 and
-    /// without; name an engine to have them the same everywhere.
+    /// `auto` (the default): for 9×9 unless --propagate asks for basic or
+    /// full reasoning `triad`, on AVX-512 or AVX2 where the processor has
+    /// them (its answers are the same on every machine), or `band` on
+    /// processors without AVX2, where it is faster; else `compact`. The
+    /// fastest, measured by `cargo xtask bench bits`. `triad` and `band`
+    /// are 9×9 engines; other sizes search with `compact`. `bits` is an old
+    /// name of `triad`, `bands` of `band`, `dlx` of `linked`. Answers are
+    /// the same with every engine (of a puzzle with several solutions the
+    /// first found may differ); search nodes differ. So with `auto` those
+    /// two may differ between processors with AVX2 and without; name an
+    /// engine to have them the same everywhere.
     #[arg(long, value_enum, value_name = "ENGINE", default_value_t = EngineArg::Auto)]
     pub engine: EngineArg,
 
@@ -217,15 +216,18 @@ fn parse_symbols(text: &str) -> Result<Symbols, SymbolsError> {
 /// The engines of `cover sudoku`.
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EngineArg {
-    /// The fastest for the size on this processor: bits for 4×4 and 9×9
-    /// (bands for 9×9 without AVX2), else compact.
+    /// The fastest for the size on this processor: triad for 9×9 (band
+    /// without AVX2), else compact.
     Auto,
-    /// Bit-parallel (to 25×25): candidates as bit masks, singles and box-line
-    /// between guesses (nodes: one per guess plus the root); for 9×9 the
-    /// triad engine (AVX-512 or AVX2 where there, else portable code).
-    Bits,
-    /// `bits` with the band engine for 9×9 (no SIMD needed).
-    Bands,
+    /// The triad engine for 9×9 (AVX-512 or AVX2 where there, else
+    /// portable code): candidates as bit masks, singles and box-line
+    /// between guesses (nodes: one per guess plus the root); other sizes
+    /// compact.
+    #[value(alias = "bits")]
+    Triad,
+    /// The band engine for 9×9 (no SIMD needed); other sizes compact.
+    #[value(alias = "bands")]
+    Band,
     /// Exact cover on bit masks and saved states (its search nodes differ
     /// from Knuth's; its updates count options removed).
     Compact,
@@ -264,8 +266,8 @@ impl From<EngineArg> for Engine {
     fn from(engine: EngineArg) -> Engine {
         match engine {
             EngineArg::Auto => Engine::Auto,
-            EngineArg::Bits => Engine::Bits,
-            EngineArg::Bands => Engine::Bands,
+            EngineArg::Triad => Engine::Triad,
+            EngineArg::Band => Engine::Band,
             EngineArg::Compact => Engine::Compact,
             EngineArg::Linked => Engine::Linked,
         }
@@ -839,16 +841,16 @@ impl Batch for SudokuBatch<'_> {
 
 /// Runs `cover sudoku`.
 pub fn run(args: &SudokuArgs, session: &mut Session) -> anyhow::Result<()> {
-    if matches!(args.engine, EngineArg::Bits | EngineArg::Bands)
+    if matches!(args.engine, EngineArg::Triad | EngineArg::Band)
         && matches!(args.propagate, PropagateArg::Basic | PropagateArg::Full)
     {
         anyhow::bail!(
             "--engine {} reasons on its own; --propagate basic and full are for the \
              exact-cover engines (compact, linked)",
-            if args.engine == EngineArg::Bits {
-                "bits"
+            if args.engine == EngineArg::Triad {
+                "triad"
             } else {
-                "bands"
+                "band"
             }
         );
     }

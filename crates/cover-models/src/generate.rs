@@ -43,29 +43,10 @@
 //! | hard    | ≤ 12 × cells      | ≤ 972       |
 //! | extreme | more              | > 972       |
 //!
-//! Calibration (`cover sudoku --engine linked --count --limit 2 --json`,
-//! the `nodes` field, on the sets of `shared/datasets/sudoku9/`; first 5,000
-//! puzzles of the large sets), percentiles of the nodes:
-//!
-//! | set                          | p10  | p25  | p50  | p75  | p90  | max   |
-//! |------------------------------|------|------|------|------|------|-------|
-//! | 17_clue                      | 65   | 65   | 65   | 100  | 177  | 3687  |
-//! | top95                        | 232  | 359  | 556  | 894  | 1440 | 2356  |
-//! | magictour_top1465            | 210  | 293  | 428  | 710  | 1337 | 12715 |
-//! | forum_hardest_1905_11plus    | 1038 | 1349 | 1899 | 2944 | 4545 | 16980 |
-//! | forum_hardest_1106           | 2064 | 2795 | 4131 | 6818 | 9836 | 20395 |
-//!
-//! With these cuts (whole sets) 17_clue grades 74.3% easy, 21.7% medium,
-//! 3.4% hard, 0.7% extreme; forum_hardest_1106 374 of 375 extreme (the
-//! least is 940 nodes, hard); magictour_top1465 0.6/31.5/51.8/16.1% and
-//! top95 1/22/56/21%. Random minimal 9×9 puzzles from this generator
-//! (seed 2, 5,000 puzzles) grade 79% easy, 20% medium, 1% hard and one
-//! extreme in 5,000, so `--difficulty extreme` usually gives up. The easy
-//! cut sits just above "forced moves only" (65 nodes for 64 empty cells);
-//! the extreme cut just below the easiest of the hardest set. Sizes other
-//! than 9×9 use the same nodes per cell, uncalibrated: there are no graded
-//! sets for them, and minimal 16×16 puzzles mostly grade extreme (18 of 20
-//! with seed 1: 2,000 to 480,000 nodes).
+//! The cuts come from the public 9×9 sets (the easy cut just above
+//! "forced moves only", the extreme cut just below the easiest of the
+//! hardest set); their calibration is in `docs/notes/sudoku.md`. Other
+//! sizes use the same nodes per cell, uncalibrated.
 //!
 //! A [`Rater`] grades existing puzzles the same way (for `cover sudoku`).
 
@@ -380,9 +361,9 @@ impl Generator {
     }
 
     /// A generator of `size` puzzles whose full grids and uniqueness
-    /// checks use `engine`: with [`Engine::Bits`] or [`Engine::Auto`] the
+    /// checks use `engine`: with [`Engine::Triad`] or [`Engine::Auto`] the
     /// triad engine for 9×9 (what [`Generator::new`] does), with
-    /// [`Engine::Bands`] the band engine, with [`Engine::Compact`] or
+    /// [`Engine::Band`] the band engine, with [`Engine::Compact`] or
     /// [`Engine::Linked`] the compact exact-cover engine (the generator as
     /// it was before the bit-parallel engines, for benchmarks). The 9×9
     /// puzzles differ between the three, because the full grids are made
@@ -393,13 +374,13 @@ impl Generator {
         }
         let model = Model::new(size);
         let order = (0..model.problem().option_count()).collect();
-        let bit_engine = matches!(engine, Engine::Auto | Engine::Bits | Engine::Bands);
+        let bit_engine = matches!(engine, Engine::Auto | Engine::Triad | Engine::Band);
         // Never the machine's choice of `Auto`: the puzzles of a seed are
         // the same on every machine.
-        let nine = if engine == Engine::Bands {
-            Engine::Bands
+        let nine = if engine == Engine::Band {
+            Engine::Band
         } else {
-            Engine::Bits
+            Engine::Triad
         };
         let bits = (size.box_side() == 3 && bit_engine).then(|| NineSolver::for_engine(nine));
         Ok(Generator {
@@ -813,7 +794,7 @@ mod tests {
     #[test]
     fn diagonal_fillings_complete_to_distinct_grids() {
         let size = Size::new(3).unwrap();
-        let mut bits = NineSolver::for_engine(Engine::Bits);
+        let mut bits = NineSolver::for_engine(Engine::Triad);
         let mut grids = std::collections::HashSet::new();
         for i in 0..3000 {
             let mut rng = puzzle_rng(7, i, 0);

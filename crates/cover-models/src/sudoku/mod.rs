@@ -13,14 +13,13 @@
 //! - [`TriadSolver`]: the triad engine for 9×9 (boxes and bands of
 //!   triads, the rules as cardinality constraints to a fixpoint, vector
 //!   operations in AVX-512, AVX2 or portable code, the same answers on
-//!   every machine), `cover sudoku`'s default for 9×9. [`BitSolver`]: the
+//!   every machine), `cover sudoku`'s default for 9×9. [`BandSolver`]: the
 //!   band engine (candidates as bit boards per digit and band, singles and
 //!   box-line to a fixpoint), faster where the triad engine runs its
-//!   portable vectors; [`WideSolver`], the band engine generic over the
-//!   box side, for 4×4, 16×16 and 25×25 (see the modules' status for how
-//!   they compare with the exact-cover engines). [`NineSolver`] is either
-//!   9×9 engine. All search without recursion, binary guesses on a stack
-//!   of copies.
+//!   portable vectors. [`NineSolver`] is either 9×9 engine. Both search
+//!   without recursion, binary guesses on a stack of copies, with the
+//!   loop's counts and end checks of `bit_search`. Other sizes search
+//!   by exact cover.
 //! - A [`Puzzle`] writes a solution back in its own layout and symbols
 //!   ([`Puzzle::write_solution`], [`Puzzle::line_form`],
 //!   [`Puzzle::write_pretty`]).
@@ -47,7 +46,8 @@
 //! one of its cells is longer than a character or is a digit that is not a
 //! symbol.
 
-pub mod bits;
+pub mod band;
+mod bit_search;
 pub mod logic;
 mod model;
 mod nine;
@@ -57,19 +57,28 @@ mod symbols;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod triad;
-pub mod wide;
 
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-pub use bits::{BitSolver, BitStats};
+pub use band::BandSolver;
+pub use bit_search::BitStats;
 pub use model::{Engine, Model, Solver};
 pub use nine::NineSolver;
 pub use parse::{InputError, ParseError, ParseErrorKind, Puzzles};
 pub use propagate::{Level, SudokuPropagator};
 pub use symbols::{is_empty_marker, Size, Symbols, SymbolsError, NOT_A_CELL};
 pub use triad::{TriadSolver, Vectors};
-pub use wide::{Bits16, Bits25, Bits4, WideSolver};
+
+/// The band engine's former name.
+pub type BitSolver = BandSolver;
+
+/// The band engine's former module: `sudoku::bits::BitSolver` and
+/// `sudoku::bits::BitStats` still name what they did.
+pub mod bits {
+    pub use super::band::BandSolver as BitSolver;
+    pub use super::bit_search::BitStats;
+}
 
 /// How the puzzles of an input are laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

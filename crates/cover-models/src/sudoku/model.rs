@@ -12,13 +12,11 @@
 //! search with its givens' options forced, so nothing is rebuilt between
 //! puzzles, and contradicting givens simply give no solution.
 //!
-//! The [`Solver`] also holds the engines that are not exact cover: the
-//! triad engine for 9×9 ([`TriadSolver`](super::TriadSolver)), the band
-//! engine for 9×9 ([`BitSolver`]) and its generic sibling for 4×4, 16×16
-//! and 25×25 ([`WideSolver`](super::WideSolver)). [`Engine::Auto`] (the
-//! default) uses them for 4×4 and 9×9 puzzles searched without a
-//! propagator, because they answer those in a sixth to two thirds of the
-//! compact engine's time.
+//! The [`Solver`] also holds the 9×9 engines that are not exact cover: the
+//! triad engine ([`TriadSolver`](super::TriadSolver)) and the band engine
+//! ([`BandSolver`](super::BandSolver)). [`Engine::Auto`] (the default)
+//! uses one of them for 9×9 puzzles searched without a propagator, where
+//! they are the fastest.
 
 use dlx_core::Search;
 use dlx_core::{
@@ -29,11 +27,12 @@ use dlx_core::{
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
-use super::bits::BitStats;
+use super::band::BandSolver;
+use super::logic::box_of;
 use super::nine::NineSolver;
 use super::propagate::{Level, SudokuPropagator};
 use super::symbols::Size;
-use super::wide::{Bits16, Bits25, Bits4};
+use super::triad::{TriadSolver, Vectors};
 use super::Puzzle;
 
 /// The node budget of the first search of a propagated
@@ -60,7 +59,7 @@ impl Model {
         let mut builder = Problem::builder(4 * cells, 0);
         for r in 0..side {
             for c in 0..side {
-                let b = (r / n) * n + c / n;
+                let b = box_of(n, r, c);
                 for d in 0..side {
                     builder
                         .add_option([
@@ -128,31 +127,55 @@ impl Model {
 /// Which engine searches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Engine {
-    /// The fastest for the puzzle on this machine, from measurements
-    /// (`cargo xtask bench bits` and `bench wide`): [`Engine::Bits`] for
-    /// 4×4 and 9×9 when no propagator is asked for (its reasoning is its
-    /// own), except [`Engine::Bands`] for 9×9 where the triad engine lacks
-    /// AVX2; else [`Engine::Compact`] (from 16×16 it beats the bits
-    /// engines, with full propagation and without).
+    /// The fastest for the puzzle on this machine: for 9×9 without a
+    /// propagator (its reasoning is its own) [`Engine::Triad`], or
+    /// [`Engine::Band`] where the triad engine lacks AVX2; else
+    /// [`Engine::Compact`].
     #[default]
     Auto,
-    /// The bit-parallel engines, the same on every machine: the triad
-    /// engine ([`TriadSolver`](super::TriadSolver)) for 9×9 (the fastest
-    /// where it has AVX2), the band engine
-    /// ([`WideSolver`](super::WideSolver)) for 4×4, 16×16 and 25×25;
-    /// larger sizes search with the compact engine. Its nodes are one per
+    /// The triad engine ([`TriadSolver`](super::TriadSolver)) for 9×9, the
+    /// fastest where it has AVX2, with the same answers on every machine;
+    /// other sizes search with the compact engine. Its nodes are one per
     /// guess plus the root, and no propagator applies.
-    Bits,
-    /// [`Engine::Bits`] with the band engine for 9×9 too
-    /// ([`BitSolver`](super::BitSolver)): faster than the triad engine on
-    /// machines without AVX2, where that runs its portable vectors.
-    Bands,
+    Triad,
+    /// [`Engine::Triad`] with the band engine
+    /// ([`BandSolver`](super::BandSolver)) for 9×9: faster than the triad
+    /// engine on machines without AVX2, where that runs its portable
+    /// vectors.
+    Band,
     /// [`CompactSolver`]: bit masks and saved states, several times faster
     /// than the linked engine (falls back to it where it does not apply).
     Compact,
     /// The classic dancing links of [`dlx_core::Solver`], the reference:
     /// its node counts are Knuth's.
     Linked,
+}
+
+#[allow(non_upper_case_globals)]
+impl Engine {
+    /// The former name of [`Engine::Triad`].
+    pub const Bits: Engine = Engine::Triad;
+    /// The former name of [`Engine::Band`].
+    pub const Bands: Engine = Engine::Band;
+}
+
+impl NineSolver {
+    /// The engine `engine` asks for on 9×9: the band engine for
+    /// [`Engine::Band`], and for [`Engine::Auto`] on a machine where the
+    /// triad engine would run its portable vectors (the band engine is
+    /// faster there); the triad engine otherwise.
+    pub fn for_engine(engine: Engine) -> NineSolver {
+        let bands = match engine {
+            Engine::Band => true,
+            Engine::Auto => Vectors::detect() == Vectors::Portable,
+            Engine::Triad | Engine::Compact | Engine::Linked => false,
+        };
+        if bands {
+            NineSolver::Bands(BandSolver::new())
+        } else {
+            NineSolver::Triad(TriadSolver::new())
+        }
+    }
 }
 
 /// The model and engine of one size.
@@ -201,59 +224,9 @@ pub struct Solver {
     max_nodes: Option<u64>,
     /// How much reasoning between choices ([`Solver::propagate`]).
     level: Level,
-    /// The bit-parallel engines, each made when first used.
-    bits: BitEngines,
-}
-
-/// The bit-parallel engine of each size it has one for.
-#[derive(Debug, Default)]
-struct BitEngines {
-    four: Option<Bits4>,
-    /// The 9×9 engine, of the kind [`Engine`] asks for.
+    /// The 9×9 engine, of the kind [`Engine`] asks for, made when first
+    /// used.
     nine: Option<NineSolver>,
-    sixteen: Option<Bits16>,
-    twenty_five: Option<Bits25>,
-}
-
-impl BitEngines {
-    /// Whether there is one for `size`.
-    fn cover(size: Size) -> bool {
-        (2..=5).contains(&size.box_side())
-    }
-
-    /// [`NineSolver::search`] with the engine of the size of `cells`
-    /// (for 9×9, the one `engine` asks for).
-    fn search<F>(
-        &mut self,
-        engine: Engine,
-        size: Size,
-        cells: &[u8],
-        limits: &Limits,
-        visit: F,
-    ) -> (Outcome, BitStats)
-    where
-        F: FnMut(&[u8]) -> Control,
-    {
-        match size.box_side() {
-            2 => self
-                .four
-                .get_or_insert_with(Bits4::new)
-                .search(cells, limits, visit),
-            3 => self
-                .nine
-                .get_or_insert_with(|| NineSolver::for_engine(engine))
-                .search(cells, limits, visit),
-            4 => self
-                .sixteen
-                .get_or_insert_with(Bits16::new)
-                .search(cells, limits, visit),
-            5 => self
-                .twenty_five
-                .get_or_insert_with(Bits25::new)
-                .search(cells, limits, visit),
-            _ => unreachable!("BitEngines::cover checks the size"),
-        }
-    }
 }
 
 impl Default for Solver {
@@ -273,7 +246,7 @@ impl Solver {
             split_after: None,
             max_nodes: None,
             level: Level::None,
-            bits: BitEngines::default(),
+            nine: None,
         }
     }
 
@@ -330,7 +303,7 @@ impl Solver {
         self.searchers[size.box_side()].get_or_insert_with(|| {
             let model = Model::new(size);
             let compact = match engine {
-                Engine::Auto | Engine::Bits | Engine::Bands | Engine::Compact => {
+                Engine::Auto | Engine::Triad | Engine::Band | Engine::Compact => {
                     CompactSolver::new(model.problem()).ok()
                 }
                 Engine::Linked => None,
@@ -347,14 +320,14 @@ impl Solver {
         })
     }
 
-    /// Whether puzzles of `size` go to a bit-parallel engine.
+    /// Whether puzzles of `size` go to a bit-parallel 9×9 engine.
     pub fn uses_bits(&self, size: Size) -> bool {
+        let nine = size.box_side() == 3;
         match self.engine {
-            Engine::Bits | Engine::Bands => BitEngines::cover(size),
-            // From `cargo xtask bench bits` and `bench wide`: faster than
-            // the compact engine on 4×4 and 9×9; from 16×16, slower than it
-            // with full propagation (and than it without).
-            Engine::Auto => size.box_side() <= 3 && self.level.rules_for(size).is_none(),
+            Engine::Triad | Engine::Band => nine,
+            // Faster than the compact engine on 9×9 unless a propagator
+            // is asked for (see docs/notes/sudoku.md).
+            Engine::Auto => nine && self.level.rules_for(size).is_none(),
             Engine::Compact | Engine::Linked => false,
         }
     }
@@ -422,9 +395,11 @@ impl Solver {
             node_budget: budget.map(|nodes| nodes.saturating_sub(1)),
             ..limits.clone()
         };
-        let (outcome, stats) =
-            self.bits
-                .search(self.engine, puzzle.size, &puzzle.cells, &limits, visit);
+        let engine = self.engine;
+        let (outcome, stats) = self
+            .nine
+            .get_or_insert_with(|| NineSolver::for_engine(engine))
+            .search(&puzzle.cells, &limits, visit);
         Report {
             outcome,
             stats: Stats {
@@ -640,8 +615,8 @@ mod tests {
     /// Every engine of `Engine`.
     const ENGINES: [Engine; 5] = [
         Engine::Auto,
-        Engine::Bits,
-        Engine::Bands,
+        Engine::Triad,
+        Engine::Band,
         Engine::Compact,
         Engine::Linked,
     ];
@@ -726,8 +701,8 @@ mod tests {
         assert!(puzzles.len() > 50);
         let mut compact = Solver::new(Engine::Compact);
         let mut linked = Solver::new(Engine::Linked);
-        let mut bits = Solver::new(Engine::Bits);
-        let mut bands = Solver::new(Engine::Bands);
+        let mut bits = Solver::new(Engine::Triad);
+        let mut bands = Solver::new(Engine::Band);
         for (file, puzzle) in &puzzles {
             let a = compact.count(puzzle, Some(1000)).stats.solutions;
             let b = linked.count(puzzle, Some(1000)).stats.solutions;
@@ -943,20 +918,20 @@ mod tests {
         }
     }
 
-    /// The bits engine's nodes are its guesses plus the root; a bound of
+    /// The triad engine's nodes are its guesses plus the root; a bound of
     /// `n` nodes allows `n - 1` guesses, on one thread.
     #[test]
-    fn bits_searches_give_up_at_their_bound() {
+    fn triad_searches_give_up_at_their_bound() {
         let p = puzzle(
             "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
         );
-        let mut free = Solver::new(Engine::Bits);
+        let mut free = Solver::new(Engine::Triad);
         assert!(free.uses_bits(p.size));
         let (want, report) = free.first(&p);
         let needed = report.stats.nodes;
         assert!(needed > 10, "{needed} nodes");
         check(&p, want.as_deref().unwrap());
-        let mut bounded = Solver::new(Engine::Bits);
+        let mut bounded = Solver::new(Engine::Triad);
         bounded.split_after(Some(1));
         bounded.max_nodes(Some(needed));
         let (got, report) = bounded.first(&p);
@@ -976,11 +951,11 @@ mod tests {
             (report.outcome, report.stats.nodes),
             (Outcome::NodeBudget, 3)
         );
-        // Auto uses it for 4×4 and 9×9 without a propagator only; bits
-        // has an engine for every size to 25×25.
+        // Auto uses it for 9×9 without a propagator only; the triad and
+        // band engines are 9×9 only, other sizes search by exact cover.
         let mut auto = Solver::new(Engine::Auto);
         assert!(auto.uses_bits(p.size));
-        assert!(auto.uses_bits(Size::new(2).unwrap()));
+        assert!(!auto.uses_bits(Size::new(2).unwrap()));
         assert!(!auto.uses_bits(Size::new(4).unwrap()));
         let sizes = |solver: &Solver| -> Vec<usize> {
             Size::all()
@@ -988,10 +963,12 @@ mod tests {
                 .map(Size::box_side)
                 .collect()
         };
-        assert_eq!(sizes(&Solver::new(Engine::Bits)), [2, 3, 4, 5]);
-        assert_eq!(sizes(&Solver::new(Engine::Bands)), [2, 3, 4, 5]);
+        assert_eq!(sizes(&Solver::new(Engine::Triad)), [3]);
+        assert_eq!(sizes(&Solver::new(Engine::Band)), [3]);
+        assert_eq!(Engine::Bits, Engine::Triad, "the former names stay");
+        assert_eq!(Engine::Bands, Engine::Band);
         auto.propagate(Level::None);
-        assert_eq!(sizes(&auto), [2, 3]);
+        assert_eq!(sizes(&auto), [3]);
         auto.propagate(Level::Basic);
         assert!(!auto.uses_bits(p.size));
         auto.propagate(Level::Auto);

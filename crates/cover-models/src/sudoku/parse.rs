@@ -669,16 +669,15 @@ impl<R: BufRead> Puzzles<R> {
                         Some(d) => digits.push(d),
                         None if is_empty_marker(c, symbols) => digits.push(0),
                         None => {
-                            return Err(ParseError {
+                            let hint = self.symbols_hint(size, cells);
+                            return Err(unknown(
                                 line,
-                                kind: ParseErrorKind::UnknownSymbol {
-                                    symbol: excerpt(cell),
-                                    cell: place,
-                                    size,
-                                    symbols: symbols.as_string(),
-                                    hint: self.symbols_hint(size, cells),
-                                },
-                            })
+                                cell,
+                                place,
+                                size,
+                                symbols.as_string(),
+                                hint,
+                            ));
                         }
                     }
                 }
@@ -704,16 +703,8 @@ impl<R: BufRead> Puzzles<R> {
                 continue;
             }
             if !cell.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(ParseError {
-                    line,
-                    kind: ParseErrorKind::UnknownSymbol {
-                        symbol: excerpt(cell),
-                        cell: place,
-                        size,
-                        symbols: format!("the numbers 1 to {side}"),
-                        hint: String::new(),
-                    },
-                });
+                let numbers = format!("the numbers 1 to {side}");
+                return Err(unknown(line, cell, place, size, numbers, String::new()));
             }
             let value = cell.trim_start_matches('0');
             match value.parse::<usize>() {
@@ -732,6 +723,28 @@ impl<R: BufRead> Puzzles<R> {
             }
         }
         Ok((digits, Notation::Numbers(separator)))
+    }
+}
+
+/// The error of `cell` (cell `place` of its puzzle, on `line`), which is
+/// none of `symbols`.
+fn unknown(
+    line: usize,
+    cell: &str,
+    place: usize,
+    size: Size,
+    symbols: String,
+    hint: String,
+) -> ParseError {
+    ParseError {
+        line,
+        kind: ParseErrorKind::UnknownSymbol {
+            symbol: excerpt(cell),
+            cell: place,
+            size,
+            symbols,
+            hint,
+        },
     }
 }
 

@@ -38,12 +38,8 @@ pub enum Level {
 impl Level {
     /// The rules this level runs on a grid of `size`; `None` for no
     /// propagator at all. `Auto` is the fastest level for the size on the
-    /// public sets (`cargo xtask bench propagate`, one thread): none for
-    /// 4×4 and 9×9, where the plain compact search takes 20 to 150 µs a
-    /// puzzle and full propagation 2.4 to 3.4 times that; full from 16×16
-    /// on, where it takes 0.24 times the plain search's time on the 155
-    /// public 16×16 grids, and solves 25×25 puzzles the plain search
-    /// cannot.
+    /// public sets: none for 4×4 and 9×9, full from 16×16 on (measured in
+    /// `docs/notes/sudoku.md`).
     pub fn rules_for(self, size: Size) -> Option<Rules> {
         match self {
             Level::Auto if size.box_side() >= 4 => Some(Rules::FULL),

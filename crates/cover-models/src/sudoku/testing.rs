@@ -1,9 +1,48 @@
-//! Helpers of the sudoku engines' tests: random puzzles of any box side
-//! and a checker of solutions that trusts no engine.
+//! Helpers of the sudoku engines' tests: random puzzles of any box side,
+//! a checker of solutions that trusts no engine, and a 9×9 search's
+//! solutions collected.
 
+use dlx_core::{Control, Limits, Outcome};
 use rand::rngs::ChaCha8Rng;
 use rand::seq::SliceRandom;
 use rand::RngExt;
+
+use super::{BitStats, NineSolver};
+
+/// A 9×9 line of digits and `.` as cells (0 for empty).
+pub(crate) fn cells(line: &str) -> Vec<u8> {
+    line.bytes()
+        .map(|b| if b == b'.' { 0 } else { b - b'0' })
+        .collect()
+}
+
+/// The solutions (in order) and the outcome and statistics of a search.
+pub(crate) fn run(
+    solver: &mut NineSolver,
+    puzzle: &[u8],
+    limits: &Limits,
+) -> (Vec<Vec<u8>>, Outcome, BitStats) {
+    let mut found = Vec::new();
+    let (outcome, stats) = solver.search(puzzle, limits, |grid| {
+        found.push(grid.to_vec());
+        Control::Continue
+    });
+    (found, outcome, stats)
+}
+
+/// `0..n²` in a random order that keeps bands (or stacks) together: the
+/// bands shuffled, and the rows (or columns) within each.
+pub(crate) fn band_order(rng: &mut ChaCha8Rng, n: usize) -> Vec<usize> {
+    let mut bands: Vec<usize> = (0..n).collect();
+    bands.shuffle(rng);
+    let mut out = Vec::new();
+    for b in bands {
+        let mut within: Vec<usize> = (0..n).collect();
+        within.shuffle(rng);
+        out.extend(within.iter().map(|&i| b * n + i));
+    }
+    out
+}
 
 /// Whether `grid` is a full valid grid of box side `n` that keeps
 /// `puzzle`'s givens (checked here, trusting no engine).
@@ -38,18 +77,7 @@ pub(crate) fn random_puzzle(rng: &mut ChaCha8Rng, n: usize, keep: u32) -> Vec<u8
     let s = n * n;
     let mut digits: Vec<u8> = (1..=s as u8).collect();
     digits.shuffle(rng);
-    let order = |rng: &mut ChaCha8Rng| {
-        let mut bands: Vec<usize> = (0..n).collect();
-        bands.shuffle(rng);
-        let mut out = Vec::new();
-        for b in bands {
-            let mut within: Vec<usize> = (0..n).collect();
-            within.shuffle(rng);
-            out.extend(within.iter().map(|&i| b * n + i));
-        }
-        out
-    };
-    let (rows, cols) = (order(rng), order(rng));
+    let (rows, cols) = (band_order(rng, n), band_order(rng, n));
     let mut puzzle = Vec::with_capacity(s * s);
     for &r in &rows {
         for &c in &cols {

@@ -48,9 +48,7 @@
 //! worklist of the units that changed runs to a fixpoint (`propagate`)
 //! in phases, every changed band and then every changed box
 //! (`box_phase`), so that the units of a phase, which do not read each
-//! other's results, overlap in the processor (this, and leaving out
-//! branches whose way is anyone's guess, took a third off the time of a
-//! unit at a time). Givens enter as masks of their boxes and eliminations
+//! other's results, overlap in the processor. Givens enter as masks of their boxes and eliminations
 //! of their bands, and the bands go first. Then, unless every band has
 //! one configuration per digit (solved), it
 //! guesses in the band with the fewest configurations, on the digit with
@@ -66,30 +64,8 @@
 //! files or output: grids in (digits `1..=9`, 0 for empty, row by row),
 //! solutions handed to a callback.
 //!
-//! Status (issue 18): `cargo xtask bench bits` (one thread, by turns with
-//! the `sudoku` crate in one process, three runs) puts it with AVX-512 at
-//! 0.51–0.67 of that crate's time for first solutions of the hard public
-//! sets, 0.48–0.56 to prove them unique, 0.74–0.96 on 17_clue; with AVX2
-//! at 0.56–0.75 and 0.83–1.1; the portable vectors at 3–5.6 times, which
-//! is why `Engine::Auto` takes the band engine where there is no AVX2. It
-//! makes the same guesses as tdoku (34.2 a puzzle for the first
-//! solutions of forum_hardest_1905_11plus with tdoku's order of units;
-//! 35.6 with this one); its AVX2 flavour takes 0.75–0.77 of the time of
-//! tdoku (built by hand outside the repository with clang 14 for AVX2,
-//! timed by a harness like this one's, the two programs run by turns) on
-//! those first solutions, 0.65 on forum_hardest_1106's and 0.57 on
-//! 17_clue's. Tried and dropped, A/B in one
-//! process: one pass of a box before testing for its fixpoint, rather
-//! than a pass for all the phase's boxes first (1.1 times the time);
-//! three passes (1.17); the boxes first at the start, givens as their
-//! cells alone (1.14 on 17_clue), and the givens' lanes written one by
-//! one (1.15; the stores stall the vector loads), or visited by a bitmask
-//! (level); the givens' rows and columns struck in scalar code before the
-//! search (slower); other guesses: the digit with the fewest
-//! configurations over all bands (1.06–1.09 on the hard sets), the band
-//! with a bivalue digit first (1.05–1.09); the check that every digit of
-//! a band keeps a configuration left to the end (level, so kept where it
-//! finds a dead end sooner).
+//! Where it stands against the `sudoku` crate and tdoku, and what was
+//! tried and dropped: `docs/notes/sudoku.md`.
 
 mod lanes;
 #[cfg(target_arch = "x86_64")]
@@ -97,7 +73,7 @@ mod x86;
 
 use dlx_core::{Control, Limits, Outcome};
 
-use super::bits::{assert_cell_and_digit, guess_allowed, solution_found, BitStats};
+use super::bit_search::{assert_cell_and_digit, guess_allowed, solution_found, BitStats};
 use lanes::{Half, Lanes16, Lanes8, Portable, Shuffle, Wide, NONE};
 
 const CELLS: usize = 81;

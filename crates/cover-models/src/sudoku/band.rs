@@ -28,68 +28,24 @@
 //!
 //! It knows nothing of exact cover, files or output: grids in (digits
 //! `1..=9`, 0 for empty, row by row), solutions handed to a callback.
-//! `sudoku::Solver` runs it for 9×9 under `Engine::Bands` (`cover sudoku
-//! --engine bands`), and under `Engine::Auto` on machines without AVX2,
+//! `sudoku::Solver` runs it for 9×9 under `Engine::Band` (`cover sudoku
+//! --engine band`), and under `Engine::Auto` on machines without AVX2,
 //! where the triad engine ([`super::triad`], the default elsewhere) runs
-//! its portable vectors and takes three to five times this engine's
-//! time. It also holds what the bit engines share: [`BitStats`] and the
-//! search loop's end checks.
+//! its portable vectors and is slower than this one. What it shares with
+//! the triad engine (its statistics, the checks that end the search loop)
+//! is in `bit_search`.
 //!
-//! Status (issue 18): its counts equal the exact-cover engines' at every
-//! limit on random puzzles (see the tests). `cargo xtask bench bits` puts
-//! it at 0.25–0.6 times the compact engine's time and 0.9–1.15 times
-//! the `sudoku` crate's (JCZSolve) on the four public 9×9 sets, first
-//! solution and unique; the triad engine, with AVX-512, at 0.48–0.67 of
-//! the crate's on the hard sets and 0.74–0.96 on 17_clue (with AVX2 alone
-//! 0.56–0.75 and 0.83–1.1). The guess rule was the first cell
-//! with three candidates when no cell is bivalue; the `sudoku` crate's
-//! rule (the fewest among each band's first empty cell) takes the first
-//! solutions of forum_hardest_1106 from 127 guesses a puzzle to 86 and
-//! from 1.4 times that crate's time to 1.0, and is within noise
-//! elsewhere. It makes about half that crate's guesses and spends more
-//! per guess. Tried and dropped (A/B by turns): a bitmask of changed
-//! entries instead of the sweep, clearing a placed cell from the other
-//! digits only when it is new, other guess cells (fewest empty cells in
-//! the band, the last bivalue cell), no column hidden singles (more
-//! guesses, the same time), and the search compiled for x86-64-v3 behind
-//! run-time detection (no gain, so no `unsafe`). Also dropped, A/B in one
-//! process (chunks of 400 puzzles, best of 5 each): a digit's three bands
-//! in one SSE2 register, the permutations computed by shifts instead of
-//! tables, with a portable twin giving the same answers (1.2–1.3 times
-//! this engine's time: it makes nearly as many digit updates, 1,627 a
-//! puzzle on forum_hardest_1905_11plus, as this one makes band updates,
-//! 1,820, each costing more); that register layout reasoned about a whole
-//! round at a time without branches (4.9 times); the 27-entry sweep
-//! unrolled with constant indices, and the entries digit-major (within
-//! 1%); claiming along columns (a column whose places lie in one box
-//! takes the box's other columns), for a digit's three bands in each
-//! update (2–5% fewer guesses, 1.16–1.29 times the time). The `sudoku`
-//! crate, counted the same way, makes 1,958 band updates
-//! a puzzle there: the two engines do the same work at about the same
-//! cost, so a large step past it needed a different board: tdoku's boxes
-//! and triads, which the triad engine is.
-
-use std::sync::atomic::Ordering;
+//! Where it stands and what was tried: `docs/notes/sudoku.md`.
 
 use dlx_core::{Control, Limits, Outcome};
+
+use super::bit_search::{assert_cell_and_digit, guess_allowed, solution_found, BitStats};
 
 const CELLS: usize = 81;
 /// A band: three rows of nine cells, bit `row * 9 + column`.
 const BAND: u32 = (1 << 27) - 1;
 /// The nine cells of a row, at the band's first row.
 const ROW: u32 = 0x1ff;
-
-/// What a search did, in this engine's terms.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct BitStats {
-    /// Guesses made (each opens two branches; `--max-nodes` bounds these).
-    pub guesses: u64,
-    /// Rounds of reasoning: for the band engines a pass of the rules
-    /// over the board, for the triad engine an update of a box or a band.
-    pub rounds: u64,
-    /// Solutions found.
-    pub solutions: u64,
-}
 
 /// The tables of band reasoning, computed at compile time.
 struct Tables {
@@ -399,9 +355,8 @@ impl Board {
 
     /// The empty cell to guess on, as (band, bit): the first bivalue
     /// cell, else of the first empty cell of each band the one with the
-    /// fewest candidates (the `sudoku` crate's rule; the first cell with
-    /// three candidates, tried before, needed 47% more guesses for the
-    /// first solutions of forum_hardest_1106, and took 1.5 times as long).
+    /// fewest candidates (the `sudoku` crate's rule, which needs the
+    /// fewest guesses of those tried).
     fn guess_cell(&self) -> (usize, u32) {
         let mut best = (u32::MAX, 0, 0);
         for b in 0..3 {
@@ -438,59 +393,6 @@ impl Board {
     }
 }
 
-/// Counts a solution and hands `grid` to `visit`: the outcome that ends
-/// the search, if this one does (the caller stops or the limit is reached).
-/// Shared by the bit-parallel engines, so their limits mean the same.
-#[inline]
-pub(super) fn solution_found<F>(
-    stats: &mut BitStats,
-    limits: &Limits,
-    visit: &mut F,
-    grid: &[u8],
-) -> Option<Outcome>
-where
-    F: FnMut(&[u8]) -> Control,
-{
-    stats.solutions += 1;
-    if visit(grid) == Control::Stop {
-        return Some(Outcome::Stopped);
-    }
-    limits
-        .max_solutions
-        .is_some_and(|max| stats.solutions >= max)
-        .then_some(Outcome::SolutionLimit)
-}
-
-/// The check of a 9×9 engine's `search_without`: `cell` is a cell and
-/// `digit` a digit.
-///
-/// # Panics
-/// If either is out of range.
-pub(super) fn assert_cell_and_digit(cell: usize, digit: u8) {
-    assert!(
-        cell < CELLS && (1..=9).contains(&digit),
-        "a cell and a digit"
-    );
-}
-
-/// Counts a guess about to be made: the outcome that ends the search
-/// instead, if the guess budget is spent or the search was cancelled.
-#[inline]
-pub(super) fn guess_allowed(
-    stats: &mut BitStats,
-    budget: u64,
-    cancel: Option<&std::sync::atomic::AtomicBool>,
-) -> Option<Outcome> {
-    if stats.guesses >= budget {
-        return Some(Outcome::NodeBudget);
-    }
-    if cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
-        return Some(Outcome::Cancelled);
-    }
-    stats.guesses += 1;
-    None
-}
-
 /// A branch left for later: a board at its fixpoint with one candidate
 /// struck. At a fixpoint `seen` equals `candidates`, so it is not kept:
 /// half the bytes to copy.
@@ -502,24 +404,24 @@ struct Saved {
     struck: u32,
 }
 
-/// The bit-parallel 9×9 engine; make one per thread and reuse it (its
-/// stack is reserved once).
+/// The band engine, bit-parallel for 9×9; make one per thread and reuse
+/// it (its stack is reserved once).
 #[derive(Debug, Clone)]
-pub struct BitSolver {
+pub struct BandSolver {
     stack: Vec<Saved>,
     grid: [u8; CELLS],
 }
 
-impl Default for BitSolver {
+impl Default for BandSolver {
     fn default() -> Self {
-        BitSolver::new()
+        BandSolver::new()
     }
 }
 
-impl BitSolver {
+impl BandSolver {
     /// A solver with its stack reserved.
-    pub fn new() -> BitSolver {
-        BitSolver {
+    pub fn new() -> BandSolver {
+        BandSolver {
             stack: Vec::with_capacity(CELLS + 1),
             grid: [0; CELLS],
         }
@@ -539,7 +441,7 @@ impl BitSolver {
         self.search_struck(cells, None, limits, visit)
     }
 
-    /// [`BitSolver::search`] of `cells` with `digit` struck from the
+    /// [`BandSolver::search`] of `cells` with `digit` struck from the
     /// candidates of the empty cell `cell`: the solutions where that cell
     /// holds another digit. A generator that knows a puzzle's solution
     /// asks this after emptying a cell: the puzzle stays unique exactly
@@ -658,94 +560,24 @@ impl BitSolver {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sudoku::testing::{is_solution_of, random_puzzle};
     use rand::rngs::ChaCha8Rng;
-
-    fn cells(line: &str) -> Vec<u8> {
-        line.bytes()
-            .map(|b| if b == b'.' { 0 } else { b - b'0' })
-            .collect()
-    }
-
-    fn count(line: &str, limit: Option<u64>) -> (Outcome, BitStats) {
-        let limits = Limits {
-            max_solutions: limit,
-            ..Limits::none()
-        };
-        BitSolver::new().search(&cells(line), &limits, |_| Control::Continue)
-    }
-
-    /// Whether `grid` is a full valid 9×9 grid keeping `puzzle`'s givens
-    /// (checked here, trusting neither engine).
-    fn is_solution_of(puzzle: &[u8], grid: &[u8]) -> bool {
-        let unit_of = |unit: usize, c: usize| match unit / 9 {
-            0 => c / 9 == unit,
-            1 => c % 9 == unit - 9,
-            _ => c / 27 * 3 + c % 9 / 3 == unit - 18,
-        };
-        puzzle.iter().zip(grid).all(|(&p, &g)| p == 0 || p == g)
-            && (0..27).all(|unit| {
-                let mut seen = 0u16;
-                (0..CELLS).filter(|&c| unit_of(unit, c)).all(|c| {
-                    (1..=9).contains(&grid[c]) && seen & 1 << grid[c] == 0 && {
-                        seen |= 1 << grid[c];
-                        true
-                    }
-                })
-            })
-    }
-
-    /// A random 9×9 puzzle: a valid grid (the classic's solution with its
-    /// digits, rows within bands, bands, columns within stacks and stacks
-    /// shuffled), some cells kept, and sometimes a random digit written
-    /// over a cell (which may leave it with no solution or clashing givens).
-    fn random_puzzle(rng: &mut ChaCha8Rng, keep: u32) -> Vec<u8> {
-        use rand::seq::SliceRandom;
-        use rand::RngExt;
-        let solved = cells(
-            "534678912672195348198342567859761423426853791713924856961537284287419635345286179",
-        );
-        let mut digits: Vec<u8> = (1..=9).collect();
-        digits.shuffle(rng);
-        let order = |rng: &mut ChaCha8Rng| {
-            let mut bands = [0usize, 1, 2];
-            bands.shuffle(rng);
-            let mut out = Vec::new();
-            for b in bands {
-                let mut within = [0usize, 1, 2];
-                within.shuffle(rng);
-                out.extend(within.iter().map(|&i| b * 3 + i));
-            }
-            out
-        };
-        let (rows, cols) = (order(rng), order(rng));
-        let mut puzzle = vec![0u8; CELLS];
-        for r in 0..9 {
-            for c in 0..9 {
-                if rng.random_range(0..81) < keep {
-                    puzzle[r * 9 + c] = digits[usize::from(solved[rows[r] * 9 + cols[c]] - 1)];
-                }
-            }
-        }
-        if rng.random_range(0..4) == 0 {
-            puzzle[rng.random_range(0..CELLS)] = rng.random_range(1..=9);
-        }
-        puzzle
-    }
 
     /// Counts, at several limits, equal the exact-cover engine's on
     /// random puzzles with many solutions, one, none or clashing givens;
     /// every solution is a valid grid keeping the givens, and none comes
-    /// twice.
+    /// twice. (What it shares with the triad engine is tested on both in
+    /// `nine.rs`.)
     #[test]
     fn counts_equal_the_exact_cover_engines() {
         use rand::SeedableRng;
         let mut rng = ChaCha8Rng::seed_from_u64(18);
         let mut exact = crate::sudoku::Solver::new(crate::sudoku::Engine::Compact);
-        let mut bits = BitSolver::new();
+        let mut band = BandSolver::new();
         let mut kinds = [0usize; 3];
         for round in 0..600 {
-            let keep = [8, 14, 20, 26, 32, 45][round % 6];
-            let puzzle = random_puzzle(&mut rng, keep);
+            let keep = [10, 17, 25, 32, 40, 55][round % 6];
+            let puzzle = random_puzzle(&mut rng, 3, keep);
             let text: String = puzzle
                 .iter()
                 .map(|&d| if d == 0 { '.' } else { char::from(b'0' + d) })
@@ -757,12 +589,8 @@ mod tests {
             for limit in [1u64, 2, 17, 200] {
                 let expected = exact.count(&parsed, Some(limit)).stats.solutions;
                 let mut seen = std::collections::HashSet::new();
-                let limits = Limits {
-                    max_solutions: Some(limit),
-                    ..Limits::none()
-                };
-                let (_, stats) = bits.search(&puzzle, &limits, |grid| {
-                    assert!(is_solution_of(&puzzle, grid), "{text}: {grid:?}");
+                let (_, stats) = band.search(&puzzle, &Limits::solutions(limit), |grid| {
+                    assert!(is_solution_of(3, &puzzle, grid), "{text}: {grid:?}");
                     assert!(seen.insert(grid.to_vec()), "{text}: a solution twice");
                     Control::Continue
                 });
@@ -774,86 +602,5 @@ mod tests {
         }
         // The draw covers every case.
         assert!(kinds.iter().all(|&k| k > 20), "none/one/several: {kinds:?}");
-    }
-
-    /// A search with a digit struck from a cell finds exactly the
-    /// solutions of the full search that have another digit there.
-    #[test]
-    fn a_struck_digit_leaves_the_other_solutions() {
-        use rand::{RngExt, SeedableRng};
-        let mut rng = ChaCha8Rng::seed_from_u64(19);
-        let mut bits = BitSolver::new();
-        let (mut empty_struck, mut given_struck) = (0, 0);
-        for round in 0..400 {
-            let keep = [14, 20, 26, 32][round % 4];
-            let puzzle = random_puzzle(&mut rng, keep);
-            let mut all = Vec::new();
-            bits.search(&puzzle, &Limits::solutions(300), |grid| {
-                all.push(grid.to_vec());
-                Control::Continue
-            });
-            if all.len() == 300 {
-                continue;
-            }
-            let cell = rng.random_range(0..CELLS);
-            let digit = rng.random_range(1..=9);
-            let mut struck = Vec::new();
-            bits.search_without(&puzzle, cell, digit, &Limits::none(), |grid| {
-                assert!(is_solution_of(&puzzle, grid));
-                struck.push(grid.to_vec());
-                Control::Continue
-            });
-            let mut expected: Vec<_> = all.into_iter().filter(|g| g[cell] != digit).collect();
-            expected.sort();
-            struck.sort();
-            assert_eq!(struck, expected, "{puzzle:?} without {digit} at {cell}");
-            if puzzle[cell] == 0 {
-                empty_struck += usize::from(!expected.is_empty());
-            } else {
-                given_struck += 1;
-            }
-        }
-        assert!(
-            empty_struck > 50 && given_struck > 50,
-            "{empty_struck} {given_struck}"
-        );
-    }
-
-    #[test]
-    fn the_classic_has_one_solution() {
-        let puzzle =
-            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-        let mut found = Vec::new();
-        let (outcome, stats) = BitSolver::new().search(&cells(puzzle), &Limits::none(), |g| {
-            found.push(g.to_vec());
-            Control::Continue
-        });
-        assert_eq!((outcome, stats.solutions), (Outcome::Exhausted, 1));
-        let expected = cells(
-            "534678912672195348198342567859761423426853791713924856961537284287419635345286179",
-        );
-        assert_eq!(found, vec![expected]);
-        assert_eq!(stats.guesses, 0, "singles solve it");
-    }
-
-    #[test]
-    fn clashing_givens_and_limits() {
-        let clash = format!("55{}", ".".repeat(79));
-        assert_eq!(
-            count(&clash, None),
-            (Outcome::Exhausted, BitStats::default())
-        );
-        let empty = ".".repeat(81);
-        let (outcome, stats) = count(&empty, Some(1000));
-        assert_eq!((outcome, stats.solutions), (Outcome::SolutionLimit, 1000));
-        let (outcome, _) = count(&empty, Some(0));
-        assert_eq!(outcome, Outcome::SolutionLimit);
-        let limits = Limits {
-            node_budget: Some(3),
-            ..Limits::none()
-        };
-        let (outcome, stats) =
-            BitSolver::new().search(&cells(&empty), &limits, |_| Control::Continue);
-        assert_eq!((outcome, stats.guesses), (Outcome::NodeBudget, 3));
     }
 }
