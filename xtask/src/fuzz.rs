@@ -320,13 +320,8 @@ impl Fuzzer {
                 std::fs::write(dir.join(name), input)?;
             }
         }
-        exec::run(
-            &self.bin,
-            &case.args(&names),
-            dir,
-            case.stdin(),
-            self.limits,
-        )
+        let args = case.args(&names);
+        exec::run(&self.bin, &args, dir, case.stdin(), self.limits)
     }
 
     /// Counts a failure; `Some(id)` when it is the first of its signature, to be saved as

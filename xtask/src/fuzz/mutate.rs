@@ -3,7 +3,7 @@
 //! a new input. They know nothing of the formats beyond "text made of lines", and draw everything
 //! from the caller's generator, so that an input depends only on the seed that made it.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use rand::seq::IndexedRandom;
@@ -59,19 +59,20 @@ pub fn load_corpus(fixtures: &Path, commands: &[&'static str]) -> Result<Vec<See
     let mut corpus = Vec::new();
     for &command in commands {
         let dir = fixtures.join(command);
-        let mut names: Vec<String> = std::fs::read_dir(&dir)
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
             .with_context(|| format!("reading {}", dir.display()))?
-            .filter_map(|entry| entry.ok())
-            .filter(|entry| entry.path().is_file())
-            .map(|entry| entry.file_name().to_string_lossy().into_owned())
-            .filter(|name| {
-                !(name.ends_with(".out") || name.ends_with(".tsv") || name.ends_with(".md"))
+            .filter_map(|entry| Some(entry.ok()?.path()))
+            .filter(|path| path.is_file())
+            .filter(|path| {
+                !matches!(
+                    path.extension().and_then(|e| e.to_str()),
+                    Some("out" | "tsv" | "md")
+                )
             })
             .collect();
         // A fixed order, so that a seed picks the same files everywhere.
-        names.sort();
-        for name in names {
-            let path = dir.join(&name);
+        paths.sort();
+        for path in paths {
             let bytes =
                 std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
             corpus.push(Seed { command, bytes });
