@@ -81,28 +81,19 @@ fn parse_options(args: &[String]) -> Result<Options> {
         }
         commands.push(name.to_owned());
     }
+    // The clock's nanoseconds: a new seed each run, printed so that the run can be repeated.
+    let clock = SystemTime::now().duration_since(UNIX_EPOCH);
+    let clock_seed = clock.map_or(0, |d| d.as_nanos() as u64);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let out = flags.value("--out").map(PathBuf::from);
     Ok(Options {
         seconds: flags.parsed("--seconds", 60)?,
-        // The clock's nanoseconds: a new seed each run, printed so that the run can be repeated.
-        seed: flags.parsed(
-            "--seed",
-            SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as u64),
-        )?,
-        workers: flags
-            .parsed(
-                "--workers",
-                std::thread::available_parallelism().map_or(1, |n| n.get()),
-            )?
-            .max(1),
+        seed: flags.parsed("--seed", clock_seed)?,
+        workers: flags.parsed("--workers", cores)?.max(1),
         bin: flags.value("--bin").map(PathBuf::from),
         mem_mib: flags.parsed("--mem-mib", 100)?,
         timeout_ms: flags.parsed("--timeout-ms", 5000u64)?.max(1),
-        out: flags.value("--out").map_or_else(
-            || paths::workspace_root().join("target/fuzz"),
-            PathBuf::from,
-        ),
+        out: out.unwrap_or_else(|| paths::workspace_root().join("target/fuzz")),
         commands,
     })
 }
@@ -329,13 +320,8 @@ impl Fuzzer {
                 std::fs::write(dir.join(name), input)?;
             }
         }
-        exec::run(
-            &self.bin,
-            &case.args(&names),
-            dir,
-            case.stdin(),
-            self.limits,
-        )
+        let args = case.args(&names);
+        exec::run(&self.bin, &args, dir, case.stdin(), self.limits)
     }
 
     /// Counts a failure; `Some(id)` when it is the first of its signature, to be saved as
@@ -369,12 +355,8 @@ impl Fuzzer {
     ) -> Result<u64> {
         let failures_dir = self.out.join("failures");
         let kind = failure.kind;
-        eprintln!(
-            "fuzz: failure {id}: {} {}: {} (case {index})",
-            case.command,
-            kind.label(),
-            failure.detail
-        );
+        let (command, label, detail) = (case.command, kind.label(), &failure.detail);
+        eprintln!("fuzz: failure {id}: {command} {label}: {detail} (case {index})");
         self.save(case, &failures_dir, (id, ""), failure, index)?;
 
         // The minimiser keeps a removal when the same kind of failure happens again; a first run
@@ -457,38 +439,31 @@ impl Fuzzer {
     }
 
     fn print_header(&self, options: &Options, floor: &Outcome) {
+        let (seconds, workers) = (options.seconds, options.workers);
+        let (mem_mib, timeout_ms) = (options.mem_mib, options.timeout_ms);
+        let (seed, bin, files) = (self.seed, self.bin.display(), self.corpus.len());
         let names: Vec<&str> = self.specs.iter().map(|s| s.name).collect();
+        let commands = names.join(" ");
+        let address_space_gib = ADDRESS_SPACE >> 30;
         eprintln!(
-            "fuzz: seed {} (repeat with --seed {}), {} s, {} workers, commands {}",
-            self.seed,
-            self.seed,
-            options.seconds,
-            options.workers,
-            names.join(" ")
+            "fuzz: seed {seed} (repeat with --seed {seed}), {seconds} s, {workers} workers, commands {commands}"
         );
         eprintln!(
-            "fuzz: binary {}; corpus {} files; memory cap {} MiB (address space {} GiB), time limit {} ms",
-            self.bin.display(),
-            self.corpus.len(),
-            options.mem_mib,
-            ADDRESS_SPACE >> 30,
-            options.timeout_ms
+            "fuzz: binary {bin}; corpus {files} files; memory cap {mem_mib} MiB (address space {address_space_gib} GiB), time limit {timeout_ms} ms"
         );
-        let lacking: Vec<&str> = self
-            .specs
-            .iter()
-            .map(|s| s.name)
+        let lacking: Vec<&str> = names
+            .into_iter()
             .filter(|n| !self.caps.max_nodes.contains(n))
             .collect();
         if !lacking.is_empty() {
+            let lacking = lacking.join(" ");
             eprintln!(
-                "fuzz: no --max-nodes in: {} (their searches are bounded by --limit and small sizes only)",
-                lacking.join(" ")
+                "fuzz: no --max-nodes in: {lacking} (their searches are bounded by --limit and small sizes only)"
             );
         }
+        let floor_kib = floor.peak_rss_kib;
         eprintln!(
-            "fuzz: `cover --version` peaks at {} KiB: the floor of every measure of memory",
-            floor.peak_rss_kib
+            "fuzz: `cover --version` peaks at {floor_kib} KiB: the floor of every measure of memory"
         );
         eprintln!(
             "fuzz: failures go to {}",
@@ -549,11 +524,9 @@ impl Fuzzer {
         }
         let failures = lock(&self.failures);
         for ((command, kind), s) in failures.iter() {
+            let (label, count, first) = (kind.label(), s.count, s.case_index);
             println!(
-                "FAIL {command} [{}]: {} case(s); first: case {}: {}",
-                kind.label(),
-                s.count,
-                s.case_index,
+                "FAIL {command} [{label}]: {count} case(s); first: case {first}: {}",
                 s.first.detail
             );
             println!("  run:       {}", s.command_line);
@@ -569,10 +542,8 @@ impl Fuzzer {
                 dir.join(format!("{}.min.cmd", s.id)).display()
             );
         }
-        println!(
-            "fuzz: {failed} failures of {} kinds in {tried} inputs",
-            failures.len()
-        );
+        let kinds = failures.len();
+        println!("fuzz: {failed} failures of {kinds} kinds in {tried} inputs");
         failed
     }
 }

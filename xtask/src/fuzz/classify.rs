@@ -74,21 +74,17 @@ pub struct Expect {
 /// they explain the rest).
 pub fn classify(out: &Outcome, expect: Expect) -> Option<Failure> {
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let first_stderr = || {
-        stderr
-            .lines()
-            .find(|l| !l.trim().is_empty())
-            .map(|l| format!(": {}", clip(l, 200)))
-            .unwrap_or_default()
-    };
+    let first = stderr
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .map(|l| format!(": {}", clip(l, 200)))
+        .unwrap_or_default();
     let rss = format!("peak RSS {} MiB", out.peak_rss_kib / 1024);
     let fail = |kind, detail: String| Some(Failure { kind, detail });
     let status = match out.end {
         End::TimedOut => {
-            return fail(
-                Kind::Timeout,
-                format!("killed after {:.1} s, {rss}", out.elapsed.as_secs_f64()),
-            )
+            let seconds = out.elapsed.as_secs_f64();
+            return fail(Kind::Timeout, format!("killed after {seconds:.1} s, {rss}"));
         }
         End::Signaled(n) => {
             // Rust's allocation failure message, then abort.
@@ -97,77 +93,58 @@ pub fn classify(out: &Outcome, expect: Expect) -> Option<Failure> {
             } else {
                 Kind::Signal(n)
             };
-            return fail(kind, format!("signal {n}, {rss}{}", first_stderr()));
+            return fail(kind, format!("signal {n}, {rss}{first}"));
         }
         End::Exited(status) => status,
     };
-    if let Some(line) = stderr
-        .lines()
-        .find(|l| l.contains("panicked") || l.contains("RUST_BACKTRACE"))
-    {
+    let panic = |l: &&str| l.contains("panicked") || l.contains("RUST_BACKTRACE");
+    if let Some(line) = stderr.lines().find(panic) {
         return fail(Kind::Panic, format!("exit {status}: {}", clip(line, 300)));
     }
     if !(0..=2).contains(&status) {
-        return fail(
-            Kind::Status(status),
-            format!("exit {status}{}", first_stderr()),
-        );
+        return fail(Kind::Status(status), format!("exit {status}{first}"));
     }
     if out.peak_rss_kib > expect.mem_cap_kib {
+        let cap = expect.mem_cap_kib / 1024;
         return fail(
             Kind::Memory,
-            format!(
-                "{rss} > cap {} MiB, exit {status}{}",
-                expect.mem_cap_kib / 1024,
-                first_stderr()
-            ),
+            format!("{rss} > cap {cap} MiB, exit {status}{first}"),
         );
     }
     if status == 2 && stderr.trim().is_empty() {
         return fail(Kind::SilentError, "exit 2, empty stderr".into());
     }
     if status == 0 && expect.answers && out.stdout.is_empty() {
-        return fail(
-            Kind::NoAnswer,
-            format!("exit 0, empty stdout{}", first_stderr()),
-        );
+        return fail(Kind::NoAnswer, format!("exit 0, empty stdout{first}"));
     }
     // clap's usage errors start with `error:` and span several lines.
     let usage_error = status == 2 && stderr.starts_with("error:");
     if !usage_error {
         let lines: Vec<&str> = stderr.lines().collect();
         // A line cut by the capture cap is not judged.
-        let judged = if out.stderr_cut {
-            lines.len().saturating_sub(1)
-        } else {
-            lines.len()
-        };
+        let judged = lines.len().saturating_sub(usize::from(out.stderr_cut));
         if let Some(line) = lines[..judged]
             .iter()
             .find(|l| !is_diagnostic(l, expect.stats))
         {
+            let line = clip(line, 200);
             return fail(
                 Kind::StderrFormat,
-                format!("exit {status}, stderr line {:?}", clip(line, 200)),
+                format!("exit {status}, stderr line {line:?}"),
             );
         }
     }
     if expect.json {
         let lines: Vec<&[u8]> = out.stdout.split(|&b| b == b'\n').collect();
         // The piece after the last newline is empty, or cut by the cap.
-        let judged = lines.len().saturating_sub(1);
-        let tail_is_whole = !out.stdout_cut && lines.last().is_some_and(|l| !l.is_empty());
-        let judged = if tail_is_whole { lines.len() } else { judged };
-        if let Some(line) = lines[..judged]
-            .iter()
-            .find(|l| serde_json::from_slice::<serde_json::Value>(l).is_err())
-        {
+        let tail_is_cut = out.stdout_cut || lines.last().is_some_and(|l| l.is_empty());
+        let judged = lines.len().saturating_sub(usize::from(tail_is_cut));
+        let is_json = |l: &[u8]| serde_json::from_slice::<serde_json::Value>(l).is_ok();
+        if let Some(line) = lines[..judged].iter().find(|l| !is_json(l)) {
+            let line = clip(&String::from_utf8_lossy(line), 200);
             return fail(
                 Kind::BadJson,
-                format!(
-                    "exit {status}, stdout line {:?}",
-                    clip(&String::from_utf8_lossy(line), 200)
-                ),
+                format!("exit {status}, stdout line {line:?}"),
             );
         }
     }

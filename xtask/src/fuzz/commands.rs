@@ -190,10 +190,15 @@ const ODD_NUMBERS: &[&str] = &[
 /// Usually one of `usual`; one time in `odds` an odd value instead.
 fn odd_or(rng: &mut ChaCha8Rng, usual: &[&str], odds: u32) -> String {
     if rng.random_ratio(1, odds) {
-        ODD_NUMBERS.choose(rng).copied().unwrap_or("0").to_owned()
+        pick(rng, ODD_NUMBERS).to_owned()
     } else {
-        usual.choose(rng).copied().unwrap_or("1").to_owned()
+        pick(rng, usual).to_owned()
     }
+}
+
+/// One of `values` (not empty).
+fn pick<'a>(rng: &mut ChaCha8Rng, values: &[&'a str]) -> &'a str {
+    values.choose(rng).copied().unwrap_or_default()
 }
 
 fn pair(flag: &str, value: impl Into<String>) -> Vec<String> {
@@ -210,15 +215,6 @@ fn is_forecast(flags: &[Vec<String>]) -> bool {
 
 fn single(flag: &str) -> Vec<String> {
     vec![flag.to_owned()]
-}
-
-/// A node budget: mostly large enough to solve what is solvable, now and then tiny, to reach the
-/// `gave up` paths.
-fn max_nodes(rng: &mut ChaCha8Rng) -> Vec<String> {
-    pair(
-        "--max-nodes",
-        odd_or(rng, &["100000", "100000", "100000", "1000", "10", "1"], 30),
-    )
 }
 
 /// The flags of one run of `command`, drawn from its own family.
@@ -242,10 +238,7 @@ fn flags(rng: &mut ChaCha8Rng, command: &str, caps: &Caps) -> Vec<Vec<String>> {
                 flags.push(single("--pretty"));
             }
             if rng.random_bool(0.3) {
-                flags.push(pair(
-                    "--engine",
-                    *["linked", "compact"].choose(rng).unwrap(),
-                ));
+                flags.push(pair("--engine", pick(rng, &["linked", "compact"])));
             }
             if rng.random_bool(0.06) {
                 #[rustfmt::skip]
@@ -253,7 +246,7 @@ fn flags(rng: &mut ChaCha8Rng, command: &str, caps: &Caps) -> Vec<Vec<String>> {
                     "123456789ABCDEFG", "123456789", "1234", "ABCDEFGHIJKLMNOPQRSTUVWXY", "", "1",
                     "11", "12345678", "0123456789", "abcdefghi", "éèêëàâäôö",
                 ];
-                flags.push(pair("--symbols", *symbols.choose(rng).unwrap()));
+                flags.push(pair("--symbols", pick(rng, &symbols)));
             }
         }
         "exact" => {
@@ -265,7 +258,7 @@ fn flags(rng: &mut ChaCha8Rng, command: &str, caps: &Caps) -> Vec<Vec<String>> {
                 _ => {}
             }
             if rng.random_bool(0.3) {
-                flags.push(pair("--format", *["matrix", "knuth"].choose(rng).unwrap()));
+                flags.push(pair("--format", pick(rng, &["matrix", "knuth"])));
             }
         }
         "radar" => {
@@ -281,11 +274,9 @@ fn flags(rng: &mut ChaCha8Rng, command: &str, caps: &Caps) -> Vec<Vec<String>> {
         "queens" => {
             // At most 14, and rarely above 12: `--count 14` takes a second here, and a bigger board
             // is an exponential search, not a bug.
+            let odd = ["-1", "x", "", "18446744073709551616", "4294967296", "1.5"];
             let n = if rng.random_ratio(1, 20) {
-                ["-1", "x", "", "18446744073709551616", "4294967296", "1.5"]
-                    .choose(rng)
-                    .unwrap()
-                    .to_string()
+                pick(rng, &odd).to_owned()
             } else if rng.random_ratio(1, 10) {
                 rng.random_range(13..=14u32).to_string()
             } else {
@@ -303,8 +294,8 @@ fn flags(rng: &mut ChaCha8Rng, command: &str, caps: &Caps) -> Vec<Vec<String>> {
         "generate" => {
             // No 16×16: its generation has a heavy tail (one seed in 25 takes 4 s here, two cores
             // shared), which would read as a hang; `cargo xtask bench generate` times it instead.
-            let size = *["4", "9", "9"].choose(rng).unwrap();
-            let count = *["1", "2", "3"].choose(rng).unwrap();
+            let size = pick(rng, &["4", "9", "9"]);
+            let count = pick(rng, &["1", "2", "3"]);
             flags.push(pair("--size", odd_or(rng, &[size], 30)));
             flags.push(pair("--count", count));
             flags.push(pair("--seed", rng.random::<u64>().to_string()));
@@ -318,15 +309,13 @@ fn flags(rng: &mut ChaCha8Rng, command: &str, caps: &Caps) -> Vec<Vec<String>> {
                 flags.push(single("--symmetric"));
             }
             if rng.random_bool(0.25) {
-                let grade = *["easy", "medium", "hard", "extreme", "Easy", ""]
-                    .choose(rng)
-                    .unwrap();
+                let grade = pick(rng, &["easy", "medium", "hard", "extreme", "Easy", ""]);
                 flags.push(pair("--difficulty", grade));
                 targeted = true;
             }
             if targeted {
                 // The default of 1000 attempts runs for seconds.
-                let attempts = *["1", "5", "20"].choose(rng).unwrap();
+                let attempts = pick(rng, &["1", "5", "20"]);
                 flags.push(pair("--attempts", odd_or(rng, &[attempts], 20)));
             }
         }
@@ -362,7 +351,10 @@ fn flags(rng: &mut ChaCha8Rng, command: &str, caps: &Caps) -> Vec<Vec<String>> {
         flags.push(single("--stats"));
     }
     if caps.max_nodes.contains(command) {
-        flags.push(max_nodes(rng));
+        // A node budget: mostly large enough to solve what is solvable, now and then tiny, to reach
+        // the `gave up` paths.
+        let budget = odd_or(rng, &["100000", "100000", "100000", "1000", "10", "1"], 30);
+        flags.push(pair("--max-nodes", budget));
     }
     flags
 }

@@ -194,20 +194,10 @@ pub fn own_peak_rss_kib() -> u64 {
 
 /// One output of the child, read to its end: at most `cap` bytes of it, and whether more came.
 fn capture(mut pipe: File, cap: usize) -> (Vec<u8>, bool) {
-    let (mut bytes, mut cut) = (Vec::new(), false);
-    let mut buffer = [0u8; 64 << 10];
-    loop {
-        match pipe.read(&mut buffer) {
-            Ok(0) => break,
-            Ok(n) => {
-                let room = cap.saturating_sub(bytes.len());
-                cut |= n > room;
-                bytes.extend_from_slice(&buffer[..n.min(room)]);
-            }
-            Err(e) if e.kind() == ErrorKind::Interrupted => {}
-            Err(_) => break,
-        }
-    }
+    let mut bytes = Vec::new();
+    // A read error ends the output, as its end would.
+    let _ = (&mut pipe).take(cap as u64).read_to_end(&mut bytes);
+    let cut = std::io::copy(&mut pipe, &mut std::io::sink()).is_ok_and(|rest| rest > 0);
     (bytes, cut)
 }
 

@@ -3,7 +3,7 @@
 //! a new input. They know nothing of the formats beyond "text made of lines", and draw everything
 //! from the caller's generator, so that an input depends only on the seed that made it.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use rand::seq::IndexedRandom;
@@ -59,19 +59,20 @@ pub fn load_corpus(fixtures: &Path, commands: &[&'static str]) -> Result<Vec<See
     let mut corpus = Vec::new();
     for &command in commands {
         let dir = fixtures.join(command);
-        let mut names: Vec<String> = std::fs::read_dir(&dir)
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
             .with_context(|| format!("reading {}", dir.display()))?
-            .filter_map(|entry| entry.ok())
-            .filter(|entry| entry.path().is_file())
-            .map(|entry| entry.file_name().to_string_lossy().into_owned())
-            .filter(|name| {
-                !(name.ends_with(".out") || name.ends_with(".tsv") || name.ends_with(".md"))
+            .filter_map(|entry| Some(entry.ok()?.path()))
+            .filter(|path| path.is_file())
+            .filter(|path| {
+                !matches!(
+                    path.extension().and_then(|e| e.to_str()),
+                    Some("out" | "tsv" | "md")
+                )
             })
             .collect();
         // A fixed order, so that a seed picks the same files everywhere.
-        names.sort();
-        for name in names {
-            let path = dir.join(&name);
+        paths.sort();
+        for path in paths {
             let bytes =
                 std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
             corpus.push(Seed { command, bytes });
@@ -315,16 +316,11 @@ pub fn add_long_line<R: Rng + ?Sized>(rng: &mut R, input: &mut Vec<u8>) {
     };
     let len = len.clamp(LONG_LINE_MIN, LONG_LINE_MAX);
     let len = len.min(MAX_INPUT - input.len().min(MAX_INPUT));
-    let pattern: &[u8] = [
-        &b"0123456789"[..],
-        b"1 2 3 4 5 6 7 8 9 ",
-        b"abcdefghijklmnopqrstuvwxyz",
-        b"................",
-        b"1",
-    ]
-    .choose(rng)
-    .copied()
-    .unwrap_or(b"1");
+    #[rustfmt::skip]
+    let patterns: [&[u8]; 5] = [
+        b"0123456789", b"1 2 3 4 5 6 7 8 9 ", b"abcdefghijklmnopqrstuvwxyz", b"................", b"1",
+    ];
+    let pattern = patterns.choose(rng).copied().unwrap_or(b"1");
     let mut line: Vec<u8> = pattern.iter().copied().cycle().take(len).collect();
     // First, last, or between two lines: the first line of a file is the header or the item line,
     // read by other code than the rest.
@@ -385,21 +381,12 @@ fn number_runs(bytes: &[u8]) -> Vec<(usize, usize)> {
     let mut runs = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
-        if bytes[i].is_ascii_digit() {
-            let start = if i > 0 && bytes[i - 1] == b'-' {
-                i - 1
-            } else {
-                i
-            };
-            let mut end = i;
-            while end < bytes.len() && bytes[end].is_ascii_digit() {
-                end += 1;
-            }
-            runs.push((start, end));
-            i = end;
-        } else {
-            i += 1;
+        let digits = bytes[i..].iter().take_while(|b| b.is_ascii_digit()).count();
+        if digits > 0 {
+            let minus = usize::from(i > 0 && bytes[i - 1] == b'-');
+            runs.push((i - minus, i + digits));
         }
+        i += digits.max(1);
     }
     runs
 }
