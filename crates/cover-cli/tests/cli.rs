@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 mod support;
 
 use cover_check::exact::{check_cover, check_matrix_text, read_knuth, read_matrices};
-use support::{cover, file, json_lines};
+use support::{
+    assert_contains_all, assert_usage_errors, cover, exit_2, file, help_mentions, json_lines,
+};
 
 // ---------------------------------------------------------------------------
 // Independent checkers.
@@ -139,12 +141,14 @@ fn several_files_and_stdin_in_order() {
 
 #[test]
 fn count() {
-    let (out, _, code) = cover(&["exact", "--count"], TWO_WAYS.as_bytes());
-    assert_eq!((out.as_str(), code), ("2\n", 0));
-    let (out, _, code) = cover(&["exact", "--count"], NO_SOLUTION.as_bytes());
-    assert_eq!((out.as_str(), code), ("0\n", 1));
-    let (out, _, code) = cover(&["exact", "--count"], LANGFORD3.as_bytes());
-    assert_eq!((out.as_str(), code), ("2\n", 0));
+    for (input, answer) in [
+        (TWO_WAYS, ("2\n", 0)),
+        (NO_SOLUTION, ("0\n", 1)),
+        (LANGFORD3, ("2\n", 0)),
+    ] {
+        let (out, _, code) = cover(&["exact", "--count"], input.as_bytes());
+        assert_eq!((out.as_str(), code), answer, "{input}");
+    }
 }
 
 #[test]
@@ -225,8 +229,7 @@ fn forced_format() {
     // `1 2` looks like a matrix header; forced, it names two items.
     let (out, _, code) = cover(&["exact", "--format", "knuth"], b"1 2\n1\n2\n");
     assert_eq!((out.as_str(), code), ("1\n2\n\n", 0));
-    let (_, err, code) = cover(&["exact", "--format", "matrix"], KNUTH_TEXT.as_bytes());
-    assert_eq!(code, 2);
+    let err = exit_2(&["exact", "--format", "matrix"], KNUTH_TEXT.as_bytes());
     assert!(err.contains("<stdin>:1: expected a header"), "{err}");
 }
 
@@ -363,8 +366,7 @@ fn a_header_claiming_a_billion_rows_fails_fast() {
     assert!(err.contains("<stdin>:2: row has 2 values"), "{err}");
     // More columns than a line can hold values for are refused at the
     // header; with no rows, none are allocated.
-    let (_, err, code) = cover(&["exact"], b"1 16000000\n1 0\n\n0 2000000\n");
-    assert_eq!(code, 2);
+    let err = exit_2(&["exact"], b"1 16000000\n1 0\n\n0 2000000\n");
     assert!(
         err.contains("<stdin>:1: 16000000 columns is more than"),
         "{err}"
@@ -399,14 +401,12 @@ fn knuth_colours_and_multiplicities() {
     let (out, _, code) = cover(&["exact", "--all"], two);
     assert_eq!((out.as_str(), code), ("r0 c0\nr0 c1\nr1 c0\nr1 c1\n\n", 0));
     // Errors name their line.
-    let (_, err, code) = cover(&["exact"], b"a b | c\na:red c\nb\n");
-    assert_eq!(code, 2);
+    let err = exit_2(&["exact"], b"a b | c\na:red c\nb\n");
     assert!(
         err.contains("<stdin>:2:") && err.contains("primary"),
         "{err}"
     );
-    let (_, err, code) = cover(&["exact"], b"3:2|a b\na b\n");
-    assert_eq!(code, 2);
+    let err = exit_2(&["exact"], b"3:2|a b\na b\n");
     assert!(err.contains("<stdin>:1:") && err.contains("3:2"), "{err}");
 }
 
@@ -420,14 +420,12 @@ fn an_input_without_a_problem_is_an_error() {
         "{err}"
     );
     let path = file("empty.txt", b"");
-    let (_, err, code) = cover(&["exact", "--format", "knuth", &path], b"");
-    assert_eq!(code, 2);
+    let err = exit_2(&["exact", "--format", "knuth", &path], b"");
     assert!(
         err.contains("empty.txt:1: ") && err.contains("item line"),
         "{err}"
     );
-    let (_, err, code) = cover(&["exact"], b"\n# nothing\n\n");
-    assert_eq!(code, 2);
+    let err = exit_2(&["exact"], b"\n# nothing\n\n");
     assert!(err.starts_with("cover: <stdin>:3: "), "{err}");
     // The other inputs are still answered.
     let (out, _, code) = cover(&["exact", &path, "-"], b"1 1\n1\n");
@@ -466,8 +464,7 @@ fn missing_file() {
     assert_eq!((out.as_str(), code), ("1 2 3\n", 2));
     assert!(err.starts_with("cover: no/such/file.txt: "), "{err}");
     let dir = env!("CARGO_TARGET_TMPDIR");
-    let (_, err, code) = cover(&["exact", dir], b"");
-    assert_eq!(code, 2);
+    let err = exit_2(&["exact", dir], b"");
     assert!(err.starts_with(&format!("cover: {dir}: ")), "{err}");
 }
 
@@ -483,53 +480,49 @@ fn help() {
         "{out}"
     );
     assert!(out.contains("Exit status"), "{out}");
-    let (out, _, code) = cover(&["exact", "--help"], b"");
-    assert_eq!(code, 0);
-    for word in [
-        "--count",
-        "--all",
-        "--limit",
-        "--json",
-        "--jobs",
-        "--stats",
-        "No Solution!",
-    ] {
-        assert!(out.contains(word), "{word} in {out}");
-    }
+    help_mentions(
+        &["exact", "--help"],
+        &[
+            "--count",
+            "--all",
+            "--limit",
+            "--json",
+            "--jobs",
+            "--stats",
+            "No Solution!",
+        ],
+    );
     let (_, _, code) = cover(&["help", "exact"], b"");
     assert_eq!(code, 0);
 }
 
 #[test]
 fn usage_errors_exit_2() {
-    for args in [
-        &[][..],
-        &["nonsense"],
-        &["exact", "--bogus"],
-        &["exact", "--count", "--all"],
-        &["exact", "--limit", "0"],
-        &["exact", "--jobs", "0"],
-        &["exact", "--format", "csv"],
-    ] {
-        let (out, err, code) = cover(args, b"");
-        assert_eq!((out.as_str(), code), ("", 2), "{args:?}: {err}");
-        assert!(!err.is_empty());
-    }
+    assert_usage_errors(&[
+        "",
+        "nonsense",
+        "exact --bogus",
+        "exact --count --all",
+        "exact --limit 0",
+        "exact --jobs 0",
+        "exact --format csv",
+    ]);
 }
 
 #[test]
 fn jobs_and_stats() {
     let (out, err, code) = cover(&["exact", "--jobs", "2", "--stats"], TWO_WAYS.as_bytes());
     assert_eq!((out.as_str(), code), ("1 2\n", 0));
-    for word in [
-        "instances:",
-        "instances/s",
-        "time:",
-        "search nodes:",
-        "updates:",
-    ] {
-        assert!(err.contains(word), "{word} in {err}");
-    }
+    assert_contains_all(
+        &err,
+        &[
+            "instances:",
+            "instances/s",
+            "time:",
+            "search nodes:",
+            "updates:",
+        ],
+    );
     assert!(err.contains("instances:     1 (1 answered"), "{err}");
 }
 

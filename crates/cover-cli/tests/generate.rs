@@ -9,7 +9,7 @@ mod support;
 use cover_check::sudoku::{check_solution, read_cells};
 use cover_models::sudoku::{Engine, Puzzles, Solver};
 use serde_json::Value;
-use support::{cover, json_lines};
+use support::{assert_usage_errors, cover, json_lines};
 
 /// Reads a line of cells (`.` is 0) in the default symbols of `side`.
 fn digits(line: &str, side: usize) -> Vec<u8> {
@@ -156,19 +156,14 @@ fn a_difficulty_target_is_met() {
 
 #[test]
 fn bad_usage_exits_with_2() {
-    for args in [
-        &["generate", "--size", "10"][..],
-        &["generate", "--size", "25"],
-        &["generate", "--count", "0"],
-        &["generate", "--count", "-1"],
-        &["generate", "--difficulty", "impossible"],
-        &["generate", "--attempts", "0"],
-        &["generate", "--clues", "82"],
-        &["generate", "--seed", "x"],
-    ] {
-        let (out, err, code) = cover(args, b"");
-        assert_eq!(code, 2, "{args:?}: {err}");
-        assert!(out.is_empty());
-        assert!(!err.is_empty());
-    }
+    assert_usage_errors(&[
+        "generate --size 10",
+        "generate --size 25",
+        "generate --count 0",
+        "generate --count -1",
+        "generate --difficulty impossible",
+        "generate --attempts 0",
+        "generate --clues 82",
+        "generate --seed x",
+    ]);
 }

@@ -5,7 +5,7 @@
 mod support;
 
 use cover_check::queens::{check_board, read_board, A000170};
-use support::cover;
+use support::{assert_usage_errors, cover};
 
 /// The file of the queen in each rank of a text board, checked by
 /// `cover-check`: one queen per rank and file, none on a shared diagonal.
@@ -75,14 +75,10 @@ fn all_boards_are_distinct_and_valid() {
 
 #[test]
 fn bad_sizes_are_usage_errors() {
-    for args in [
-        &["queens", "0"][..],
-        &["queens", "x"],
-        &["queens", "99999"],
-        &["queens", "--symmetry", "8"],
-    ] {
-        let (out, err, code) = cover(args, b"");
-        assert_eq!(code, 2, "{args:?}: {err}");
-        assert!(out.is_empty());
-    }
+    assert_usage_errors(&[
+        "queens 0",
+        "queens x",
+        "queens 99999",
+        "queens --symmetry 8",
+    ]);
 }

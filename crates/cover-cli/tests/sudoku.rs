@@ -12,7 +12,7 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 
 use cover_check::sudoku::{check_grid, line_cells};
-use support::{cover, file, json_lines};
+use support::{assert_usage_errors, cover, file, help_mentions, json_lines};
 
 fn fixture(name: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -456,33 +456,29 @@ fn max_nodes_gives_up_in_place_and_exits_1() {
 
 #[test]
 fn usage_errors() {
-    for args in [
-        &["sudoku", "--symbols", "12345678"][..],
-        &["sudoku", "--symbols", "1123"],
-        &["sudoku", "--count", "--all"],
-        &["sudoku", "--pretty", "--count"],
-        &["sudoku", "--limit", "0"],
-        &["sudoku", "--max-nodes", "0"],
-        &["sudoku", "--engine", "quantum"],
-        &["sudoku", "--engine", "bits", "--propagate", "full"],
-        &["sudoku", "--engine", "bands", "--propagate", "basic"],
-    ] {
-        let (_, err, code) = cover(args, b"");
-        assert_eq!(code, 2, "{args:?}: {err}");
-    }
-    let (out, _, code) = cover(&["sudoku", "--help"], b"");
-    assert_eq!(code, 0);
-    for word in [
-        "invalid",
-        "no solution",
-        "--symbols",
-        "POJ 3076",
-        "--engine",
-        "--max-nodes",
-        "gave up",
-    ] {
-        assert!(out.contains(word), "--help mentions {word}");
-    }
+    assert_usage_errors(&[
+        "sudoku --symbols 12345678",
+        "sudoku --symbols 1123",
+        "sudoku --count --all",
+        "sudoku --pretty --count",
+        "sudoku --limit 0",
+        "sudoku --max-nodes 0",
+        "sudoku --engine quantum",
+        "sudoku --engine bits --propagate full",
+        "sudoku --engine bands --propagate basic",
+    ]);
+    help_mentions(
+        &["sudoku", "--help"],
+        &[
+            "invalid",
+            "no solution",
+            "--symbols",
+            "POJ 3076",
+            "--engine",
+            "--max-nodes",
+            "gave up",
+        ],
+    );
 }
 
 #[test]

@@ -68,6 +68,24 @@ fn error_line<K>(error: &LineError<K>) -> usize {
     error.line
 }
 
+/// Reads at most 1000 of the `results` of a parser fed `bytes`, each of
+/// which must name a line of `bytes`; returns how many it read.
+fn every_line_named<T, E>(
+    bytes: &[u8],
+    results: impl Iterator<Item = Result<T, InputError<E>>>,
+    instance_line: impl Fn(&T) -> usize,
+    error_line: impl Fn(&E) -> usize,
+) -> Result<usize, TestCaseError> {
+    let lines = line_count(bytes);
+    let mut read = 0;
+    for result in results.take(1000) {
+        read += 1;
+        let line = line_of(result, &instance_line, &error_line);
+        prop_assert!(is_a_line(line, lines), "line {} of {}", line, lines);
+    }
+    Ok(read)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1000))]
 
@@ -78,13 +96,8 @@ proptest! {
             1 => Some(exact::Format::Matrix),
             _ => Some(exact::Format::Knuth),
         };
-        let lines = line_count(&bytes);
-        let mut read = 0;
-        for result in exact::Instances::from_lines(reader(&bytes, limit), format).take(1000) {
-            read += 1;
-            let line = line_of(result, |instance| instance.line, error_line);
-            prop_assert!(is_a_line(line, lines), "line {} of {}", line, lines);
-        }
+        let results = exact::Instances::from_lines(reader(&bytes, limit), format);
+        let read = every_line_named(&bytes, results, |instance| instance.line, error_line)?;
         // Something is always said: an input without a problem is an error.
         prop_assert!(read >= 1);
     }
@@ -92,29 +105,20 @@ proptest! {
     #[test]
     fn sudoku_never_panics(bytes in input(), custom in any::<bool>(), limit in line_limit()) {
         let symbols = custom.then(|| sudoku::Symbols::new("123456789ABCDEFG").unwrap());
-        let lines = line_count(&bytes);
-        for result in sudoku::Puzzles::from_lines(reader(&bytes, limit), symbols).take(1000) {
-            let line = line_of(result, |puzzle| puzzle.line, error_line);
-            prop_assert!(is_a_line(line, lines), "line {} of {}", line, lines);
-        }
+        let results = sudoku::Puzzles::from_lines(reader(&bytes, limit), symbols);
+        every_line_named(&bytes, results, |puzzle| puzzle.line, error_line)?;
     }
 
     #[test]
     fn target_never_panics(bytes in input(), limit in line_limit()) {
-        let lines = line_count(&bytes);
-        for result in target::Puzzles::from_lines(reader(&bytes, limit)).take(1000) {
-            let line = line_of(result, |puzzle| puzzle.line, error_line);
-            prop_assert!(is_a_line(line, lines), "line {} of {}", line, lines);
-        }
+        let results = target::Puzzles::from_lines(reader(&bytes, limit));
+        every_line_named(&bytes, results, |puzzle| puzzle.line, error_line)?;
     }
 
     #[test]
     fn radar_never_panics(bytes in input(), limit in line_limit()) {
-        let lines = line_count(&bytes);
-        for result in radar::Cases::from_lines(reader(&bytes, limit)).take(1000) {
-            let line = line_of(result, |case| case.line, |e| e.line);
-            prop_assert!(is_a_line(line, lines), "line {} of {}", line, lines);
-        }
+        let results = radar::Cases::from_lines(reader(&bytes, limit));
+        every_line_named(&bytes, results, |case| case.line, |e| e.line)?;
     }
 
     #[test]

@@ -154,12 +154,15 @@ fn check_finds_wrong_entries_and_conflicts_and_the_win() {
     let puzzle = cells_of(CLASSIC);
     let (_, answer) = post(&server, "/api/solve", &json!({"puzzle": puzzle}));
     let solution = grid(&answer["solution"]);
+    let check_cells = |cells: &[u8]| {
+        post(
+            &server,
+            "/api/check",
+            &json!({"puzzle": puzzle, "cells": cells}),
+        )
+    };
 
-    let (status, check) = post(
-        &server,
-        "/api/check",
-        &json!({"puzzle": puzzle, "cells": puzzle}),
-    );
+    let (status, check) = check_cells(&puzzle);
     assert_eq!(status, 200);
     assert_eq!(
         check,
@@ -170,19 +173,11 @@ fn check_finds_wrong_entries_and_conflicts_and_the_win() {
     let mut cells = puzzle.clone();
     cells[2] = 5;
     cells[3] = solution[3];
-    let (_, check) = post(
-        &server,
-        "/api/check",
-        &json!({"puzzle": puzzle, "cells": cells}),
-    );
+    let (_, check) = check_cells(&cells);
     assert_eq!(check["wrong"], json!([2]));
     assert_eq!(check["conflicts"], json!([0, 2]));
 
-    let (_, check) = post(
-        &server,
-        "/api/check",
-        &json!({"puzzle": puzzle, "cells": solution}),
-    );
+    let (_, check) = check_cells(&solution);
     assert_eq!(
         check,
         json!({"wrong": [], "conflicts": [], "complete": true, "solved": true})
@@ -191,11 +186,7 @@ fn check_finds_wrong_entries_and_conflicts_and_the_win() {
     // Changing a given is a bad request.
     let mut changed = solution.clone();
     changed[0] = 1;
-    let (status, answer) = post(
-        &server,
-        "/api/check",
-        &json!({"puzzle": puzzle, "cells": changed}),
-    );
+    let (status, answer) = check_cells(&changed);
     assert_eq!(status, 400);
     assert!(
         answer["error"].as_str().unwrap().contains("given"),
@@ -305,13 +296,11 @@ fn hints_alone_solve_a_game_and_point_at_wrong_entries_first() {
 fn import_reads_every_layout_and_refuses_what_cannot_be_played() {
     let server = start();
     let classic = cells_of(CLASSIC);
+    // Nine rows of symbols split by spaces, each ended by CRLF.
     let grid_text: String = CLASSIC
-        .as_bytes()
-        .chunks(9)
-        .map(|row| {
-            let row: Vec<String> = row.iter().map(|&b| (b as char).to_string()).collect();
-            row.join(" ") + "\r\n"
-        })
+        .chars()
+        .enumerate()
+        .map(|(i, c)| format!("{c}{}", if i % 9 == 8 { "\r\n" } else { " " }))
         .collect();
     for text in [
         CLASSIC.to_owned(),
@@ -367,7 +356,7 @@ fn import_reads_every_layout_and_refuses_what_cannot_be_played() {
 fn bad_requests_get_a_4xx_with_a_json_message() {
     let server = start();
     let big_grid = json!({"puzzle": vec![0; 10_000], "cells": vec![0; 10_000]});
-    let cases: Vec<(&str, Vec<u8>, u16, &str)> = vec![
+    let mut cases: Vec<(&str, Vec<u8>, u16, &str)> = vec![
         ("/api/check", b"not json".to_vec(), 400, "bad request JSON"),
         (
             "/api/check",
@@ -375,37 +364,21 @@ fn bad_requests_get_a_4xx_with_a_json_message() {
             400,
             "missing field",
         ),
-        ("/api/new", b"{\"size\": 9}".to_vec(), 400, "difficulty"),
+    ];
+    // Every refused `/api/new` is a 400; only the body and the reason vary.
+    let new_refusals = [
+        (r#"{"size": 9}"#, "difficulty"),
+        (r#"{"size": 12, "difficulty": "easy"}"#, "12×12"),
+        (r#"{"size": 25, "difficulty": "easy"}"#, "sizes: 4, 9, 16"),
+        (r#"{"size": -1, "difficulty": "easy"}"#, "bad request JSON"),
+        (r#"{"size": 9, "difficulty": "insane"}"#, "unknown grade"),
         (
-            "/api/new",
-            br#"{"size": 12, "difficulty": "easy"}"#.to_vec(),
-            400,
-            "12×12",
-        ),
-        (
-            "/api/new",
-            br#"{"size": 25, "difficulty": "easy"}"#.to_vec(),
-            400,
-            "sizes: 4, 9, 16",
-        ),
-        (
-            "/api/new",
-            br#"{"size": -1, "difficulty": "easy"}"#.to_vec(),
-            400,
-            "bad request JSON",
-        ),
-        (
-            "/api/new",
-            br#"{"size": 9, "difficulty": "insane"}"#.to_vec(),
-            400,
-            "unknown grade",
-        ),
-        (
-            "/api/new",
-            br#"{"size": 9, "difficulty": "easy", "x": 1}"#.to_vec(),
-            400,
+            r#"{"size": 9, "difficulty": "easy", "x": 1}"#,
             "unknown field",
         ),
+    ];
+    cases.extend(new_refusals.map(|(body, why)| ("/api/new", body.as_bytes().to_vec(), 400, why)));
+    cases.extend([
         (
             "/api/hint",
             big_grid.to_string().into_bytes(),
@@ -440,7 +413,7 @@ fn bad_requests_get_a_4xx_with_a_json_message() {
         ),
         ("/api/import", vec![0; 1000], 400, "bad request JSON"),
         ("/api/nothing", b"{}".to_vec(), 404, "no such"),
-    ];
+    ]);
     for (path, body, status, why) in cases {
         let answer = post_raw(&server, path, &body);
         let json: Value = answer.json().unwrap();

@@ -10,7 +10,7 @@
 mod common;
 
 use std::net::SocketAddr;
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
 use common::webdriver::{key, Browser, Element};
 use common::*;
@@ -21,6 +21,18 @@ use serde_json::{json, Value};
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 const STATE: &str = "return window.coverPlay && window.coverPlay.state()";
+
+/// Takes the one-browser lock, then starts the browser (None when it is
+/// missing, so the test skips) and a server, and opens the page on it.
+fn begin(
+    browser: impl FnOnce() -> Option<Browser>,
+) -> Option<(MutexGuard<'static, ()>, Browser, Background, Element)> {
+    let one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let browser = browser()?;
+    let server = start();
+    let board = open(&browser, &server);
+    Some((one, browser, server, board))
+}
 
 /// The page's game: `window.coverPlay.state()`.
 fn state(browser: &Browser) -> Value {
@@ -143,12 +155,9 @@ fn first_empty(game: &Value) -> usize {
 
 #[test]
 fn a_4x4_game_by_keys_with_undo_redo_and_pencil_marks() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(browser) = Browser::start(900, 1000) else {
+    let Some((_one, browser, _server, board)) = begin(|| Browser::start(900, 1000)) else {
         return;
     };
-    let server = start();
-    let board = open(&browser, &server);
     let game = new_game_by_keys(&browser, 4, "easy");
     let puzzle = grid(&game["puzzle"]);
     assert_eq!(
@@ -211,13 +220,10 @@ fn a_4x4_game_by_keys_with_undo_redo_and_pencil_marks() {
 
 #[test]
 fn a_9x9_game_survives_a_reload_and_a_server_restart_with_a_hint_on_the_way() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(browser) = Browser::start(900, 1100) else {
+    let Some((_one, browser, mut server, mut board)) = begin(|| Browser::start(900, 1100)) else {
         return;
     };
-    let mut server = start();
     let addr: SocketAddr = server.addr();
-    let mut board = open(&browser, &server);
     let game = new_game_by_keys(&browser, 9, "medium");
     let puzzle = grid(&game["puzzle"]);
     assert_eq!(count_solutions(&puzzle, 2), 1);
@@ -334,12 +340,9 @@ fn a_9x9_game_survives_a_reload_and_a_server_restart_with_a_hint_on_the_way() {
 
 #[test]
 fn the_timer_runs_while_visible_and_pauses_while_hidden() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(browser) = Browser::start(900, 1000) else {
+    let Some((_one, browser, _server, _board)) = begin(|| Browser::start(900, 1000)) else {
         return;
     };
-    let server = start();
-    open(&browser, &server);
     let elapsed = || state(&browser)["elapsed"].as_f64().unwrap();
     browser.wait_for(
         "the clock to run",
@@ -380,12 +383,9 @@ fn the_timer_runs_while_visible_and_pauses_while_hidden() {
 
 #[test]
 fn import_takes_any_layout_and_shows_the_servers_refusals() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(browser) = Browser::start(900, 1100) else {
+    let Some((_one, browser, server, _board)) = begin(|| Browser::start(900, 1100)) else {
         return;
     };
-    let server = start();
-    open(&browser, &server);
     browser.click(&browser.find("summary"));
     let text = browser.find("#import-text");
     let import = browser.find("#import");
@@ -469,12 +469,9 @@ fn import_takes_any_layout_and_shows_the_servers_refusals() {
 
 #[test]
 fn on_a_phone_the_board_fits_and_16x16_takes_letters() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(browser) = Browser::start_phone(390, 844) else {
+    let Some((_one, browser, server, board)) = begin(|| Browser::start_phone(390, 844)) else {
         return;
     };
-    let server = start();
-    let board = open(&browser, &server);
     let game = new_game_by_keys(&browser, 16, "easy");
 
     let fits = browser.run(

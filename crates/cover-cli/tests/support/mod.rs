@@ -20,6 +20,13 @@ pub fn cover(args: &[&str], stdin: &[u8]) -> (String, String, i32) {
     (run.stdout, run.stderr, code)
 }
 
+/// Runs `cover`, which must exit with 2 (bad input); returns its stderr.
+pub fn exit_2(args: &[&str], stdin: &[u8]) -> String {
+    let (_, err, code) = cover(args, stdin);
+    assert_eq!(code, 2, "{args:?}: {err}");
+    err
+}
+
 /// Writes `contents` to a file of the tests' own temporary directory.
 pub fn file(name: &str, contents: &[u8]) -> String {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
@@ -33,4 +40,29 @@ pub fn json_lines(stdout: &str) -> Vec<serde_json::Value> {
         .lines()
         .map(|line| serde_json::from_str(line).expect("each line is JSON"))
         .collect()
+}
+
+/// Asserts that `text` contains every one of `parts`.
+pub fn assert_contains_all(text: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(text.contains(part), "{part:?} in {text}");
+    }
+}
+
+/// Runs `cover` with the help `args`: exit 0 and every one of `words` in it.
+pub fn help_mentions(args: &[&str], words: &[&str]) {
+    let (out, _, code) = cover(args, b"");
+    assert_eq!(code, 0, "{args:?}");
+    assert_contains_all(&out, words);
+}
+
+/// Each of `cases` (arguments split at spaces) is a usage error: exit 2,
+/// nothing on stdout, a message on stderr.
+pub fn assert_usage_errors(cases: &[&str]) {
+    for case in cases {
+        let args: Vec<&str> = case.split_whitespace().collect();
+        let (out, err, code) = cover(&args, b"");
+        assert_eq!((out.as_str(), code), ("", 2), "{args:?}: {err}");
+        assert!(!err.is_empty(), "{args:?}");
+    }
 }
