@@ -13,7 +13,7 @@ use cover_check::manifest::{read_manifest, Expected};
 use cover_check::snippet;
 use serde_json::Value;
 
-use super::runner::{run_checks, Check, Env, Inspection, Run, ALL_LIMIT};
+use super::runner::{run_checks, Check, Env, Fixture, Inspection, Run, ALL_LIMIT};
 
 /// The JSON objects a run printed, one per line; there must be `expected`.
 fn json_records(run: &Run, expected: usize) -> Result<Vec<serde_json::Map<String, Value>>, String> {
@@ -145,7 +145,7 @@ fn exact_file_checks(env: &Env, dir: &Path, expected: &Expected) -> Vec<Check> {
         0
     };
     let n = instances.len();
-    let mut checks = Vec::new();
+    let mut fx = Fixture::new(env, &fixture, exit);
 
     // (a) Counts, and nodes and updates where the manifest has them.
     let counts = |run: &Run| {
@@ -188,13 +188,7 @@ fn exact_file_checks(env: &Env, dir: &Path, expected: &Expected) -> Vec<Check> {
     if expected.nodes.is_some() || expected.updates.is_some() {
         inspections.push(("nodes and updates", &stats));
     }
-    checks.extend(run_checks(
-        env,
-        &fixture,
-        &["exact", "--count", "--json", &path],
-        exit,
-        &inspections,
-    ));
+    fx.run(&["exact", "--count", "--json", &path], &inspections);
 
     // (b) Up to ALL_LIMIT solutions, each valid, all different.
     let all = |run: &Run| {
@@ -230,38 +224,23 @@ fn exact_file_checks(env: &Env, dir: &Path, expected: &Expected) -> Vec<Check> {
         Ok(())
     };
     let limit = ALL_LIMIT.to_string();
-    checks.extend(run_checks(
-        env,
-        &fixture,
+    fx.run(
         &["exact", "--all", "--limit", &limit, "--json", &path],
-        exit,
         &[("all solutions", &all)],
-    ));
+    );
 
     // (c) The default text answer: one valid solution or the marker.
     let first = |run: &Run| match instances[0].kind {
         Kind::Knuth => check_knuth_text(&instances[0], expected.solutions[0], &run.stdout),
         Kind::Matrix => check_matrix_text(&instances, &expected.solutions, &run.stdout),
     };
-    checks.extend(run_checks(
-        env,
-        &fixture,
-        &["exact", &path],
-        exit,
-        &[("first solution (text)", &first)],
-    ));
+    fx.run(&["exact", &path], &[("first solution (text)", &first)]);
     if let [cover] = &instances[..] {
         if cover.kind == Kind::Knuth {
-            checks.extend(knuth_text_checks(
-                env,
-                &fixture,
-                &path,
-                cover,
-                expected.solutions[0],
-            ));
+            knuth_text_checks(&mut fx, &path, cover, expected.solutions[0]);
         }
     }
-    checks
+    fx.checks
 }
 
 /// The text checks of a Knuth-format file (one problem, `count`
@@ -269,24 +248,13 @@ fn exact_file_checks(env: &Env, dir: &Path, expected: &Expected) -> Vec<Check> {
 /// all different, as many as there are up to the limit; (f) `--count`
 /// on one thread and on three; (g) `--max-nodes 1` gives up, with exit
 /// status 1, where no search can end that soon (see [`gives_up_at_once`]).
-fn knuth_text_checks(
-    env: &Env,
-    fixture: &str,
-    path: &str,
-    cover: &Cover,
-    count: u64,
-) -> Vec<Check> {
-    let exit = i32::from(count == 0);
-    let mut checks = Vec::new();
+fn knuth_text_checks(fx: &mut Fixture, path: &str, cover: &Cover, count: u64) {
     let limit = ALL_LIMIT.to_string();
     let all = |run: &Run| check_knuth_all_text(cover, count.min(ALL_LIMIT), &run.stdout);
-    checks.extend(run_checks(
-        env,
-        fixture,
+    fx.run(
         &["exact", "--all", "--limit", &limit, path],
-        exit,
         &[("all solutions (text)", &all)],
-    ));
+    );
     let counted = |run: &Run| match run.stdout.trim().parse::<u64>() {
         Ok(n) if n == count => Ok(()),
         _ => Err(format!(
@@ -297,13 +265,10 @@ fn knuth_text_checks(
     };
     for jobs in ["1", "3"] {
         let what = format!("count (text, --jobs {jobs})");
-        checks.extend(run_checks(
-            env,
-            fixture,
+        fx.run(
             &["exact", "--count", "--jobs", jobs, path],
-            exit,
             &[(&what, &counted)],
-        ));
+        );
     }
     if gives_up_at_once(cover, count) {
         let gave_up = |run: &Run| {
@@ -317,15 +282,11 @@ fn knuth_text_checks(
                 )),
             }
         };
-        checks.extend(run_checks(
-            env,
-            fixture,
-            &["exact", "--max-nodes", "1", "--count", path],
-            1,
-            &[("gave up (--max-nodes 1)", &gave_up)],
-        ));
+        let args = ["exact", "--max-nodes", "1", "--count", path];
+        let inspections: &[Inspection] = &[("gave up (--max-nodes 1)", &gave_up)];
+        fx.checks
+            .extend(run_checks(fx.env, fx.name, &args, 1, inspections));
     }
-    checks
 }
 
 /// Whether a search of `cover` (which has `count` solutions) must give up

@@ -16,7 +16,7 @@ use cover_check::manifest::{read_exit_manifest, ExitExpected};
 use cover_check::radar::{check_record, read_cases};
 use serde_json::Value;
 
-use super::runner::{names_lines, prints, run_checks, Check, Env, Run};
+use super::runner::{names_lines, prints, Check, Env, Fixture, Run};
 
 /// The `radar` family.
 pub fn checks(env: &Env) -> Result<Vec<Check>> {
@@ -37,15 +37,13 @@ fn file_checks(env: &Env, dir: &Path, row: &ExitExpected) -> Vec<Check> {
         .map_err(|e| format!("reading the expected output: {e}"));
     let same_output = |run: &Run| prints(run, &expected);
     let errors = |run: &Run| names_lines(run, &row.error_lines);
-    let mut checks = run_checks(
-        env,
-        &fixture,
+    let mut fx = Fixture::new(env, &fixture, row.exit);
+    fx.run(
         &["radar", &path],
-        row.exit,
         &[("output", &same_output), ("error lines", &errors)],
     );
     if row.exit == 2 {
-        return checks;
+        return fx.checks;
     }
     // Valid input: every JSON answer checked on its own.
     let cases = std::fs::read_to_string(&input)
@@ -76,14 +74,11 @@ fn file_checks(env: &Env, dir: &Path, row: &ExitExpected) -> Vec<Check> {
         }
         Ok(())
     };
-    checks.extend(run_checks(
-        env,
-        &fixture,
+    fx.run(
         &["radar", "--json", &path],
-        row.exit,
         &[("answers checked", &answers)],
-    ));
-    checks
+    );
+    fx.checks
 }
 
 #[cfg(test)]

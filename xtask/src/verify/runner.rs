@@ -123,6 +123,33 @@ pub fn run_checks(
     checks
 }
 
+/// The checks of one fixture, gathered run by run: every run must end with
+/// the fixture's exit status.
+pub struct Fixture<'a> {
+    pub env: &'a Env,
+    pub name: &'a str,
+    pub exit: i32,
+    pub checks: Vec<Check>,
+}
+
+impl<'a> Fixture<'a> {
+    pub fn new(env: &'a Env, name: &'a str, exit: i32) -> Fixture<'a> {
+        let checks = Vec::new();
+        Fixture {
+            env,
+            name,
+            exit,
+            checks,
+        }
+    }
+
+    /// Runs `cover ARGS` and adds its checks (see [`run_checks`]).
+    pub fn run(&mut self, args: &[&str], inspections: &[Inspection]) {
+        let checks = run_checks(self.env, self.name, args, self.exit, inspections);
+        self.checks.extend(checks);
+    }
+}
+
 /// Ok when `run` printed `expected` (a fixture's `.out` file, or why it
 /// could not be read).
 pub fn prints(run: &Run, expected: &Result<String, String>) -> Result<(), String> {

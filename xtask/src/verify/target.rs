@@ -16,7 +16,7 @@ use cover_check::manifest::read_exit_manifest;
 use cover_check::target::{check_answer, read_puzzles, read_shown, Cells};
 use serde_json::Value;
 
-use super::runner::{names_lines, prints, run_checks, Check, Env, Run};
+use super::runner::{names_lines, prints, Check, Env, Fixture, Run};
 
 /// The `target` family.
 pub fn checks(env: &Env) -> Result<Vec<Check>> {
@@ -49,15 +49,13 @@ fn file_checks(
         .map_err(|e| format!("reading the expected output: {e}"));
     let same_output = |run: &Run| prints(run, &expected);
     let errors = |run: &Run| names_lines(run, error_lines_expected);
-    let mut checks = run_checks(
-        env,
-        &fixture,
+    let mut fx = Fixture::new(env, &fixture, exit);
+    fx.run(
         &["target", &path],
-        exit,
         &[("output", &same_output), ("error lines", &errors)],
     );
     if exit == 2 {
-        return checks;
+        return fx.checks;
     }
     // Valid input: every grid checked on its own.
     let puzzles = std::fs::read_to_string(&input)
@@ -86,13 +84,7 @@ fn file_checks(
         }
         Ok(())
     };
-    checks.extend(run_checks(
-        env,
-        &fixture,
-        &["target", "--show", &path],
-        exit,
-        &[("grids shown", &shown)],
-    ));
+    fx.run(&["target", "--show", &path], &[("grids shown", &shown)]);
     let json = |run: &Run| {
         let lines: Vec<&str> = run.stdout.lines().collect();
         let (puzzles, expected) = with_expected(lines.len())?;
@@ -128,14 +120,11 @@ fn file_checks(
         }
         Ok(())
     };
-    checks.extend(run_checks(
-        env,
-        &fixture,
+    fx.run(
         &["target", "--json", "--jobs", "2", &path],
-        exit,
         &[("JSON grids", &json)],
-    ));
-    checks
+    );
+    fx.checks
 }
 
 #[cfg(test)]
