@@ -74,6 +74,7 @@ use cover_check::process::{self, Run};
 use cover_check::{radar, sudoku, target};
 use serde_json::Value;
 
+use super::runner::one_per;
 use crate::paths;
 
 /// `--count --limit LIMIT`: enough to tell one solution from several.
@@ -497,13 +498,6 @@ impl Problems {
         problems
     }
 
-    /// A problem when an output has not one `what` per `of` (`3 answers for 4 puzzles`).
-    fn one_per(&mut self, (got, what): (usize, &str), (want, of): (usize, &str)) {
-        if got != want {
-            self.push(format!("{got} {what} for {want} {of}"));
-        }
-    }
-
     fn push(&mut self, reason: String) {
         if self.shown.len() < REASONS_SHOWN {
             self.shown.push(reason);
@@ -581,10 +575,12 @@ fn judge_first(
     known: &[Known],
     gave_up_ok: bool,
 ) -> Verdict {
-    let mut verdict = Verdict::default();
     let units = sudoku::answer_units(stdout, layout == Layout::Grid);
     let (answers, count) = ((units.len(), "answers"), (puzzles.len(), "puzzles"));
-    verdict.problems.one_per(answers, count);
+    let mut verdict = Verdict {
+        problems: Problems::of(one_per(answers, count)),
+        ..Verdict::default()
+    };
     for (k, (unit, known)) in units.iter().zip(known).enumerate() {
         let mut fail = |m: String| verdict.problems.push(format!("puzzle {}: {m}", k + 1));
         let answer = match unit[..] {
@@ -619,10 +615,12 @@ fn judge_first(
 /// Judges a `--count --limit 2` output: one count per puzzle (or `gave up`
 /// when `gave_up_ok`), each the known count where it is known.
 fn judge_counts(stdout: &str, known: &[Known], gave_up_ok: bool) -> Verdict {
-    let mut verdict = Verdict::default();
     let lines: Vec<&str> = stdout.lines().collect();
     let (counts, puzzles) = ((lines.len(), "counts"), (known.len(), "puzzles"));
-    verdict.problems.one_per(counts, puzzles);
+    let mut verdict = Verdict {
+        problems: Problems::of(one_per(counts, puzzles)),
+        ..Verdict::default()
+    };
     for (k, (line, known)) in lines.iter().zip(known).enumerate() {
         let mut fail = |m: String| verdict.problems.push(format!("puzzle {}: {m}", k + 1));
         let answer = match (*line, line.parse::<u64>()) {
@@ -718,9 +716,8 @@ fn judge_radar_json(stdout: &str, input: &str, expected: &str) -> Problems {
         Ok(cases) => cases,
         Err(e) => return Problems::of(Err(format!("reading the cases: {e}"))),
     };
-    let mut problems = Problems::default();
     let lines: Vec<&str> = stdout.lines().collect();
-    problems.one_per((lines.len(), "records"), (cases.len(), "cases"));
+    let mut problems = Problems::of(one_per((lines.len(), "records"), (cases.len(), "cases")));
     for (k, ((case, line), radius)) in cases.iter().zip(lines).zip(expected.lines()).enumerate() {
         let check = || -> Result<(), String> {
             let record: Value = serde_json::from_str(line).map_err(|e| e.to_string())?;

@@ -150,6 +150,15 @@ impl<'a> Fixture<'a> {
     }
 }
 
+/// Ok when an output has one `what` per `of`: `3 answers for 4 puzzles`
+/// otherwise.
+pub fn one_per((got, what): (usize, &str), (want, of): (usize, &str)) -> Result<(), String> {
+    match got == want {
+        true => Ok(()),
+        false => Err(format!("{got} {what} for {want} {of}")),
+    }
+}
+
 /// Ok when `run` printed `expected` (a fixture's `.out` file, or why it
 /// could not be read).
 pub fn prints(run: &Run, expected: &Result<String, String>) -> Result<(), String> {
