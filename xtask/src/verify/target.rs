@@ -12,53 +12,20 @@
 use std::path::Path;
 
 use anyhow::Result;
-use cover_check::manifest::read_exit_manifest;
 use cover_check::target::{check_answer, read_puzzles, read_shown, Cells};
 use serde_json::Value;
 
-use super::runner::{names_lines, prints, Check, Env, Fixture, Run};
+use super::runner::{exit_family, Check, Env, Fixture, Run};
 
 /// The `target` family.
 pub fn checks(env: &Env) -> Result<Vec<Check>> {
-    let dir = env.fixtures.join("target");
-    let manifest = read_exit_manifest(&dir.join("expected.tsv")).map_err(anyhow::Error::msg)?;
-    let mut checks = Vec::new();
-    for row in manifest {
-        checks.extend(file_checks(
-            env,
-            &dir,
-            &row.file,
-            row.exit,
-            &row.error_lines,
-        ));
-    }
-    Ok(checks)
+    exit_family(env, "target", &valid_checks)
 }
 
-fn file_checks(
-    env: &Env,
-    dir: &Path,
-    file: &str,
-    exit: i32,
-    error_lines_expected: &[usize],
-) -> Vec<Check> {
-    let fixture = format!("target/{file}");
-    let input = dir.join(file);
+/// A valid input's checks: every grid checked on its own.
+fn valid_checks(fx: &mut Fixture, input: &Path, expected: &Result<String, String>) {
     let path = input.to_string_lossy().into_owned();
-    let expected = std::fs::read_to_string(input.with_extension("out"))
-        .map_err(|e| format!("reading the expected output: {e}"));
-    let same_output = |run: &Run| prints(run, &expected);
-    let errors = |run: &Run| names_lines(run, error_lines_expected);
-    let mut fx = Fixture::new(env, &fixture, exit);
-    fx.run(
-        &["target", &path],
-        &[("output", &same_output), ("error lines", &errors)],
-    );
-    if exit == 2 {
-        return fx.checks;
-    }
-    // Valid input: every grid checked on its own.
-    let puzzles = std::fs::read_to_string(&input)
+    let puzzles = std::fs::read_to_string(input)
         .map_err(|e| e.to_string())
         .and_then(|text| read_puzzles(&text));
     let with_expected = |count: usize| -> Result<(&Vec<Cells>, Vec<&str>), String> {
@@ -124,11 +91,11 @@ fn file_checks(
         &["target", "--json", "--jobs", "2", &path],
         &[("JSON grids", &json)],
     );
-    fx.checks
 }
 
 #[cfg(test)]
 mod tests {
+    use cover_check::manifest::read_exit_manifest;
     use cover_check::target::has_solution;
 
     use super::*;
