@@ -120,6 +120,29 @@ pub fn checks(env: &Env) -> Result<Vec<Check>> {
     Ok(results.into_iter().flat_map(|(_, checks)| checks).collect())
 }
 
+/// A `--json` record's own checks: given the record, its instance and count.
+type RecordCheck = dyn Fn(&serde_json::Map<String, Value>, &Cover, u64) -> Result<(), String>;
+
+/// Ok when each record of a `--json` run passes [`check_record`] for its
+/// instance and count, and then `more`; else the first failure, placed.
+fn each_record(
+    run: &Run,
+    instances: &[Cover],
+    counts: &[u64],
+    more: &RecordCheck,
+) -> Result<(), String> {
+    let n = instances.len();
+    let records = json_records(run, n)?;
+    for (k, (record, cover)) in records.iter().zip(instances).enumerate() {
+        let check = || {
+            check_record(record, cover, counts[k])?;
+            more(record, cover, counts[k])
+        };
+        check().map_err(|m| at_instance(n, k, m))?;
+    }
+    Ok(())
+}
+
 /// The checks of one file: (a) counts and stats with `--count --json`,
 /// (b) solutions with `--all --limit 1000 --json`, (c) the default text
 /// answer, (d) the exit status of each run; and for Knuth's format the
@@ -149,26 +172,19 @@ fn exact_file_checks(env: &Env, dir: &Path, expected: &Expected) -> Vec<Check> {
 
     // (a) Counts, and nodes and updates where the manifest has them.
     let counts = |run: &Run| {
-        let records = json_records(run, n)?;
-        for (k, (record, cover)) in records.iter().zip(&instances).enumerate() {
-            let want = expected.solutions[k];
-            let check = || {
-                check_record(record, cover, want)?;
-                let count = record.get("count").and_then(Value::as_u64);
-                if count != Some(want) {
-                    return Err(format!("\"count\" is {count:?}, expected {want}"));
-                }
-                if record
-                    .get("complete")
-                    .is_some_and(|c| c != &Value::Bool(true))
-                {
-                    return Err("\"complete\" is not true for a full count".to_owned());
-                }
-                Ok(())
-            };
-            check().map_err(|m| at_instance(n, k, m))?;
-        }
-        Ok(())
+        each_record(run, &instances, &expected.solutions, &|record, _, want| {
+            let count = record.get("count").and_then(Value::as_u64);
+            if count != Some(want) {
+                return Err(format!("\"count\" is {count:?}, expected {want}"));
+            }
+            if record
+                .get("complete")
+                .is_some_and(|c| c != &Value::Bool(true))
+            {
+                return Err("\"complete\" is not true for a full count".to_owned());
+            }
+            Ok(())
+        })
     };
     let stats = |run: &Run| {
         let records = json_records(run, n)?;
@@ -192,11 +208,11 @@ fn exact_file_checks(env: &Env, dir: &Path, expected: &Expected) -> Vec<Check> {
 
     // (b) Up to ALL_LIMIT solutions, each valid, all different.
     let all = |run: &Run| {
-        let records = json_records(run, n)?;
-        for (k, (record, cover)) in records.iter().zip(&instances).enumerate() {
-            let want = expected.solutions[k];
-            let check = || {
-                check_record(record, cover, want)?;
+        each_record(
+            run,
+            &instances,
+            &expected.solutions,
+            &|record, cover, want| {
                 let list = match record.get("solutions") {
                     Some(Value::Array(list)) => list.as_slice(),
                     None if want == 0 => &[],
@@ -218,10 +234,8 @@ fn exact_file_checks(env: &Env, dir: &Path, expected: &Expected) -> Vec<Check> {
                     solutions.push(options);
                 }
                 check_distinct(&solutions)
-            };
-            check().map_err(|m| at_instance(n, k, m))?;
-        }
-        Ok(())
+            },
+        )
     };
     let limit = ALL_LIMIT.to_string();
     fx.run(
