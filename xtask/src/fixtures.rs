@@ -397,18 +397,21 @@ fn random_options(
     lines
 }
 
+/// `least` to `least + more - 1` item names `prefix0`, `prefix1`, ...
+fn item_names(rng: &mut ChaCha8Rng, prefix: &str, least: usize, more: usize) -> Vec<String> {
+    (0..least + below(rng, more))
+        .map(|i| format!("{prefix}{i}"))
+        .collect()
+}
+
 /// A small random problem with colours: 3-5 primary items `p*`, 2-3
 /// secondary `s*`, colours `A`, `B`, `C`, 12-14 options of one or two
 /// primary items, 1-2 more that name no primary item. Never more than 16
 /// options, so that a test can try every subset.
 pub fn random_xcc(seed: u64) -> String {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let primary: Vec<String> = (0..3 + below(&mut rng, 3))
-        .map(|i| format!("p{i}"))
-        .collect();
-    let secondary: Vec<String> = (0..2 + below(&mut rng, 2))
-        .map(|i| format!("s{i}"))
-        .collect();
+    let primary = item_names(&mut rng, "p", 3, 3);
+    let secondary = item_names(&mut rng, "s", 2, 2);
     let colours = ["A", "B", "C"];
     let problem = ("colour", seed, &colours[..], 2);
     random_problem(&mut rng, problem, (&primary, &[], &secondary))
@@ -454,12 +457,8 @@ const RANDOM_BOUNDS: [&str; 8] = ["", "2|", "0:2|", "1:3|", "0:1|", "1:2|", "2:3
 /// items, 1-2 more without any. At most 16 options.
 pub fn random_mcc(seed: u64) -> String {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let primary: Vec<String> = (0..3 + below(&mut rng, 3))
-        .map(|i| format!("q{i}"))
-        .collect();
-    let secondary: Vec<String> = (0..1 + below(&mut rng, 2))
-        .map(|i| format!("t{i}"))
-        .collect();
+    let primary = item_names(&mut rng, "q", 3, 3);
+    let secondary = item_names(&mut rng, "t", 1, 2);
     let mut bounds: Vec<&str> = primary
         .iter()
         .map(|_| RANDOM_BOUNDS[below(&mut rng, RANDOM_BOUNDS.len())])

@@ -523,7 +523,8 @@ pub fn check_distinct(solutions: &[Vec<usize>]) -> Result<(), String> {
 }
 
 impl Cover {
-    /// The problem as plain data for the brute force of [`brute`].
+    /// The problem as plain data for the brute force of [`brute`], options
+    /// without a primary item left out of every solution.
     pub fn to_problem(&self) -> brute::Problem {
         let items = (0..self.items.len())
             .map(|i| match self.bounds.get(i) {
@@ -541,7 +542,13 @@ impl Cover {
             .options
             .iter()
             .zip(&self.colours)
-            .map(|(items, colours)| {
+            .enumerate()
+            .map(|(option, (items, colours))| {
+                // Knuth's programs never choose such an option; one naming an
+                // item out of range is in no solution, and keeps the indices.
+                if !self.has_primary(option) {
+                    return vec![(self.items.len(), None)];
+                }
                 let colour = |c: &Option<usize>| c.map(|c| c as u32);
                 items
                     .iter()

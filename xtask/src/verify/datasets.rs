@@ -74,6 +74,7 @@ use cover_check::process::{self, Run};
 use cover_check::{radar, sudoku, target};
 use serde_json::Value;
 
+use super::runner::one_per;
 use crate::paths;
 
 /// `--count --limit LIMIT`: enough to tell one solution from several.
@@ -149,33 +150,32 @@ const fn set(file: &'static str, kind: Kind) -> Set {
     Set { file, kind }
 }
 
+/// A set of one puzzle a line in the default symbols, run without `--max-nodes`.
+const LINES: SudokuSet = SudokuSet {
+    layout: Layout::Line,
+    symbols: None,
+    counts: Counts::Unique,
+    max_nodes: None,
+    column: None,
+};
+
 const fn lines(counts: Counts) -> Kind {
-    Kind::Sudoku(SudokuSet {
-        layout: Layout::Line,
-        symbols: None,
-        counts,
-        max_nodes: None,
-        column: None,
-    })
+    Kind::Sudoku(SudokuSet { counts, ..LINES })
 }
 
 const fn lines_16(counts: Counts) -> Kind {
     Kind::Sudoku(SudokuSet {
-        layout: Layout::Line,
         symbols: Some(SYMBOLS_16),
         counts,
-        max_nodes: None,
-        column: None,
+        ..LINES
     })
 }
 
 const fn grids(counts: Counts) -> Kind {
     Kind::Sudoku(SudokuSet {
         layout: Layout::Grid,
-        symbols: None,
         counts,
-        max_nodes: None,
-        column: None,
+        ..LINES
     })
 }
 
@@ -199,11 +199,8 @@ const SETS: &[Set] = &[
     set(
         "sudoku9/se_rated.txt",
         Kind::Sudoku(SudokuSet {
-            layout: Layout::Line,
-            symbols: None,
-            counts: Counts::Unique,
-            max_nodes: None,
             column: Some(1),
+            ..LINES
         }),
     ),
     set("sudoku9/top95.txt", lines(Counts::Unique)),
@@ -214,11 +211,10 @@ const SETS: &[Set] = &[
     set(
         "sudoku25/gecode_25x25.txt",
         Kind::Sudoku(SudokuSet {
-            layout: Layout::Line,
             symbols: Some(SYMBOLS_25),
             counts: Counts::Unknown,
             max_nodes: Some(GECODE_25_MAX_NODES),
-            column: None,
+            ..LINES
         }),
     ),
     set("samples/poj3074_sample.in", lines(Counts::Recount)),
@@ -493,6 +489,15 @@ struct Problems {
 }
 
 impl Problems {
+    /// The problems of a check: none, or its reason.
+    fn of(outcome: Result<(), String>) -> Problems {
+        let mut problems = Problems::default();
+        if let Err(reason) = outcome {
+            problems.push(reason);
+        }
+        problems
+    }
+
     fn push(&mut self, reason: String) {
         if self.shown.len() < REASONS_SHOWN {
             self.shown.push(reason);
@@ -544,6 +549,19 @@ fn exit_for(answers: &[Answer]) -> i32 {
     }
 }
 
+/// The answers either mode may give instead of one: `gave up` (right only
+/// with `--max-nodes`) and `invalid` (never right: every puzzle is valid).
+fn refusal(text: &str, gave_up_ok: bool, fail: &mut dyn FnMut(String)) -> Answer {
+    if text == "invalid" {
+        fail("marked `invalid`".to_owned());
+        return Answer::Invalid;
+    }
+    if !gave_up_ok {
+        fail("`gave up` without --max-nodes".to_owned());
+    }
+    Answer::GaveUp
+}
+
 /// Judges a first-solution output (`cover sudoku`): one answer per puzzle
 /// in the input's layout; each grid checked by `sudoku::check_grid`
 /// and, where a source states the only solution, equal to it; `no
@@ -557,15 +575,12 @@ fn judge_first(
     known: &[Known],
     gave_up_ok: bool,
 ) -> Verdict {
-    let mut verdict = Verdict::default();
     let units = sudoku::answer_units(stdout, layout == Layout::Grid);
-    if units.len() != puzzles.len() {
-        verdict.problems.push(format!(
-            "{} answers for {} puzzles",
-            units.len(),
-            puzzles.len()
-        ));
-    }
+    let (answers, count) = ((units.len(), "answers"), (puzzles.len(), "puzzles"));
+    let mut verdict = Verdict {
+        problems: Problems::of(one_per(answers, count)),
+        ..Verdict::default()
+    };
     for (k, (unit, known)) in units.iter().zip(known).enumerate() {
         let mut fail = |m: String| verdict.problems.push(format!("puzzle {}: {m}", k + 1));
         let answer = match unit[..] {
@@ -575,16 +590,7 @@ fn judge_first(
                 }
                 Answer::NoSolution
             }
-            ["gave up"] => {
-                if !gave_up_ok {
-                    fail("`gave up` without --max-nodes".to_owned());
-                }
-                Answer::GaveUp
-            }
-            ["invalid"] => {
-                fail("marked `invalid`".to_owned());
-                Answer::Invalid
-            }
+            [refused @ ("gave up" | "invalid")] => refusal(refused, gave_up_ok, &mut fail),
             _ => {
                 // Read as the sudoku family reads answers.
                 let cells = sudoku::answer_cells(unit, layout == Layout::Grid);
@@ -609,28 +615,16 @@ fn judge_first(
 /// Judges a `--count --limit 2` output: one count per puzzle (or `gave up`
 /// when `gave_up_ok`), each the known count where it is known.
 fn judge_counts(stdout: &str, known: &[Known], gave_up_ok: bool) -> Verdict {
-    let mut verdict = Verdict::default();
     let lines: Vec<&str> = stdout.lines().collect();
-    if lines.len() != known.len() {
-        verdict.problems.push(format!(
-            "{} counts for {} puzzles",
-            lines.len(),
-            known.len()
-        ));
-    }
+    let (counts, puzzles) = ((lines.len(), "counts"), (known.len(), "puzzles"));
+    let mut verdict = Verdict {
+        problems: Problems::of(one_per(counts, puzzles)),
+        ..Verdict::default()
+    };
     for (k, (line, known)) in lines.iter().zip(known).enumerate() {
         let mut fail = |m: String| verdict.problems.push(format!("puzzle {}: {m}", k + 1));
         let answer = match (*line, line.parse::<u64>()) {
-            ("gave up", _) => {
-                if !gave_up_ok {
-                    fail("`gave up` without --max-nodes".to_owned());
-                }
-                Answer::GaveUp
-            }
-            ("invalid", _) => {
-                fail("marked `invalid`".to_owned());
-                Answer::Invalid
-            }
+            (refused @ ("gave up" | "invalid"), _) => refusal(refused, gave_up_ok, &mut fail),
             (_, Ok(n)) => {
                 match known.count {
                     Some(want) if want != n => fail(format!("counts {n}, expected {want}")),
@@ -718,18 +712,12 @@ fn judge_agreement(engines: &[(String, Vec<Answer>, Vec<Answer>)]) -> Problems {
 
 /// Judges `cover radar --json` against the cases and the `.out` radii.
 fn judge_radar_json(stdout: &str, input: &str, expected: &str) -> Problems {
-    let mut problems = Problems::default();
     let cases = match radar::read_cases(input) {
         Ok(cases) => cases,
-        Err(e) => {
-            problems.push(format!("reading the cases: {e}"));
-            return problems;
-        }
+        Err(e) => return Problems::of(Err(format!("reading the cases: {e}"))),
     };
     let lines: Vec<&str> = stdout.lines().collect();
-    if lines.len() != cases.len() {
-        problems.push(format!("{} records for {} cases", lines.len(), cases.len()));
-    }
+    let mut problems = Problems::of(one_per((lines.len(), "records"), (cases.len(), "cases")));
     for (k, ((case, line), radius)) in cases.iter().zip(lines).zip(expected.lines()).enumerate() {
         let check = || -> Result<(), String> {
             let record: Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
@@ -751,17 +739,14 @@ fn judge_radar_json(stdout: &str, input: &str, expected: &str) -> Problems {
 
 /// Judges `cover target --show` against the puzzles and the `.out` scores.
 fn judge_target_show(stdout: &str, input: &str, expected: &str) -> Problems {
-    let mut problems = Problems::default();
     let read = target::read_puzzles(input)
         .map_err(|e| format!("reading the puzzles: {e}"))
         .and_then(|p| Ok((p, target::read_shown(stdout)?)));
     let (puzzles, shown) = match read {
         Ok(read) => read,
-        Err(e) => {
-            problems.push(e);
-            return problems;
-        }
+        Err(e) => return Problems::of(Err(e)),
     };
+    let mut problems = Problems::default();
     let scores: Vec<&str> = expected.lines().map(str::trim).collect();
     if shown.len() != puzzles.len() || scores.len() != puzzles.len() {
         problems.push(format!(
@@ -814,6 +799,7 @@ struct Soak {
 }
 
 /// One line of the table.
+#[derive(Default)]
 struct Row<'a> {
     set: &'a str,
     engine: &'a str,
@@ -874,18 +860,13 @@ impl Soak {
 
     /// A set that could not be soaked (or a file with no set).
     fn fail_set(&mut self, set: &str, reason: String) {
-        let mut problems = Problems::default();
-        problems.push(reason);
         self.report(Row {
             set,
             engine: "-",
             jobs: "-".to_owned(),
             mode: "-",
-            puzzles: 0,
-            seconds: None,
-            problems,
-            note: String::new(),
-            rerun: None,
+            problems: Problems::of(Err(reason)),
+            ..Row::default()
         });
     }
 
@@ -937,55 +918,39 @@ impl Soak {
                     String::new()
                 }
             );
-            let mut problems = Problems::default();
-            let mut note = String::new();
-            let mut seconds = None;
-            match run_cover(&self.cover, &args, input.text, timeout_for(input.units)) {
-                Err(e) => problems.push(e),
-                Ok(run) => {
-                    seconds = Some(run.elapsed.as_secs_f64());
-                    let verdict = match &one_thread {
-                        Some((stdout, verdict)) if *stdout == run.stdout => verdict.clone(),
-                        Some((stdout, _)) => {
-                            problems.push(format!(
-                                "differs from --jobs 1 at line {}",
-                                first_difference(stdout, &run.stdout)
-                            ));
-                            judge(&run.stdout)
-                        }
-                        None => judge(&run.stdout),
-                    };
-                    problems.extend(&verdict.problems);
-                    if run.code != Some(verdict.exit) {
-                        problems.push(format!(
-                            "exit status {:?}, expected {}",
-                            run.code, verdict.exit
-                        ));
-                    }
-                    // Valid input, no terminal: nothing is to be said there.
-                    if let Some(line) = run.stderr.lines().find(|l| !l.trim().is_empty()) {
-                        problems.push(format!("standard error: {}", line.trim()));
-                    }
-                    let gave_up = verdict.gave_up();
-                    if gave_up > 0 {
-                        note = format!(", {gave_up} gave up");
-                    }
-                    if one_thread.is_none() {
-                        one_thread = Some((run.stdout, verdict));
-                    }
-                }
-            }
-            self.report(Row {
+            let row = Row {
                 set: input.set.name(),
                 engine: engine.as_deref().unwrap_or("-"),
                 jobs: jobs.to_string(),
                 mode: mode.0,
                 puzzles: input.units,
-                seconds,
-                problems,
-                note,
                 rerun: Some(rerun),
+                ..Row::default()
+            };
+            let mut verdict = Verdict::default();
+            let timeout = timeout_for(input.units);
+            let run = self.run_row(row, &args, input.text, timeout, true, &mut |run, row| {
+                verdict = match &one_thread {
+                    Some((stdout, verdict)) if *stdout == run.stdout => verdict.clone(),
+                    Some((stdout, _)) => {
+                        row.problems.push(format!(
+                            "differs from --jobs 1 at line {}",
+                            first_difference(stdout, &run.stdout)
+                        ));
+                        judge(&run.stdout)
+                    }
+                    None => judge(&run.stdout),
+                };
+                row.problems.extend(&verdict.problems);
+                let gave_up = verdict.gave_up();
+                if gave_up > 0 {
+                    row.note = format!(", {gave_up} gave up");
+                }
+                verdict.exit
             });
+            if let (None, Some(run)) = (&one_thread, run) {
+                one_thread = Some((run.stdout, verdict));
+            }
         }
         one_thread.map(|(_, v)| v).unwrap_or_default()
     }
@@ -1067,10 +1032,8 @@ impl Soak {
             jobs: "-".to_owned(),
             mode: "agree",
             puzzles: input.units,
-            seconds: None,
             problems: judge_agreement(&answers),
-            note: String::new(),
-            rerun: None,
+            ..Row::default()
         });
     }
 
@@ -1233,7 +1196,8 @@ impl Soak {
                 ];
                 let want = row.solutions.min(XC_ALL_LIMIT);
                 let judge_all = |run: &Run| {
-                    let mut problems = judge_knuth_solutions(&cover, want, &run.stdout);
+                    let mut problems =
+                        Problems::of(check_knuth_all_text(&cover, want, &run.stdout));
                     match &first_all {
                         Some(one) if *one != run.stdout => problems.push(format!(
                             "differs from --jobs 1 at line {}",
@@ -1264,34 +1228,60 @@ impl Soak {
         judge: &dyn Fn(&Run) -> Problems,
     ) -> Option<String> {
         let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
-        let rerun = Some(format!("cover {}", args.join(" ")));
-        let (problems, seconds, stdout) =
-            match run_cover(&self.cover, &args, "", Duration::from_secs(600)) {
-                Err(e) => {
-                    let mut problems = Problems::default();
-                    problems.push(e);
-                    (problems, None, None)
-                }
-                Ok(run) => {
-                    let mut problems = judge(&run);
-                    if run.code != Some(exit) {
-                        problems.push(format!("exit status {:?}, expected {exit}", run.code));
-                    }
-                    (problems, Some(run.elapsed.as_secs_f64()), Some(run.stdout))
-                }
-            };
-        self.report(Row {
+        let row = Row {
             set,
             engine: "-",
             jobs: jobs.to_owned(),
             mode,
             puzzles: 1,
-            seconds,
-            problems,
-            note: String::new(),
-            rerun,
+            rerun: Some(format!("cover {}", args.join(" "))),
+            ..Row::default()
+        };
+        // `--stats` speaks on standard error.
+        let timeout = Duration::from_secs(600);
+        let run = self.run_row(row, &args, "", timeout, false, &mut |run, row| {
+            row.problems.extend(&judge(run));
+            exit
         });
-        stdout
+        run.map(|run| run.stdout)
+    }
+
+    /// Runs `cover ARGS` on `input` and reports `row` with the run's
+    /// problems: those `judge` finds (it returns the exit status the output
+    /// calls for), another exit status, and, when `quiet`, a line on
+    /// standard error. Returns the run, when there was one.
+    fn run_row(
+        &mut self,
+        mut row: Row,
+        args: &[String],
+        input: &str,
+        timeout: Duration,
+        quiet: bool,
+        judge: &mut dyn FnMut(&Run, &mut Row) -> i32,
+    ) -> Option<Run> {
+        let run = match run_cover(&self.cover, args, input, timeout) {
+            Err(e) => {
+                row.problems.push(e);
+                None
+            }
+            Ok(run) => {
+                row.seconds = Some(run.elapsed.as_secs_f64());
+                let exit = judge(&run, &mut row);
+                if run.code != Some(exit) {
+                    let code = run.code;
+                    row.problems
+                        .push(format!("exit status {code:?}, expected {exit}"));
+                }
+                // Valid input, no terminal: nothing is to be said there.
+                if let Some(line) = run.stderr.lines().find(|l| quiet && !l.trim().is_empty()) {
+                    row.problems
+                        .push(format!("standard error: {}", line.trim()));
+                }
+                Some(run)
+            }
+        };
+        self.report(row);
+        run
     }
 }
 
@@ -1304,17 +1294,6 @@ struct XcRow {
     updates: Option<u64>,
     cleansings: Option<u64>,
     seconds: f64,
-}
-
-/// The solutions `cover exact --all` printed for a Knuth-format problem,
-/// judged by [`check_knuth_all_text`]: `want` covers of `cover`, all
-/// different.
-fn judge_knuth_solutions(cover: &exact::Cover, want: u64, stdout: &str) -> Problems {
-    let mut problems = Problems::default();
-    if let Err(e) = check_knuth_all_text(cover, want, stdout) {
-        problems.push(e);
-    }
-    problems
 }
 
 /// The files of the datasets folder that no set names (but README and
@@ -1457,13 +1436,13 @@ mod tests {
         let cover = exact::read_knuth("a b | c\na c\nb\na b\n").unwrap();
         // {a c} {b} and {a b}: two solutions.
         let both = "a c\nb\n\na b\n\n";
-        assert!(judge_knuth_solutions(&cover, 2, both).is_empty());
+        assert!(check_knuth_all_text(&cover, 2, both).is_ok());
         // One missing, one doubled, one not a cover, a `no solution` lie.
-        assert!(!judge_knuth_solutions(&cover, 2, "a b\n\n").is_empty());
-        assert!(!judge_knuth_solutions(&cover, 2, "a b\n\na b\n\n").is_empty());
-        assert!(!judge_knuth_solutions(&cover, 1, "a c\n\n").is_empty());
-        assert!(!judge_knuth_solutions(&cover, 0, both).is_empty());
-        assert!(judge_knuth_solutions(&cover, 0, "no solution\n\n").is_empty());
+        assert!(check_knuth_all_text(&cover, 2, "a b\n\n").is_err());
+        assert!(check_knuth_all_text(&cover, 2, "a b\n\na b\n\n").is_err());
+        assert!(check_knuth_all_text(&cover, 1, "a c\n\n").is_err());
+        assert!(check_knuth_all_text(&cover, 0, both).is_err());
+        assert!(check_knuth_all_text(&cover, 0, "no solution\n\n").is_ok());
     }
 
     /// `cover sudoku --help` as clap writes it (the part around --engine).

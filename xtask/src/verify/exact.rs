@@ -13,7 +13,7 @@ use cover_check::manifest::{read_manifest, Expected};
 use cover_check::snippet;
 use serde_json::Value;
 
-use super::runner::{run_checks, Check, Env, Inspection, Run, ALL_LIMIT};
+use super::runner::{run_checks, Check, Env, Fixture, Inspection, Run, ALL_LIMIT};
 
 /// The JSON objects a run printed, one per line; there must be `expected`.
 fn json_records(run: &Run, expected: usize) -> Result<Vec<serde_json::Map<String, Value>>, String> {
@@ -120,6 +120,29 @@ pub fn checks(env: &Env) -> Result<Vec<Check>> {
     Ok(results.into_iter().flat_map(|(_, checks)| checks).collect())
 }
 
+/// A `--json` record's own checks: given the record, its instance and count.
+type RecordCheck = dyn Fn(&serde_json::Map<String, Value>, &Cover, u64) -> Result<(), String>;
+
+/// Ok when each record of a `--json` run passes [`check_record`] for its
+/// instance and count, and then `more`; else the first failure, placed.
+fn each_record(
+    run: &Run,
+    instances: &[Cover],
+    counts: &[u64],
+    more: &RecordCheck,
+) -> Result<(), String> {
+    let n = instances.len();
+    let records = json_records(run, n)?;
+    for (k, (record, cover)) in records.iter().zip(instances).enumerate() {
+        let check = || {
+            check_record(record, cover, counts[k])?;
+            more(record, cover, counts[k])
+        };
+        check().map_err(|m| at_instance(n, k, m))?;
+    }
+    Ok(())
+}
+
 /// The checks of one file: (a) counts and stats with `--count --json`,
 /// (b) solutions with `--all --limit 1000 --json`, (c) the default text
 /// answer, (d) the exit status of each run; and for Knuth's format the
@@ -145,30 +168,23 @@ fn exact_file_checks(env: &Env, dir: &Path, expected: &Expected) -> Vec<Check> {
         0
     };
     let n = instances.len();
-    let mut checks = Vec::new();
+    let mut fx = Fixture::new(env, &fixture, exit);
 
     // (a) Counts, and nodes and updates where the manifest has them.
     let counts = |run: &Run| {
-        let records = json_records(run, n)?;
-        for (k, (record, cover)) in records.iter().zip(&instances).enumerate() {
-            let want = expected.solutions[k];
-            let check = || {
-                check_record(record, cover, want)?;
-                let count = record.get("count").and_then(Value::as_u64);
-                if count != Some(want) {
-                    return Err(format!("\"count\" is {count:?}, expected {want}"));
-                }
-                if record
-                    .get("complete")
-                    .is_some_and(|c| c != &Value::Bool(true))
-                {
-                    return Err("\"complete\" is not true for a full count".to_owned());
-                }
-                Ok(())
-            };
-            check().map_err(|m| at_instance(n, k, m))?;
-        }
-        Ok(())
+        each_record(run, &instances, &expected.solutions, &|record, _, want| {
+            let count = record.get("count").and_then(Value::as_u64);
+            if count != Some(want) {
+                return Err(format!("\"count\" is {count:?}, expected {want}"));
+            }
+            if record
+                .get("complete")
+                .is_some_and(|c| c != &Value::Bool(true))
+            {
+                return Err("\"complete\" is not true for a full count".to_owned());
+            }
+            Ok(())
+        })
     };
     let stats = |run: &Run| {
         let records = json_records(run, n)?;
@@ -188,21 +204,15 @@ fn exact_file_checks(env: &Env, dir: &Path, expected: &Expected) -> Vec<Check> {
     if expected.nodes.is_some() || expected.updates.is_some() {
         inspections.push(("nodes and updates", &stats));
     }
-    checks.extend(run_checks(
-        env,
-        &fixture,
-        &["exact", "--count", "--json", &path],
-        exit,
-        &inspections,
-    ));
+    fx.run(&["exact", "--count", "--json", &path], &inspections);
 
     // (b) Up to ALL_LIMIT solutions, each valid, all different.
     let all = |run: &Run| {
-        let records = json_records(run, n)?;
-        for (k, (record, cover)) in records.iter().zip(&instances).enumerate() {
-            let want = expected.solutions[k];
-            let check = || {
-                check_record(record, cover, want)?;
+        each_record(
+            run,
+            &instances,
+            &expected.solutions,
+            &|record, cover, want| {
                 let list = match record.get("solutions") {
                     Some(Value::Array(list)) => list.as_slice(),
                     None if want == 0 => &[],
@@ -224,44 +234,27 @@ fn exact_file_checks(env: &Env, dir: &Path, expected: &Expected) -> Vec<Check> {
                     solutions.push(options);
                 }
                 check_distinct(&solutions)
-            };
-            check().map_err(|m| at_instance(n, k, m))?;
-        }
-        Ok(())
+            },
+        )
     };
     let limit = ALL_LIMIT.to_string();
-    checks.extend(run_checks(
-        env,
-        &fixture,
+    fx.run(
         &["exact", "--all", "--limit", &limit, "--json", &path],
-        exit,
         &[("all solutions", &all)],
-    ));
+    );
 
     // (c) The default text answer: one valid solution or the marker.
     let first = |run: &Run| match instances[0].kind {
         Kind::Knuth => check_knuth_text(&instances[0], expected.solutions[0], &run.stdout),
         Kind::Matrix => check_matrix_text(&instances, &expected.solutions, &run.stdout),
     };
-    checks.extend(run_checks(
-        env,
-        &fixture,
-        &["exact", &path],
-        exit,
-        &[("first solution (text)", &first)],
-    ));
+    fx.run(&["exact", &path], &[("first solution (text)", &first)]);
     if let [cover] = &instances[..] {
         if cover.kind == Kind::Knuth {
-            checks.extend(knuth_text_checks(
-                env,
-                &fixture,
-                &path,
-                cover,
-                expected.solutions[0],
-            ));
+            knuth_text_checks(&mut fx, &path, cover, expected.solutions[0]);
         }
     }
-    checks
+    fx.checks
 }
 
 /// The text checks of a Knuth-format file (one problem, `count`
@@ -269,24 +262,13 @@ fn exact_file_checks(env: &Env, dir: &Path, expected: &Expected) -> Vec<Check> {
 /// all different, as many as there are up to the limit; (f) `--count`
 /// on one thread and on three; (g) `--max-nodes 1` gives up, with exit
 /// status 1, where no search can end that soon (see [`gives_up_at_once`]).
-fn knuth_text_checks(
-    env: &Env,
-    fixture: &str,
-    path: &str,
-    cover: &Cover,
-    count: u64,
-) -> Vec<Check> {
-    let exit = i32::from(count == 0);
-    let mut checks = Vec::new();
+fn knuth_text_checks(fx: &mut Fixture, path: &str, cover: &Cover, count: u64) {
     let limit = ALL_LIMIT.to_string();
     let all = |run: &Run| check_knuth_all_text(cover, count.min(ALL_LIMIT), &run.stdout);
-    checks.extend(run_checks(
-        env,
-        fixture,
+    fx.run(
         &["exact", "--all", "--limit", &limit, path],
-        exit,
         &[("all solutions (text)", &all)],
-    ));
+    );
     let counted = |run: &Run| match run.stdout.trim().parse::<u64>() {
         Ok(n) if n == count => Ok(()),
         _ => Err(format!(
@@ -297,13 +279,10 @@ fn knuth_text_checks(
     };
     for jobs in ["1", "3"] {
         let what = format!("count (text, --jobs {jobs})");
-        checks.extend(run_checks(
-            env,
-            fixture,
+        fx.run(
             &["exact", "--count", "--jobs", jobs, path],
-            exit,
             &[(&what, &counted)],
-        ));
+        );
     }
     if gives_up_at_once(cover, count) {
         let gave_up = |run: &Run| {
@@ -317,15 +296,11 @@ fn knuth_text_checks(
                 )),
             }
         };
-        checks.extend(run_checks(
-            env,
-            fixture,
-            &["exact", "--max-nodes", "1", "--count", path],
-            1,
-            &[("gave up (--max-nodes 1)", &gave_up)],
-        ));
+        let args = ["exact", "--max-nodes", "1", "--count", path];
+        let inspections: &[Inspection] = &[("gave up (--max-nodes 1)", &gave_up)];
+        fx.checks
+            .extend(run_checks(fx.env, fx.name, &args, 1, inspections));
     }
-    checks
 }
 
 /// Whether a search of `cover` (which has `count` solutions) must give up

@@ -14,7 +14,7 @@ use anyhow::Result;
 use cover_check::sudoku::{check_solution, count_solutions, read_cells};
 use serde_json::Value;
 
-use super::runner::{run_checks, Check, Env, Run};
+use super::runner::{one_per, run_checks, Check, Env, Run};
 
 /// One run of `cover generate`: its arguments, side and what to expect.
 struct Case {
@@ -95,14 +95,32 @@ fn linked_counts(env: &Env, name: &str, puzzles: &[String]) -> Result<Vec<u64>, 
         .lines()
         .map(|l| l.trim().parse().map_err(|_| format!("count {l:?}")))
         .collect::<Result<_, _>>()?;
-    if counts.len() != puzzles.len() {
-        return Err(format!(
-            "{} counts for {} puzzles",
-            counts.len(),
-            puzzles.len()
-        ));
-    }
+    one_per((counts.len(), "counts"), (puzzles.len(), "puzzles"))?;
     Ok(counts)
+}
+
+/// Ok when each of `puzzles` counts `want` (at most 2) by backtracking
+/// (grids up to 9×9) and by the linked engine; else `fail(puzzle, by, count)`.
+fn count_each(
+    env: &Env,
+    name: &str,
+    (puzzles, side): (&[String], usize),
+    want: u64,
+    fail: &dyn Fn(&str, &str, u64) -> String,
+) -> Result<(), String> {
+    if side <= 9 {
+        for puzzle in puzzles {
+            let count = count_solutions(&read_cells(puzzle, side)?, side, 2) as u64;
+            if count != want {
+                return Err(fail(puzzle, "backtracking", count));
+            }
+        }
+    }
+    let counts = linked_counts(env, name, puzzles)?;
+    match puzzles.iter().zip(&counts).find(|(_, &c)| c != want) {
+        Some((puzzle, &count)) => Err(fail(puzzle, "linked", count)),
+        None => Ok(()),
+    }
 }
 
 /// Every puzzle of `puzzle` with one clue (with `symmetric`, one pair)
@@ -145,19 +163,8 @@ pub fn checks(env: &Env) -> Result<Vec<Check>> {
         };
         let check_unique = |run: &Run| {
             let puzzles: Vec<String> = lines_of(run)?.into_iter().map(|(p, _)| p).collect();
-            if case.side <= 9 {
-                for puzzle in &puzzles {
-                    let count = count_solutions(&read_cells(puzzle, case.side)?, case.side, 2);
-                    if count != 1 {
-                        return Err(format!("{puzzle}: backtracking count {count}"));
-                    }
-                }
-            }
-            let counts = linked_counts(env, &format!("{k}-unique"), &puzzles)?;
-            match puzzles.iter().zip(&counts).find(|(_, &c)| c != 1) {
-                Some((puzzle, count)) => Err(format!("{puzzle}: linked count {count}")),
-                None => Ok(()),
-            }
+            let fail = |puzzle: &str, by: &str, count| format!("{puzzle}: {by} count {count}");
+            count_each(env, &format!("{k}-unique"), (&puzzles, case.side), 1, &fail)
         };
         let check_minimal = |run: &Run| {
             let mut fewer = Vec::new();
@@ -171,18 +178,8 @@ pub fn checks(env: &Env) -> Result<Vec<Check>> {
                     fewer.extend(with_a_clue_fewer(puzzle, case.symmetric));
                 }
             }
-            if case.side <= 9 {
-                for puzzle in &fewer {
-                    if count_solutions(&read_cells(puzzle, case.side)?, case.side, 2) < 2 {
-                        return Err(format!("{puzzle}: unique with a clue fewer"));
-                    }
-                }
-            }
-            let counts = linked_counts(env, &format!("{k}-minimal"), &fewer)?;
-            match fewer.iter().zip(&counts).find(|(_, &c)| c != 2) {
-                Some((puzzle, _)) => Err(format!("{puzzle}: unique with a clue fewer")),
-                None => Ok(()),
-            }
+            let fail = |puzzle: &str, _: &str, _| format!("{puzzle}: unique with a clue fewer");
+            count_each(env, &format!("{k}-minimal"), (&fewer, case.side), 2, &fail)
         };
         let same_as_serial = |run: &Run| {
             let serial = serial.as_ref().map_err(String::clone)?;

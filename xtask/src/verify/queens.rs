@@ -8,7 +8,7 @@ use anyhow::Result;
 use cover_check::queens::{check_board, read_board, A000170};
 use serde_json::Value;
 
-use super::runner::{run_checks, Check, Env, Run, ALL_LIMIT};
+use super::runner::{Check, Env, Fixture, Run, ALL_LIMIT};
 
 /// Boards are checked for every N up to this.
 const LARGEST: usize = 12;
@@ -34,6 +34,7 @@ pub fn checks(env: &Env) -> Result<Vec<Check>> {
         let fixture = format!("queens {n}");
         let arg = n.to_string();
         let exit = if expected > 0 { 0 } else { 1 };
+        let mut fx = Fixture::new(env, &fixture, exit);
 
         // The count, split across threads, and the same search serially:
         // the counts and both counters must agree.
@@ -59,23 +60,17 @@ pub fn checks(env: &Env) -> Result<Vec<Check>> {
             }
             Ok(())
         };
-        checks.extend(run_checks(
-            env,
-            &fixture,
+        fx.run(
             &["queens", "--count", "--json", "--jobs", "2", &arg],
-            exit,
             &[
                 ("count", &check_count),
                 ("parallel equals serial", &same_as_serial),
             ],
-        ));
-        checks.extend(run_checks(
-            env,
-            &fixture,
+        );
+        fx.run(
             &["queens", "--count", "--symmetry", "--json", &arg],
-            exit,
             &[("symmetry-reduced count", &check_count)],
-        ));
+        );
 
         // Every board listed (up to the limit): valid and distinct.
         let limit = ALL_LIMIT.to_string();
@@ -111,13 +106,10 @@ pub fn checks(env: &Env) -> Result<Vec<Check>> {
             }
             Ok(())
         };
-        checks.extend(run_checks(
-            env,
-            &fixture,
+        fx.run(
             &["queens", "--all", "--limit", &limit, "--json", &arg],
-            exit,
             &[("all boards", &check_all)],
-        ));
+        );
 
         // The default text answer: one valid board, or `no solution`.
         let check_text = |run: &Run| {
@@ -130,13 +122,8 @@ pub fn checks(env: &Env) -> Result<Vec<Check>> {
             }
             check_board(&read_board(&lines, n)?)
         };
-        checks.extend(run_checks(
-            env,
-            &fixture,
-            &["queens", &arg],
-            exit,
-            &[("text board", &check_text)],
-        ));
+        fx.run(&["queens", &arg], &[("text board", &check_text)]);
+        checks.extend(fx.checks);
     }
     Ok(checks)
 }

@@ -12,43 +12,20 @@
 use std::path::Path;
 
 use anyhow::Result;
-use cover_check::manifest::{read_exit_manifest, ExitExpected};
 use cover_check::radar::{check_record, read_cases};
 use serde_json::Value;
 
-use super::runner::{names_lines, prints, run_checks, Check, Env, Run};
+use super::runner::{exit_family, Check, Env, Fixture, Run};
 
 /// The `radar` family.
 pub fn checks(env: &Env) -> Result<Vec<Check>> {
-    let dir = env.fixtures.join("radar");
-    let rows = read_exit_manifest(&dir.join("expected.tsv")).map_err(anyhow::Error::msg)?;
-    let mut checks = Vec::new();
-    for row in rows {
-        checks.extend(file_checks(env, &dir, &row));
-    }
-    Ok(checks)
+    exit_family(env, "radar", &valid_checks)
 }
 
-fn file_checks(env: &Env, dir: &Path, row: &ExitExpected) -> Vec<Check> {
-    let fixture = format!("radar/{}", row.file);
-    let input = dir.join(&row.file);
+/// A valid input's checks: every JSON answer checked on its own.
+fn valid_checks(fx: &mut Fixture, input: &Path, expected: &Result<String, String>) {
     let path = input.to_string_lossy().into_owned();
-    let expected = std::fs::read_to_string(input.with_extension("out"))
-        .map_err(|e| format!("reading the expected output: {e}"));
-    let same_output = |run: &Run| prints(run, &expected);
-    let errors = |run: &Run| names_lines(run, &row.error_lines);
-    let mut checks = run_checks(
-        env,
-        &fixture,
-        &["radar", &path],
-        row.exit,
-        &[("output", &same_output), ("error lines", &errors)],
-    );
-    if row.exit == 2 {
-        return checks;
-    }
-    // Valid input: every JSON answer checked on its own.
-    let cases = std::fs::read_to_string(&input)
+    let cases = std::fs::read_to_string(input)
         .map_err(|e| e.to_string())
         .and_then(|text| read_cases(&text));
     let answers = |run: &Run| {
@@ -76,18 +53,15 @@ fn file_checks(env: &Env, dir: &Path, row: &ExitExpected) -> Vec<Check> {
         }
         Ok(())
     };
-    checks.extend(run_checks(
-        env,
-        &fixture,
+    fx.run(
         &["radar", "--json", &path],
-        row.exit,
         &[("answers checked", &answers)],
-    ));
-    checks
+    );
 }
 
 #[cfg(test)]
 mod tests {
+    use cover_check::manifest::read_exit_manifest;
     use cover_check::radar::{brute_force, is_rounded_root, BRUTE_FORCE_STATIONS};
 
     use super::*;

@@ -5,9 +5,10 @@
 //!
 //! It must not know any family, nor the driver that runs them.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use cover_check::manifest::read_exit_manifest;
 use cover_check::{error_lines, process, snippet};
 
 /// At most this many solutions are asked for with `--all`.
@@ -121,6 +122,75 @@ pub fn run_checks(
         .and_then(|r| r.exit_is(exit_code));
     checks.push(Check::new(fixture, &what, outcome));
     checks
+}
+
+/// The checks of one fixture, gathered run by run: every run must end with
+/// the fixture's exit status.
+pub struct Fixture<'a> {
+    pub env: &'a Env,
+    pub name: &'a str,
+    pub exit: i32,
+    pub checks: Vec<Check>,
+}
+
+impl<'a> Fixture<'a> {
+    pub fn new(env: &'a Env, name: &'a str, exit: i32) -> Fixture<'a> {
+        let checks = Vec::new();
+        Fixture {
+            env,
+            name,
+            exit,
+            checks,
+        }
+    }
+
+    /// Runs `cover ARGS` and adds its checks (see [`run_checks`]).
+    pub fn run(&mut self, args: &[&str], inspections: &[Inspection]) {
+        let checks = run_checks(self.env, self.name, args, self.exit, inspections);
+        self.checks.extend(checks);
+    }
+}
+
+/// The checks of a family of one-input fixtures listed in an exit manifest
+/// (radar, target): `cover COMMAND FILE` must print the file's `.out` and
+/// name exactly the manifest's error lines; on valid input (exit status
+/// not 2), `valid` adds the family's own checks, given the input and `.out`.
+pub fn exit_family(env: &Env, command: &str, valid: &ValidChecks) -> anyhow::Result<Vec<Check>> {
+    let dir = env.fixtures.join(command);
+    let rows = read_exit_manifest(&dir.join("expected.tsv")).map_err(anyhow::Error::msg)?;
+    let mut checks = Vec::new();
+    for row in rows {
+        let fixture = format!("{command}/{}", row.file);
+        let input = dir.join(&row.file);
+        let path = input.to_string_lossy().into_owned();
+        let expected = std::fs::read_to_string(input.with_extension("out"))
+            .map_err(|e| format!("reading the expected output: {e}"));
+        let same_output = |run: &Run| prints(run, &expected);
+        let errors = |run: &Run| names_lines(run, &row.error_lines);
+        let mut fx = Fixture::new(env, &fixture, row.exit);
+        fx.run(
+            &[command, &path],
+            &[("output", &same_output), ("error lines", &errors)],
+        );
+        if row.exit != 2 {
+            valid(&mut fx, &input, &expected);
+        }
+        checks.extend(fx.checks);
+    }
+    Ok(checks)
+}
+
+/// A family's checks of a valid input: the fixture, the input's path and
+/// its `.out` text (or why it could not be read).
+pub type ValidChecks = dyn Fn(&mut Fixture, &Path, &Result<String, String>);
+
+/// Ok when an output has one `what` per `of`: `3 answers for 4 puzzles`
+/// otherwise.
+pub fn one_per((got, what): (usize, &str), (want, of): (usize, &str)) -> Result<(), String> {
+    match got == want {
+        true => Ok(()),
+        false => Err(format!("{got} {what} for {want} {of}")),
+    }
 }
 
 /// Ok when `run` printed `expected` (a fixture's `.out` file, or why it

@@ -27,7 +27,7 @@ use cover_check::manifest::{read_sudoku_manifest, Expect, Layout, SudokuFixture}
 use cover_check::sudoku::{answer_cells, answer_units, check_grid, line_cells, read_puzzles};
 use serde_json::Value;
 
-use super::runner::{run_checks, Check, Env, Inspection, Run, ALL_LIMIT};
+use super::runner::{one_per, run_checks, Check, Env, Inspection, Run, ALL_LIMIT};
 
 /// Checks a text output (default or `--pretty`) against the puzzles.
 pub fn check_text(
@@ -38,13 +38,7 @@ pub fn check_text(
 ) -> Result<(), String> {
     let block = pretty || fixture.layout == Layout::Grid;
     let units = answer_units(stdout, block);
-    if units.len() != fixture.expect.len() {
-        return Err(format!(
-            "{} answers for {} puzzles",
-            units.len(),
-            fixture.expect.len()
-        ));
-    }
+    one_per((units.len(), "answers"), (fixture.expect.len(), "puzzles"))?;
     for (k, (unit, expect)) in units.iter().zip(&fixture.expect).enumerate() {
         let at = |m: String| format!("puzzle {}: {m}", k + 1);
         match expect {
@@ -71,13 +65,7 @@ pub fn check_text(
 /// Checks `--count` output: one line per puzzle.
 pub fn check_counts(fixture: &SudokuFixture, stdout: &str) -> Result<(), String> {
     let lines: Vec<&str> = stdout.lines().collect();
-    if lines.len() != fixture.expect.len() {
-        return Err(format!(
-            "{} lines for {} puzzles",
-            lines.len(),
-            fixture.expect.len()
-        ));
-    }
+    one_per((lines.len(), "lines"), (fixture.expect.len(), "puzzles"))?;
     for (k, (line, expect)) in lines.iter().zip(&fixture.expect).enumerate() {
         let want = match expect {
             Expect::Invalid => "invalid".to_owned(),
@@ -104,13 +92,10 @@ pub fn check_all_json(
         .map(serde_json::from_str)
         .collect::<Result<_, _>>()
         .map_err(|e| format!("not JSON lines: {e}"))?;
-    if records.len() != fixture.expect.len() {
-        return Err(format!(
-            "{} records for {} puzzles",
-            records.len(),
-            fixture.expect.len()
-        ));
-    }
+    one_per(
+        (records.len(), "records"),
+        (fixture.expect.len(), "puzzles"),
+    )?;
     for (k, (record, expect)) in records.iter().zip(&fixture.expect).enumerate() {
         let at = |m: String| format!("puzzle {}: {m}", k + 1);
         if record["index"].as_u64() != Some(k as u64 + 1) {

@@ -12,55 +12,20 @@
 use std::path::Path;
 
 use anyhow::Result;
-use cover_check::manifest::read_exit_manifest;
 use cover_check::target::{check_answer, read_puzzles, read_shown, Cells};
 use serde_json::Value;
 
-use super::runner::{names_lines, prints, run_checks, Check, Env, Run};
+use super::runner::{exit_family, Check, Env, Fixture, Run};
 
 /// The `target` family.
 pub fn checks(env: &Env) -> Result<Vec<Check>> {
-    let dir = env.fixtures.join("target");
-    let manifest = read_exit_manifest(&dir.join("expected.tsv")).map_err(anyhow::Error::msg)?;
-    let mut checks = Vec::new();
-    for row in manifest {
-        checks.extend(file_checks(
-            env,
-            &dir,
-            &row.file,
-            row.exit,
-            &row.error_lines,
-        ));
-    }
-    Ok(checks)
+    exit_family(env, "target", &valid_checks)
 }
 
-fn file_checks(
-    env: &Env,
-    dir: &Path,
-    file: &str,
-    exit: i32,
-    error_lines_expected: &[usize],
-) -> Vec<Check> {
-    let fixture = format!("target/{file}");
-    let input = dir.join(file);
+/// A valid input's checks: every grid checked on its own.
+fn valid_checks(fx: &mut Fixture, input: &Path, expected: &Result<String, String>) {
     let path = input.to_string_lossy().into_owned();
-    let expected = std::fs::read_to_string(input.with_extension("out"))
-        .map_err(|e| format!("reading the expected output: {e}"));
-    let same_output = |run: &Run| prints(run, &expected);
-    let errors = |run: &Run| names_lines(run, error_lines_expected);
-    let mut checks = run_checks(
-        env,
-        &fixture,
-        &["target", &path],
-        exit,
-        &[("output", &same_output), ("error lines", &errors)],
-    );
-    if exit == 2 {
-        return checks;
-    }
-    // Valid input: every grid checked on its own.
-    let puzzles = std::fs::read_to_string(&input)
+    let puzzles = std::fs::read_to_string(input)
         .map_err(|e| e.to_string())
         .and_then(|text| read_puzzles(&text));
     let with_expected = |count: usize| -> Result<(&Vec<Cells>, Vec<&str>), String> {
@@ -86,13 +51,7 @@ fn file_checks(
         }
         Ok(())
     };
-    checks.extend(run_checks(
-        env,
-        &fixture,
-        &["target", "--show", &path],
-        exit,
-        &[("grids shown", &shown)],
-    ));
+    fx.run(&["target", "--show", &path], &[("grids shown", &shown)]);
     let json = |run: &Run| {
         let lines: Vec<&str> = run.stdout.lines().collect();
         let (puzzles, expected) = with_expected(lines.len())?;
@@ -128,18 +87,15 @@ fn file_checks(
         }
         Ok(())
     };
-    checks.extend(run_checks(
-        env,
-        &fixture,
+    fx.run(
         &["target", "--json", "--jobs", "2", &path],
-        exit,
         &[("JSON grids", &json)],
-    ));
-    checks
+    );
 }
 
 #[cfg(test)]
 mod tests {
+    use cover_check::manifest::read_exit_manifest;
     use cover_check::target::has_solution;
 
     use super::*;
