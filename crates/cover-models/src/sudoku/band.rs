@@ -39,7 +39,7 @@
 
 use dlx_core::{Control, Limits, Outcome};
 
-use super::bit_search::{assert_cell_and_digit, guess_allowed, solution_found, BitStats};
+use super::bit_search::{guess_allowed, search_entry_points, solution_found, BitStats};
 
 const CELLS: usize = 81;
 /// A band: three rows of nine cells, bit `row * 9 + column`.
@@ -427,46 +427,30 @@ impl BandSolver {
         }
     }
 
-    /// Searches the 9×9 puzzle `cells` (81 digits `0..=9`, 0 for empty),
-    /// handing each solution to `visit` until it says stop or `limits`
-    /// end the search (`node_budget` counts guesses). Givens that clash
-    /// make a puzzle without solutions.
-    ///
-    /// # Panics
-    /// If `cells` is not 81 digits `0..=9`.
-    pub fn search<F>(&mut self, cells: &[u8], limits: &Limits, visit: F) -> (Outcome, BitStats)
-    where
-        F: FnMut(&[u8]) -> Control,
-    {
-        self.search_struck(cells, None, limits, visit)
+    search_entry_points! {
+        via search_struck;
+        /// Searches the 9×9 puzzle `cells` (81 digits `0..=9`, 0 for empty),
+        /// handing each solution to `visit` until it says stop or `limits`
+        /// end the search (`node_budget` counts guesses). Givens that clash
+        /// make a puzzle without solutions.
+        ///
+        /// # Panics
+        /// If `cells` is not 81 digits `0..=9`.
+        fn search;
+        /// [`BandSolver::search`] of `cells` with `digit` struck from the
+        /// candidates of the empty cell `cell`: the solutions where that cell
+        /// holds another digit. A generator that knows a puzzle's solution
+        /// asks this after emptying a cell: the puzzle stays unique exactly
+        /// when there is none, which a search proves faster than counting to
+        /// two (the subtree of the known solution is never entered).
+        ///
+        /// # Panics
+        /// If `cells` is not 81 digits `0..=9`, or `cell` or `digit` is out of
+        /// range.
+        fn search_without;
     }
 
-    /// [`BandSolver::search`] of `cells` with `digit` struck from the
-    /// candidates of the empty cell `cell`: the solutions where that cell
-    /// holds another digit. A generator that knows a puzzle's solution
-    /// asks this after emptying a cell: the puzzle stays unique exactly
-    /// when there is none, which a search proves faster than counting to
-    /// two (the subtree of the known solution is never entered).
-    ///
-    /// # Panics
-    /// If `cells` is not 81 digits `0..=9`, or `cell` or `digit` is out of
-    /// range.
-    pub fn search_without<F>(
-        &mut self,
-        cells: &[u8],
-        cell: usize,
-        digit: u8,
-        limits: &Limits,
-        visit: F,
-    ) -> (Outcome, BitStats)
-    where
-        F: FnMut(&[u8]) -> Control,
-    {
-        assert_cell_and_digit(cell, digit);
-        self.search_struck(cells, Some((cell, digit)), limits, visit)
-    }
-
-    fn search_struck<F>(
+    pub(super) fn search_struck<F>(
         &mut self,
         cells: &[u8],
         struck: Option<(usize, u8)>,

@@ -57,6 +57,49 @@ pub(super) fn assert_cell_and_digit(cell: usize, digit: u8) {
     );
 }
 
+/// The public `search` and `search_without` of a 9×9 engine, written once
+/// over its private `$run(cells, struck, limits, visit)`, where `struck`
+/// is the `(cell, digit)` to strike; each engine keeps its own docs.
+macro_rules! search_entry_points {
+    (
+        via $run:ident;
+        $(#[$search_doc:meta])*
+        fn search;
+        $(#[$without_doc:meta])*
+        fn search_without;
+    ) => {
+        $(#[$search_doc])*
+        pub fn search<F>(
+            &mut self,
+            cells: &[u8],
+            limits: &::dlx_core::Limits,
+            visit: F,
+        ) -> (::dlx_core::Outcome, $crate::sudoku::bit_search::BitStats)
+        where
+            F: FnMut(&[u8]) -> ::dlx_core::Control,
+        {
+            self.$run(cells, None, limits, visit)
+        }
+
+        $(#[$without_doc])*
+        pub fn search_without<F>(
+            &mut self,
+            cells: &[u8],
+            cell: usize,
+            digit: u8,
+            limits: &::dlx_core::Limits,
+            visit: F,
+        ) -> (::dlx_core::Outcome, $crate::sudoku::bit_search::BitStats)
+        where
+            F: FnMut(&[u8]) -> ::dlx_core::Control,
+        {
+            $crate::sudoku::bit_search::assert_cell_and_digit(cell, digit);
+            self.$run(cells, Some((cell, digit)), limits, visit)
+        }
+    };
+}
+pub(super) use search_entry_points;
+
 /// Counts a guess about to be made: the outcome that ends the search
 /// instead, if the guess budget is spent or the search was cancelled.
 #[inline]

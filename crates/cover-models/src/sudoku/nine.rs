@@ -5,7 +5,7 @@
 use dlx_core::{Control, Limits, Outcome};
 
 use super::band::BandSolver;
-use super::bit_search::BitStats;
+use super::bit_search::{search_entry_points, BitStats};
 use super::triad::TriadSolver;
 
 /// A 9×9 engine: the triad engine ([`TriadSolver`], the fastest with
@@ -22,33 +22,28 @@ pub enum NineSolver {
 }
 
 impl NineSolver {
-    /// [`TriadSolver::search`] or [`BandSolver::search`]: each solution of
-    /// the 9×9 puzzle `cells` to `visit`, within `limits` (the node budget
-    /// counts guesses).
-    ///
-    /// # Panics
-    /// If `cells` is not 81 digits `0..=9`.
-    pub fn search<F>(&mut self, cells: &[u8], limits: &Limits, visit: F) -> (Outcome, BitStats)
-    where
-        F: FnMut(&[u8]) -> Control,
-    {
-        match self {
-            NineSolver::Triad(triad) => triad.search(cells, limits, visit),
-            NineSolver::Bands(bands) => bands.search(cells, limits, visit),
-        }
+    search_entry_points! {
+        via run;
+        /// [`TriadSolver::search`] or [`BandSolver::search`]: each solution of
+        /// the 9×9 puzzle `cells` to `visit`, within `limits` (the node budget
+        /// counts guesses).
+        ///
+        /// # Panics
+        /// If `cells` is not 81 digits `0..=9`.
+        fn search;
+        /// The search with `digit` struck from cell `cell`: the solutions
+        /// where that cell holds another digit.
+        ///
+        /// # Panics
+        /// If `cells` is not 81 digits `0..=9`, or `cell` or `digit` is out of
+        /// range.
+        fn search_without;
     }
 
-    /// The search with `digit` struck from cell `cell`: the solutions
-    /// where that cell holds another digit.
-    ///
-    /// # Panics
-    /// If `cells` is not 81 digits `0..=9`, or `cell` or `digit` is out of
-    /// range.
-    pub fn search_without<F>(
+    fn run<F>(
         &mut self,
         cells: &[u8],
-        cell: usize,
-        digit: u8,
+        struck: Option<(usize, u8)>,
         limits: &Limits,
         visit: F,
     ) -> (Outcome, BitStats)
@@ -56,8 +51,8 @@ impl NineSolver {
         F: FnMut(&[u8]) -> Control,
     {
         match self {
-            NineSolver::Triad(triad) => triad.search_without(cells, cell, digit, limits, visit),
-            NineSolver::Bands(bands) => bands.search_without(cells, cell, digit, limits, visit),
+            NineSolver::Triad(triad) => triad.run(cells, struck, limits, visit),
+            NineSolver::Bands(bands) => bands.search_struck(cells, struck, limits, visit),
         }
     }
 }

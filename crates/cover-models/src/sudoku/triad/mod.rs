@@ -73,7 +73,7 @@ mod x86;
 
 use dlx_core::{Control, Limits, Outcome};
 
-use super::bit_search::{assert_cell_and_digit, guess_allowed, solution_found, BitStats};
+use super::bit_search::{guess_allowed, search_entry_points, solution_found, BitStats};
 use lanes::{Half, Lanes16, Lanes8, Portable, Shuffle, Wide, NONE};
 
 const CELLS: usize = 81;
@@ -940,44 +940,28 @@ impl TriadSolver {
         self.vectors
     }
 
-    /// Searches the 9×9 puzzle `cells` (81 digits `0..=9`, 0 for empty),
-    /// handing each solution to `visit` until it says stop or `limits`
-    /// end the search (`node_budget` counts guesses). Givens that clash
-    /// make a puzzle without solutions. The statistics' `rounds` count
-    /// the updates of a box or a band.
-    ///
-    /// # Panics
-    /// If `cells` is not 81 digits `0..=9`.
-    pub fn search<F>(&mut self, cells: &[u8], limits: &Limits, visit: F) -> (Outcome, BitStats)
-    where
-        F: FnMut(&[u8]) -> Control,
-    {
-        self.run(cells, None, limits, visit)
+    search_entry_points! {
+        via run;
+        /// Searches the 9×9 puzzle `cells` (81 digits `0..=9`, 0 for empty),
+        /// handing each solution to `visit` until it says stop or `limits`
+        /// end the search (`node_budget` counts guesses). Givens that clash
+        /// make a puzzle without solutions. The statistics' `rounds` count
+        /// the updates of a box or a band.
+        ///
+        /// # Panics
+        /// If `cells` is not 81 digits `0..=9`.
+        fn search;
+        /// [`TriadSolver::search`] of `cells` with `digit` struck from the
+        /// candidates of cell `cell`: the solutions where that cell holds
+        /// another digit (none if it is a given with that digit).
+        ///
+        /// # Panics
+        /// If `cells` is not 81 digits `0..=9`, or `cell` or `digit` is out of
+        /// range.
+        fn search_without;
     }
 
-    /// [`TriadSolver::search`] of `cells` with `digit` struck from the
-    /// candidates of cell `cell`: the solutions where that cell holds
-    /// another digit (none if it is a given with that digit).
-    ///
-    /// # Panics
-    /// If `cells` is not 81 digits `0..=9`, or `cell` or `digit` is out of
-    /// range.
-    pub fn search_without<F>(
-        &mut self,
-        cells: &[u8],
-        cell: usize,
-        digit: u8,
-        limits: &Limits,
-        visit: F,
-    ) -> (Outcome, BitStats)
-    where
-        F: FnMut(&[u8]) -> Control,
-    {
-        assert_cell_and_digit(cell, digit);
-        self.run(cells, Some((cell, digit)), limits, visit)
-    }
-
-    fn run<F>(
+    pub(in crate::sudoku) fn run<F>(
         &mut self,
         cells: &[u8],
         struck: Option<(usize, u8)>,
