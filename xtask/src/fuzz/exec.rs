@@ -1,7 +1,7 @@
 //! Running one `cover` process for the fuzzer: standard input fed from memory, both outputs
 //! captured up to a cap, a wall-clock limit, a ceiling on the address space, and the peak resident
 //! set measured by `wait4(2)`. A forked child's peak includes the fuzzer's size at the fork, so
-//! [`keep_own_memory_small`] keeps that small (details in `docs/notes/fuzz.md`).
+//! [`keep_own_memory_small`] keeps that small (details in `docs/measurements.md`).
 
 use std::ffi::OsString;
 use std::fs::File;

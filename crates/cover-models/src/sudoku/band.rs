@@ -35,7 +35,7 @@
 //! the triad engine (its statistics, the checks that end the search loop)
 //! is in `bit_search`.
 //!
-//! Where it stands and what was tried: `docs/notes/sudoku.md`.
+//! Where it stands and what was tried: `docs/measurements.md`.
 
 use dlx_core::{Control, Limits, Outcome};
 

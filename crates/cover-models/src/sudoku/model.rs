@@ -326,7 +326,7 @@ impl Solver {
         match self.engine {
             Engine::Triad | Engine::Band => nine,
             // Faster than the compact engine on 9×9 unless a propagator
-            // is asked for (see docs/notes/sudoku.md).
+            // is asked for (see docs/measurements.md).
             Engine::Auto => nine && self.level.rules_for(size).is_none(),
             Engine::Compact | Engine::Linked => false,
         }

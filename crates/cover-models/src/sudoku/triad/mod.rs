@@ -65,7 +65,7 @@
 //! solutions handed to a callback.
 //!
 //! Where it stands against the `sudoku` crate and tdoku, and what was
-//! tried and dropped: `docs/notes/sudoku.md`.
+//! tried and dropped: `docs/measurements.md`.
 
 mod lanes;
 #[cfg(target_arch = "x86_64")]
