@@ -37,7 +37,7 @@ pub fn score(grid: &Grid) -> u32 {
 
 /// The box (0..9, row by row) of `cell`.
 pub const fn box_of(cell: usize) -> usize {
-    (cell / SIDE / 3) * 3 + cell % SIDE / 3
+    crate::sudoku::logic::box_of(3, cell / SIDE, cell % SIDE)
 }
 
 /// The centre cell.

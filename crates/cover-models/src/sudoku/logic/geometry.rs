@@ -21,7 +21,7 @@ pub struct Geometry {
 /// The box (numbered row by row from 0) of the cell at `row` and `column`
 /// in a grid of boxes `box_side` cells wide.
 #[inline]
-pub fn box_of(box_side: usize, row: usize, column: usize) -> usize {
+pub const fn box_of(box_side: usize, row: usize, column: usize) -> usize {
     row / box_side * box_side + column / box_side
 }
 
