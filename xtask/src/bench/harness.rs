@@ -289,34 +289,30 @@ fn dlx_row(line: &str, columns: usize) -> Option<Vec<&str>> {
     (cells.len() == columns && cells[0].ends_with(".dlx")).then_some(cells)
 }
 
-/// A row of `REFERENCE.md`: DLX1's counts and time for one problem.
-pub struct ReferenceRow {
-    pub name: String,
-    pub solutions: u64,
-    pub nodes: u64,
-    pub updates: u64,
-    pub seconds: f64,
-}
-
-/// Reads the table of `REFERENCE.md`: `| file | solutions | nodes | updates | seconds |`.
-pub fn read_reference(path: &Path) -> Result<Vec<ReferenceRow>> {
+/// Reads the table of `REFERENCE.md`, DLX1's counts and time a problem:
+/// `| file | solutions | nodes | updates | seconds |`.
+pub fn read_reference(path: &Path) -> Result<Vec<XccRow>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?;
     let mut rows = Vec::new();
     for cells in text.lines().filter_map(|line| dlx_row(line, 5)) {
-        rows.push(ReferenceRow {
+        rows.push(XccRow {
             name: cells[0].trim_end_matches(".dlx").to_owned(),
+            program: Program::Dlx1,
             solutions: cells[1].parse()?,
             nodes: cells[2].parse()?,
             updates: cells[3].parse()?,
+            cleansings: 0,
             seconds: cells[4].parse()?,
         });
     }
     Ok(rows)
 }
 
-/// Which of Knuth's programs a row of `REFERENCE-XCC.md` is from.
+/// Which of Knuth's programs a reference row is from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Program {
+    /// No colours (`REFERENCE.md`): it reports no cleansings.
+    Dlx1,
     /// Colours: its rule of branching is DLX1's, which `cover` follows.
     Dlx2,
     /// Colours and multiplicities: another rule of branching.
@@ -326,13 +322,14 @@ pub enum Program {
 impl Program {
     pub fn name(self) -> &'static str {
         match self {
+            Program::Dlx1 => "DLX1",
             Program::Dlx2 => "DLX2",
             Program::Dlx3 => "DLX3",
         }
     }
 }
 
-/// One row of `REFERENCE-XCC.md`.
+/// One row of `REFERENCE-XCC.md` or `REFERENCE.md`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct XccRow {
     /// The file name without `.dlx`.

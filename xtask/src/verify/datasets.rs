@@ -75,6 +75,7 @@ use cover_check::{radar, sudoku, target};
 use serde_json::Value;
 
 use super::runner::one_per;
+use crate::bench::harness::{parse_xcc_reference, read_reference, Program};
 use crate::paths;
 
 /// `--count --limit LIMIT`: enough to tell one solution from several.
@@ -1111,37 +1112,15 @@ impl Soak {
     /// once (verify's checker, which knows no engine), as many as there
     /// are up to the limit, the same with any thread count.
     fn soak_xc(&mut self, xc: &Path, quick: bool) {
-        let mut rows = match crate::bench::harness::read_reference(&xc.join("REFERENCE.md")) {
-            Ok(rows) => rows
-                .into_iter()
-                .map(|r| XcRow {
-                    name: r.name,
-                    solutions: r.solutions,
-                    nodes: Some(r.nodes),
-                    updates: Some(r.updates),
-                    cleansings: None,
-                    seconds: r.seconds,
-                })
-                .collect::<Vec<_>>(),
+        let mut rows = match read_reference(&xc.join("REFERENCE.md")) {
+            Ok(rows) => rows,
             Err(e) => return self.fail_set("xc/REFERENCE.md", format!("{e:#}")),
         };
-        // Colours and multiplicities: DLX2's counters are the engine's;
-        // DLX3 branches otherwise, so only its solutions are.
         match std::fs::read_to_string(xc.join("REFERENCE-XCC.md"))
             .map_err(anyhow::Error::from)
-            .and_then(|text| crate::bench::harness::parse_xcc_reference(&text))
+            .and_then(|text| parse_xcc_reference(&text))
         {
-            Ok(more) => rows.extend(more.into_iter().map(|r| {
-                let dlx2 = r.program == crate::bench::harness::Program::Dlx2;
-                XcRow {
-                    name: r.name,
-                    solutions: r.solutions,
-                    nodes: dlx2.then_some(r.nodes),
-                    updates: dlx2.then_some(r.updates),
-                    cleansings: dlx2.then_some(r.cleansings),
-                    seconds: r.seconds,
-                }
-            })),
+            Ok(more) => rows.extend(more),
             Err(e) => self.fail_set("xc/REFERENCE-XCC.md", format!("{e:#}")),
         }
         for row in rows {
@@ -1177,11 +1156,21 @@ impl Soak {
                     let count = run.stdout.trim().parse::<u64>().ok();
                     // No `cleansings:` line means none.
                     let cleansings = number("cleansings:").or(Some(0));
+                    // Colours and multiplicities: DLX2's counters are the
+                    // engine's; DLX3 branches otherwise, so only its
+                    // solutions are. DLX1 reports no cleansings.
+                    let counters = row.program != Program::Dlx3;
+                    let (nodes, updates) = (row.nodes, row.updates);
+                    let cleansed = (row.program == Program::Dlx2).then_some(row.cleansings);
                     for (what, found, want) in [
                         ("solutions", count, Some(row.solutions)),
-                        ("search nodes", number("search nodes:"), row.nodes),
-                        ("updates", number("updates:"), row.updates),
-                        ("cleansings", cleansings, row.cleansings),
+                        (
+                            "search nodes",
+                            number("search nodes:"),
+                            counters.then_some(nodes),
+                        ),
+                        ("updates", number("updates:"), counters.then_some(updates)),
+                        ("cleansings", cleansings, cleansed),
                     ] {
                         if want.is_some() && found != want {
                             problems.push(format!("{what} {found:?}, Knuth's {want:?}"));
@@ -1283,17 +1272,6 @@ impl Soak {
         self.report(row);
         run
     }
-}
-
-/// One problem of `../shared/xc/` with Knuth's figures: `None` where the
-/// engine's own branching makes its own (problems with bounds).
-struct XcRow {
-    name: String,
-    solutions: u64,
-    nodes: Option<u64>,
-    updates: Option<u64>,
-    cleansings: Option<u64>,
-    seconds: f64,
 }
 
 /// The files of the datasets folder that no set names (but README and
