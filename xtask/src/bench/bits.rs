@@ -10,7 +10,7 @@ use std::cell::Cell;
 
 use anyhow::{bail, Result};
 use cover_check::sudoku::check_solution;
-use cover_models::sudoku::{BitSolver, Engine, Solver, TriadSolver, Vectors};
+use cover_models::sudoku::{BandSolver, Engine, Solver, TriadSolver, Vectors};
 use dlx_core::{Control, Limits};
 
 use super::harness::{by_turns, fixed, micros_per, pick, sudoku_set, Table};
@@ -68,7 +68,7 @@ pub fn run(args: &[String]) -> Result<()> {
                 .iter()
                 .map(|&v| TriadSolver::with_vectors(v))
                 .collect();
-            let mut bands = BitSolver::new();
+            let mut bands = BandSolver::new();
             let mut compact = Solver::new(Engine::Compact);
             let mut passes: Vec<Box<dyn FnMut() + '_>> = Vec::new();
             for ((triad, firsts), guessed) in solvers.iter_mut().zip(&mut firsts).zip(&guesses) {
