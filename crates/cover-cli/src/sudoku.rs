@@ -32,7 +32,7 @@ use dlx_core::{Limits, Outcome, Report, Stats};
 use serde::Serialize;
 
 use crate::batch::{self, At, Batch, Flush, Invalid, ReadInstances, Verdict, GAVE_UP};
-use crate::common::{self, Common, Inputs, Session, Solutions};
+use crate::common::{Common, Inputs, Mode as Search, Session, Solutions};
 use crate::output::{push_json, JsonObject, Out};
 use crate::pipeline::ChunkSizes;
 
@@ -274,21 +274,12 @@ impl From<EngineArg> for Engine {
     }
 }
 
-/// What to look for in each puzzle.
+/// What to look for in each puzzle: solutions as every command searches
+/// them, or the two answers only sudoku gives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
-    /// The first solution.
-    First,
-    /// Every solution, or the first `limit`.
-    All {
-        /// Stop after this many.
-        limit: Option<u64>,
-    },
-    /// The number of solutions, counting no further than `limit`.
-    Count {
-        /// Stop counting here.
-        limit: Option<u64>,
-    },
+    /// The first solution, every one, or their number.
+    Search(Search),
     /// The difficulty ([`cover_models::generate::Rater`]).
     Rate,
     /// The logical steps until solved or stuck
@@ -304,11 +295,7 @@ impl SudokuArgs {
         } else if self.explain {
             Mode::Explain
         } else {
-            match self.solutions.mode() {
-                common::Mode::First => Mode::First,
-                common::Mode::All { limit } => Mode::All { limit },
-                common::Mode::Count { limit } => Mode::Count { limit },
-            }
+            Mode::Search(self.solutions.mode())
         }
     }
 }
@@ -427,11 +414,11 @@ pub fn write_invalid(
     }
     text.push_str(INVALID);
     text.push('\n');
-    if !matches!(style.mode, Mode::Count { .. }) {
+    if !matches!(style.mode, Mode::Search(Search::Count { .. })) {
         if is_block(layout, style) {
             text.push('\n');
         }
-        if matches!(style.mode, Mode::All { .. }) {
+        if matches!(style.mode, Mode::Search(Search::All { .. })) {
             text.push('\n');
         }
     }
@@ -487,7 +474,7 @@ pub fn answer(
             };
             (found, report)
         }
-        Mode::First => {
+        Mode::Search(Search::First) => {
             let report = solver.first_with(puzzle, |grid| {
                 if style.json {
                     solutions.push(puzzle.line_form(grid));
@@ -505,10 +492,10 @@ pub fn answer(
             }
             (found, report)
         }
-        Mode::All { limit } if style.json => {
+        Mode::Search(Search::All { limit }) if style.json => {
             return every_solution_json(solver, puzzle, origin, limit, text, flush);
         }
-        Mode::All { limit } => {
+        Mode::Search(Search::All { limit }) => {
             let mut flush = Flush::new(flush);
             let report = solver.solve(puzzle, &limits(limit), |grid| {
                 write_unit(text, puzzle, grid, style);
@@ -558,10 +545,7 @@ pub fn answer(
             };
             (report.stats.solutions > 0, report)
         }
-        Mode::Count { .. } => {
-            let Mode::Count { limit } = style.mode else {
-                unreachable!()
-            };
+        Mode::Search(Search::Count { limit }) => {
             let report = solver.count(puzzle, limit);
             if !style.json {
                 if report.outcome == Outcome::NodeBudget {
@@ -576,7 +560,7 @@ pub fn answer(
     };
     let gave_up = report.outcome == Outcome::NodeBudget;
     if style.json {
-        let counting = matches!(style.mode, Mode::Count { .. });
+        let counting = matches!(style.mode, Mode::Search(Search::Count { .. }));
         let record = Record {
             index: origin.index,
             file: origin.file,
@@ -587,7 +571,7 @@ pub fn answer(
                 _ => Verdict::of(gave_up, found, report.stats).status(),
             },
             solution: match style.mode {
-                Mode::First | Mode::Explain => solutions.pop(),
+                Mode::Search(Search::First) | Mode::Explain => solutions.pop(),
                 _ => None,
             },
             count: counting.then_some(report.stats.solutions),
@@ -781,7 +765,9 @@ impl Batch for SudokuBatch<'_> {
         // With --all, a chunk holds at most CHUNK solutions' worth of
         // text, however many puzzles that is.
         let most = match self.style.mode {
-            Mode::All { limit: Some(limit) } => (CHUNK as u64 / limit).max(1) as usize,
+            Mode::Search(Search::All { limit: Some(limit) }) => {
+                (CHUNK as u64 / limit).max(1) as usize
+            }
             _ => CHUNK,
         };
         ChunkSizes {
@@ -801,7 +787,7 @@ impl Batch for SudokuBatch<'_> {
 
     fn streaming(&self) -> bool {
         // One puzzle's output has no bound, or one larger than a chunk's.
-        matches!(self.style.mode, Mode::All { limit } if limit.is_none_or(|n| n > CHUNK as u64))
+        matches!(self.style.mode, Mode::Search(Search::All { limit }) if limit.is_none_or(|n| n > CHUNK as u64))
     }
 
     fn instances<'r>(&'r self, reader: Box<dyn BufRead + 'r>) -> ReadInstances<'r, Self> {
@@ -906,30 +892,40 @@ mod tests {
 
     #[test]
     fn text_answers_in_each_mode() {
-        let (text, answered) = text_of("1..........2....", Mode::First, false, false);
+        let (text, answered) = text_of(
+            "1..........2....",
+            Mode::Search(Search::First),
+            false,
+            false,
+        );
         assert_eq!(text.lines().count(), 1);
         assert!(answered.solved);
-        let (text, _) = text_of(FOUR, Mode::First, false, false);
+        let (text, _) = text_of(FOUR, Mode::Search(Search::First), false, false);
         assert_eq!(text.lines().count(), 5, "four rows and a blank line");
         assert!(text.ends_with("\n\n"));
-        let (text, _) = text_of("11..............", Mode::First, false, false);
+        let (text, _) = text_of(
+            "11..............",
+            Mode::Search(Search::First),
+            false,
+            false,
+        );
         assert_eq!(text, "no solution\n");
         let (text, _) = text_of(
             "1...............",
-            Mode::Count { limit: None },
+            Mode::Search(Search::Count { limit: None }),
             false,
             false,
         );
         assert_eq!(text, "72\n");
         let (text, _) = text_of(
             "1...............",
-            Mode::All { limit: Some(2) },
+            Mode::Search(Search::All { limit: Some(2) }),
             false,
             false,
         );
         assert_eq!(text.lines().count(), 3);
         assert!(text.ends_with("\n\n"));
-        let (text, _) = text_of("1...............", Mode::First, true, false);
+        let (text, _) = text_of("1...............", Mode::Search(Search::First), true, false);
         assert!(text.starts_with("+-----+-----+\n| 1 "));
     }
 
@@ -937,7 +933,7 @@ mod tests {
     fn json_answers() {
         let (text, _) = text_of(
             "1...............",
-            Mode::Count { limit: Some(5) },
+            Mode::Search(Search::Count { limit: Some(5) }),
             false,
             true,
         );
@@ -946,11 +942,16 @@ mod tests {
         assert_eq!(value["complete"], false);
         assert_eq!(value["status"], "solved");
         assert_eq!(value["size"], 4);
-        let (text, _) = text_of("1...............", Mode::First, false, true);
+        let (text, _) = text_of("1...............", Mode::Search(Search::First), false, true);
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(value["solution"].as_str().unwrap().len(), 16);
         assert!(value.get("count").is_none());
-        let (text, _) = text_of("11..............", Mode::All { limit: None }, false, true);
+        let (text, _) = text_of(
+            "11..............",
+            Mode::Search(Search::All { limit: None }),
+            false,
+            true,
+        );
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(value["status"], "no_solution");
         assert_eq!(value["solutions"], serde_json::json!([]));
@@ -973,10 +974,22 @@ mod tests {
             json: false,
         };
         let mut text = String::new();
-        write_invalid(&mut text, origin, &error, Layout::Line, style(Mode::First));
+        write_invalid(
+            &mut text,
+            origin,
+            &error,
+            Layout::Line,
+            style(Mode::Search(Search::First)),
+        );
         assert_eq!(text, "invalid\n");
         text.clear();
-        write_invalid(&mut text, origin, &error, Layout::Grid, style(Mode::First));
+        write_invalid(
+            &mut text,
+            origin,
+            &error,
+            Layout::Grid,
+            style(Mode::Search(Search::First)),
+        );
         assert_eq!(text, "invalid\n\n");
         text.clear();
         write_invalid(
@@ -984,7 +997,7 @@ mod tests {
             origin,
             &error,
             Layout::Grid,
-            style(Mode::Count { limit: None }),
+            style(Mode::Search(Search::Count { limit: None })),
         );
         assert_eq!(text, "invalid\n");
     }

@@ -13,13 +13,14 @@ use anyhow::{bail, Context, Result};
 use cover_check::sudoku::check_solution;
 use cover_models::sudoku::logic::Rules;
 use cover_models::sudoku::{Engine, Level, Puzzle, Solver};
-use cover_models::target::{score, Bound, TargetModel, TargetPuzzle, CELLS, DEFAULT_RULES};
+use cover_models::target::{
+    random_grid, score, Bound, TargetModel, TargetPuzzle, CELLS, DEFAULT_RULES,
+};
 use dlx_core::Limits;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
 use super::harness::{self, best_of, fixed, micros_per, pick, sudoku_set, Table};
-use super::target::{keep_givens, random_full_grid};
 use crate::flags::Flags;
 use crate::paths;
 
@@ -311,8 +312,8 @@ fn target_puzzles(
     }];
     for k in givens {
         for _ in 0..count {
-            let grid = random_full_grid(&mut rng);
-            let puzzle = keep_givens(&grid, k, &mut rng);
+            let grid = random_grid(&mut rng);
+            let puzzle = TargetPuzzle::keeping(&grid, k, &mut rng);
             let _ = rng.random::<u8>();
             puzzles.push(TargetPuzzle { line: 1, ..puzzle });
         }

@@ -8,10 +8,9 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use cover_models::target::{format_grid, Bound, Grid, TargetModel, TargetPuzzle, CELLS, SIDE};
+use cover_models::target::{format_grid, random_grid, Bound, TargetModel, TargetPuzzle, CELLS};
 use dlx_core::{Limits, Solver};
 use rand::rngs::ChaCha8Rng;
-use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
 use super::harness::{best_of, fixed, write_scratch, Table};
@@ -118,13 +117,7 @@ fn compare_bounds(
         node_budget: Some(NODE_BUDGET),
         ..Limits::none()
     };
-    for bound in [
-        Bound::Rings,
-        Bound::Lines,
-        Bound::Global,
-        Bound::Nine,
-        Bound::None,
-    ] {
+    for bound in Bound::ALL {
         let (mut nodes, mut stopped, mut other) = (0, 0, 0);
         let start = Instant::now();
         for (puzzle, &expected) in puzzles.iter().zip(scores).take(compared) {
@@ -145,57 +138,6 @@ fn given_count(puzzle: &TargetPuzzle) -> usize {
     puzzle.cells.iter().filter(|&&d| d != 0).count()
 }
 
-/// A random full grid: cells filled in order, digits tried in a random
-/// order, backtracking on a dead end.
-pub fn random_full_grid(rng: &mut ChaCha8Rng) -> Grid {
-    let mut grid = [0u8; CELLS];
-    // `tries[cell]`: the digits of the cell in the order they are tried,
-    // and how many were tried.
-    let mut tries = [([0u8; SIDE], 0usize); CELLS];
-    let mut cell = 0;
-    tries[0].0 = shuffled_digits(rng);
-    while cell < CELLS {
-        let (order, next) = &mut tries[cell];
-        grid[cell] = 0;
-        let mut placed = false;
-        while *next < SIDE {
-            let digit = order[*next];
-            *next += 1;
-            if fits(&grid, cell, digit) {
-                grid[cell] = digit;
-                placed = true;
-                break;
-            }
-        }
-        if placed {
-            cell += 1;
-            if cell < CELLS {
-                tries[cell] = (shuffled_digits(rng), 0);
-            }
-        } else {
-            cell -= 1;
-        }
-    }
-    grid
-}
-
-fn shuffled_digits(rng: &mut ChaCha8Rng) -> [u8; SIDE] {
-    let mut digits = [1, 2, 3, 4, 5, 6, 7, 8, 9];
-    digits.shuffle(rng);
-    digits
-}
-
-/// Whether `digit` can go in `cell` of a grid filled before `cell`.
-fn fits(grid: &[u8; CELLS], cell: usize, digit: u8) -> bool {
-    let (row, column) = (cell / SIDE, cell % SIDE);
-    let (box_row, box_column) = (row / 3 * 3, column / 3 * 3);
-    (0..SIDE).all(|k| {
-        grid[row * SIDE + k] != digit
-            && grid[k * SIDE + column] != digit
-            && grid[(box_row + k / 3) * SIDE + box_column + k % 3] != digit
-    })
-}
-
 /// `count` puzzles, each a random full grid keeping a random number of
 /// givens from `givens` at random cells.
 fn random_puzzles(
@@ -206,23 +148,9 @@ fn random_puzzles(
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     (0..count)
         .map(|_| {
-            let grid = random_full_grid(&mut rng);
+            let grid = random_grid(&mut rng);
             let keep = rng.random_range(givens.clone());
-            keep_givens(&grid, keep, &mut rng)
+            TargetPuzzle::keeping(&grid, keep, &mut rng)
         })
         .collect()
-}
-
-/// The puzzle of `grid` that keeps `keep` givens at random cells.
-pub fn keep_givens(grid: &Grid, keep: usize, rng: &mut ChaCha8Rng) -> TargetPuzzle {
-    let mut cells: Vec<usize> = (0..CELLS).collect();
-    cells.shuffle(rng);
-    let mut puzzle = [0; CELLS];
-    for &cell in &cells[..keep] {
-        puzzle[cell] = grid[cell];
-    }
-    TargetPuzzle {
-        cells: puzzle,
-        line: 0,
-    }
 }

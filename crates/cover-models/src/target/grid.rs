@@ -1,13 +1,17 @@
 //! The 9×9 grid of target sudoku and its score: cell weights form rings
 //! around the centre, 6 on the outer ring, then 7, 8, 9, and 10 for the
 //! centre cell ([`weight`]); a grid scores the sum over its cells of
-//! weight × digit ([`score`]). It knows no input format and no search.
+//! weight × digit ([`score`]). It also draws random full grids
+//! ([`random_grid`]), for tests and benchmarks. It knows no input format
+//! and no search.
+
+use rand::seq::SliceRandom;
+use rand::Rng;
 
 /// Rows, columns, boxes and digits of the grid.
 pub const SIDE: usize = 9;
 /// Cells of the grid.
 pub const CELLS: usize = SIDE * SIDE;
-/// Rows, columns and boxes: the lines whose digits are all different.
 /// Rows, columns and boxes: the lines whose digits are all different.
 pub(super) const LINES: usize = 3 * SIDE;
 
@@ -38,6 +42,53 @@ pub fn score(grid: &Grid) -> u32 {
 /// The box (0..9, row by row) of `cell`.
 pub const fn box_of(cell: usize) -> usize {
     crate::sudoku::logic::box_of(3, cell / SIDE, cell % SIDE)
+}
+
+/// A random full grid: cells in order, each trying the digits in a
+/// random order, backtracking on a dead end.
+pub fn random_grid<R: Rng + ?Sized>(rng: &mut R) -> Grid {
+    let mut grid = [0u8; CELLS];
+    // used[line]: the digits placed in each row, column and box, as bits.
+    let mut used = [0u16; LINES];
+    let lines = |cell: usize| [cell / SIDE, SIDE + cell % SIDE, 2 * SIDE + box_of(cell)];
+    // tries[cell]: the cell's digits in the order tried, and how many were.
+    let mut tries = [([0u8; SIDE], 0usize); CELLS];
+    let mut cell = 0;
+    tries[0].0 = shuffled_digits(rng);
+    while cell < CELLS {
+        let (order, next) = &mut tries[cell];
+        if grid[cell] != 0 {
+            for line in lines(cell) {
+                used[line] &= !(1 << grid[cell]);
+            }
+            grid[cell] = 0;
+        }
+        let fitting = order[*next..]
+            .iter()
+            .position(|&d| lines(cell).iter().all(|&line| used[line] & 1 << d == 0));
+        match fitting {
+            Some(k) => {
+                let digit = order[*next + k];
+                *next += k + 1;
+                grid[cell] = digit;
+                for line in lines(cell) {
+                    used[line] |= 1 << digit;
+                }
+                cell += 1;
+                if cell < CELLS {
+                    tries[cell] = (shuffled_digits(rng), 0);
+                }
+            }
+            None => cell -= 1,
+        }
+    }
+    grid
+}
+
+fn shuffled_digits<R: Rng + ?Sized>(rng: &mut R) -> [u8; SIDE] {
+    let mut digits = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+    digits.shuffle(rng);
+    digits
 }
 
 /// The centre cell.

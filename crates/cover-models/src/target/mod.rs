@@ -20,7 +20,7 @@ mod model;
 mod parse;
 mod search;
 
-pub use grid::{box_of, score, weight, Grid, CELLS, SIDE};
+pub use grid::{box_of, random_grid, score, weight, Grid, CELLS, SIDE};
 pub use model::{TargetAnswer, TargetModel, TargetPropagator, DEFAULT_RULES};
 pub use parse::{format_grid, InputError, ParseError, ParseErrorKind, Puzzles, TargetPuzzle};
 pub use search::{Best, Bound, RING_BASE};

@@ -336,13 +336,7 @@ mod tests {
             assert!(all.complete);
             solutions += all.stats.solutions;
             let expected = all.best.expect("a puzzle cut from a grid has a solution");
-            for bound in [
-                Bound::Rings,
-                Bound::Lines,
-                Bound::Global,
-                Bound::Nine,
-                Bound::None,
-            ] {
+            for bound in Bound::ALL {
                 let answer = model.best_with(&mut solver, &puzzle, bound, &Limits::none());
                 let best = answer.best.expect("found");
                 assert_eq!(

@@ -12,6 +12,8 @@
 
 use std::io::BufRead;
 
+use rand::seq::SliceRandom;
+use rand::Rng;
 use thiserror::Error;
 
 use super::grid::{box_of, Grid, CELLS, LINES, SIDE};
@@ -49,6 +51,21 @@ impl TargetPuzzle {
             }
         }
         false
+    }
+
+    /// The puzzle of `grid` that keeps `keep` of its cells, chosen at
+    /// random (all of them when `keep` is 81 or more).
+    pub fn keeping<R: Rng + ?Sized>(grid: &Grid, keep: usize, rng: &mut R) -> TargetPuzzle {
+        let mut cells: Vec<usize> = (0..CELLS).collect();
+        cells.shuffle(rng);
+        let mut puzzle = [0; CELLS];
+        for &cell in cells.iter().take(keep) {
+            puzzle[cell] = grid[cell];
+        }
+        TargetPuzzle {
+            cells: puzzle,
+            line: 1,
+        }
     }
 }
 
@@ -222,14 +239,14 @@ impl<R: BufRead> Iterator for Puzzles<R> {
 /// What the other tests of target sudoku share: the samples, reading, and
 /// random puzzles cut from random full grids.
 #[cfg(test)]
-pub(super) use tests::{random_full_grid, random_puzzle, read_one, SAMPLE_1, SAMPLE_2};
+pub(super) use tests::{random_puzzle, read_one, SAMPLE_1, SAMPLE_2};
 
 #[cfg(test)]
 mod tests {
     use rand::rngs::ChaCha8Rng;
-    use rand::seq::SliceRandom;
 
     use super::*;
+    use crate::target::grid::random_grid;
 
     pub(in crate::target) const SAMPLE_1: &str =
         include_str!("../../../../fixtures/target/p1074_sample1.in");
@@ -246,47 +263,9 @@ mod tests {
         puzzles.remove(0).unwrap()
     }
 
-    /// A random full grid: cells in order, digits in a random order,
-    /// backtracking on a dead end.
-    pub(in crate::target) fn random_full_grid(rng: &mut ChaCha8Rng) -> Grid {
-        fn fill(grid: &mut Grid, cell: usize, rng: &mut ChaCha8Rng) -> bool {
-            if cell == CELLS {
-                return true;
-            }
-            let mut digits: Vec<u8> = (1..=9).collect();
-            digits.shuffle(rng);
-            for digit in digits {
-                grid[cell] = digit;
-                let clash = TargetPuzzle {
-                    cells: *grid,
-                    line: 0,
-                }
-                .givens_clash();
-                if !clash && fill(grid, cell + 1, rng) {
-                    return true;
-                }
-            }
-            grid[cell] = 0;
-            false
-        }
-        let mut grid = [0; CELLS];
-        assert!(fill(&mut grid, 0, rng));
-        grid
-    }
-
-    /// `grid` with only `keep` of its cells, chosen at random.
+    /// A puzzle cut from a random full grid, keeping `keep` cells.
     pub(in crate::target) fn random_puzzle(rng: &mut ChaCha8Rng, keep: usize) -> TargetPuzzle {
-        let grid = random_full_grid(rng);
-        let mut cells: Vec<usize> = (0..CELLS).collect();
-        cells.shuffle(rng);
-        let mut puzzle = [0; CELLS];
-        for &cell in &cells[..keep] {
-            puzzle[cell] = grid[cell];
-        }
-        TargetPuzzle {
-            cells: puzzle,
-            line: 1,
-        }
+        TargetPuzzle::keeping(&random_grid(rng), keep, rng)
     }
 
     /// The parse error of each puzzle: `None` for a good one.

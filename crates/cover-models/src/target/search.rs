@@ -68,6 +68,17 @@ pub enum Bound {
     Rings,
 }
 
+impl Bound {
+    /// Every bound, the default first.
+    pub const ALL: [Bound; 5] = [
+        Bound::Rings,
+        Bound::Lines,
+        Bound::Global,
+        Bound::Nine,
+        Bound::None,
+    ];
+}
+
 impl fmt::Display for Bound {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -539,15 +550,15 @@ mod tests {
     use rand::SeedableRng;
 
     use super::*;
+    use crate::target::grid::random_grid;
     use crate::target::grid::score;
-    use crate::target::parse::random_full_grid;
 
     /// The identity the default bound rests on, on random full grids.
     #[test]
     fn every_full_grid_obeys_the_ring_identity() {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         for _ in 0..50 {
-            let grid = random_full_grid(&mut rng);
+            let grid = random_grid(&mut rng);
             let sum = |keep: &dyn Fn(usize) -> bool| -> u32 {
                 (0..CELLS)
                     .filter(|&c| keep(c))
