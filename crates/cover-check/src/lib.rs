@@ -30,6 +30,18 @@ pub fn snippet(text: &str) -> String {
     }
 }
 
+/// The JSON array `value` as numbers, or what is wrong with it (`what`
+/// names its elements in the message).
+pub fn json_numbers(value: &serde_json::Value, what: &str) -> Result<Vec<usize>, String> {
+    value
+        .as_array()
+        .ok_or(format!("no list of {what}s"))?
+        .iter()
+        .map(|v| v.as_u64().map(|v| v as usize))
+        .collect::<Option<_>>()
+        .ok_or(format!("a {what} is not a number"))
+}
+
 /// The line numbers that `cover: FILE:LINE: message` errors name.
 pub fn error_lines(stderr: &str) -> Vec<usize> {
     stderr

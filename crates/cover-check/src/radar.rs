@@ -119,16 +119,7 @@ pub fn check_record(case: &Case, record: &Value) -> Result<(), String> {
     if !is_rounded_root(text, r2) {
         return Err(format!("{text} is not sqrt({r2}) rounded to 6 decimals"));
     }
-    let stations: Vec<usize> = record["stations"]
-        .as_array()
-        .ok_or("no stations")?
-        .iter()
-        .map(|s| {
-            s.as_u64()
-                .map(|s| s as usize)
-                .ok_or("a station is not a number")
-        })
-        .collect::<Result<_, _>>()?;
+    let stations = crate::json_numbers(&record["stations"], "station")?;
     if stations.len() > case.k {
         return Err(format!("{} stations, K = {}", stations.len(), case.k));
     }
@@ -154,6 +145,39 @@ pub fn check_record(case: &Case, record: &Value) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Checks the whole `--json` output of `cover radar` on `input`: one
+/// record per case, each passing [`check_record`] and printing the radius
+/// of `radii` (one line per case, as the `.out` files hold them). Returns
+/// one message per fault, each naming its case; none when all is well.
+pub fn check_json_output(input: &str, stdout: &str, radii: &str) -> Vec<String> {
+    let cases = match read_cases(input) {
+        Ok(cases) => cases,
+        Err(e) => return vec![format!("reading the cases: {e}")],
+    };
+    let lines: Vec<&str> = stdout.lines().collect();
+    let mut faults = Vec::new();
+    if lines.len() != cases.len() {
+        faults.push(format!("{} records for {} cases", lines.len(), cases.len()));
+    }
+    for (k, ((case, line), radius)) in cases.iter().zip(lines).zip(radii.lines()).enumerate() {
+        let check = || -> Result<(), String> {
+            let record: Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
+            check_record(case, &record)?;
+            if record["status"] == "solved" && record["radius_text"] != radius.trim() {
+                return Err(format!(
+                    "radius {}, expected {radius}",
+                    record["radius_text"]
+                ));
+            }
+            Ok(())
+        };
+        if let Err(m) = check() {
+            faults.push(format!("case {}: {m}", k + 1));
+        }
+    }
+    faults
 }
 
 #[cfg(test)]
@@ -194,6 +218,24 @@ mod tests {
                 "accepted {record}"
             );
         }
+    }
+
+    #[test]
+    fn whole_outputs_are_checked_case_by_case() {
+        let input = "2\n3 3 2\n3 4\n3 1\n5 4\n1 1\n2 2\n3 3\n1 0 1\n0 0\n";
+        let good = "{\"status\":\"solved\",\"squared_radius\":5,\"radius_text\":\"2.236068\",\"stations\":[2,3]}\n\
+                    {\"status\":\"no_solution\"}\n";
+        let radii = "2.236068\n0.000000\n";
+        assert!(check_json_output(input, good, radii).is_empty());
+        let faults = check_json_output(input, good, "2.000000\n0.000000\n");
+        assert_eq!(faults.len(), 1, "{faults:?}");
+        assert!(faults[0].starts_with("case 1: radius"), "{faults:?}");
+        let first_only = good.lines().next().unwrap();
+        assert_eq!(
+            check_json_output(input, first_only, radii),
+            ["1 records for 2 cases"]
+        );
+        assert!(check_json_output("1\n1 x", good, radii)[0].starts_with("reading"));
     }
 
     #[test]

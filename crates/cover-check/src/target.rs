@@ -135,6 +135,38 @@ pub fn read_shown(stdout: &str) -> Result<Vec<(i64, Option<Cells>)>, String> {
     Ok(answers)
 }
 
+/// Checks the whole `--show` output of `cover target` on `input`: one
+/// answer per puzzle, each passing [`check_answer`] against the score of
+/// `scores` (one line per puzzle, as the `.out` files hold them). Returns
+/// one message per fault, each naming its puzzle; none when all is well.
+pub fn check_shown_output(input: &str, stdout: &str, scores: &str) -> Vec<String> {
+    let read = read_puzzles(input)
+        .map_err(|e| format!("reading the puzzles: {e}"))
+        .and_then(|p| Ok((p, read_shown(stdout)?)));
+    let (puzzles, shown) = match read {
+        Ok(read) => read,
+        Err(e) => return vec![e],
+    };
+    let scores: Vec<&str> = scores.lines().map(str::trim).collect();
+    let mut faults = Vec::new();
+    if shown.len() != puzzles.len() || scores.len() != puzzles.len() {
+        faults.push(format!(
+            "{} answers, {} puzzles, {} expected scores",
+            shown.len(),
+            puzzles.len(),
+            scores.len()
+        ));
+    }
+    for (k, ((puzzle, score), (printed, grid))) in
+        puzzles.iter().zip(scores).zip(&shown).enumerate()
+    {
+        if let Err(m) = check_answer(puzzle, score, *printed, grid.as_ref()) {
+            faults.push(format!("puzzle {}: {m}", k + 1));
+        }
+    }
+    faults
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,6 +177,18 @@ mod tests {
     const BEST: &str = "7 5 4 9 3 8 2 6 1\n1 2 8 6 4 5 9 3 7\n6 3 9 2 1 7 4 8 5\n\
         8 6 5 4 2 9 1 7 3\n9 7 2 3 5 1 6 4 8\n4 1 3 8 7 6 5 2 9\n\
         5 4 7 1 8 2 3 9 6\n2 9 1 7 6 3 8 5 4\n3 8 6 5 9 4 7 1 2\n";
+
+    #[test]
+    fn whole_outputs_are_checked_puzzle_by_puzzle() {
+        let shown = format!("2829\n{BEST}\n");
+        assert!(check_shown_output(SAMPLE, &shown, "2829\n").is_empty());
+        let faults = check_shown_output(SAMPLE, &shown, "2830\n");
+        assert_eq!(faults, ["puzzle 1: score 2829, expected 2830"]);
+        let twice = format!("{SAMPLE}{SAMPLE}");
+        let faults = check_shown_output(&twice, &shown, "2829\n2829\n");
+        assert_eq!(faults, ["1 answers, 2 puzzles, 2 expected scores"]);
+        assert_eq!(check_shown_output(SAMPLE, "x\n", "2829\n").len(), 1);
+    }
 
     #[test]
     fn the_checker_accepts_the_best_grid_and_rejects_wrong_ones() {

@@ -967,38 +967,22 @@ mod tests {
             file: "t",
             index: 2,
         };
-        let style = |mode| Style {
-            mode,
-            max_nodes: None,
-            pretty: false,
-            json: false,
-        };
-        let mut text = String::new();
-        write_invalid(
-            &mut text,
-            origin,
-            &error,
-            Layout::Line,
-            style(Mode::Search(Search::First)),
-        );
-        assert_eq!(text, "invalid\n");
-        text.clear();
-        write_invalid(
-            &mut text,
-            origin,
-            &error,
-            Layout::Grid,
-            style(Mode::Search(Search::First)),
-        );
-        assert_eq!(text, "invalid\n\n");
-        text.clear();
-        write_invalid(
-            &mut text,
-            origin,
-            &error,
-            Layout::Grid,
-            style(Mode::Search(Search::Count { limit: None })),
-        );
-        assert_eq!(text, "invalid\n");
+        // A grid's marker takes a blank line after it, as a grid does;
+        // a count is one line whatever the layout.
+        for (layout, search, marker) in [
+            (Layout::Line, Search::First, "invalid\n"),
+            (Layout::Grid, Search::First, "invalid\n\n"),
+            (Layout::Grid, Search::Count { limit: None }, "invalid\n"),
+        ] {
+            let style = Style {
+                mode: Mode::Search(search),
+                max_nodes: None,
+                pretty: false,
+                json: false,
+            };
+            let mut text = String::new();
+            write_invalid(&mut text, origin, &error, layout, style);
+            assert_eq!(text, marker, "{layout:?} {search:?}");
+        }
     }
 }

@@ -1,68 +1,33 @@
-//! `cargo xtask verify --datasets`: every public dataset of
-//! `../shared/datasets/` through every engine of the release binary, on one
-//! thread and on all cores, each answer checked.
+//! `cargo xtask verify --datasets [--quick] [--bin PATH] [--set NAME ...]`:
+//! every public set of `../shared/datasets/` (`COVER_SHARED=DIR` points
+//! elsewhere; absent, it says so and succeeds) and the problems of
+//! `../shared/xc/` through the release binary, where scale shows: 49,158
+//! 17-clue puzzles, puzzles with up to 1,555 solutions, 16×16 and 25×25
+//! grids, Knuth's counts.
 //!
-//! Why: `verify` checks the small fixtures of this repository; the public
-//! sets are where scale shows (49,158 17-clue puzzles, 48,766 very hard
-//! ones, puzzles with up to 1,555 solutions, 16×16 and 25×25 grids, the
-//! contest samples), and where a search shared between threads runs often
-//! enough to give a rare wrong or reordered answer away.
+//! It trusts neither the engines nor the parsers and uses neither: inputs
+//! and answers are read and judged by `cover-check` ([`sudoku::check_grid`],
+//! [`radar::check_json_output`], [`target::check_shown_output`],
+//! [`exact::check_knuth_all_text`]); counts are compared with what the
+//! sources state or, for small sets, with [`sudoku::count_within`].
 //!
-//! What it must not trust: the engines (`dlx-core`) and the parsers and
-//! models (`cover-models`). It uses neither. Puzzles and answers are read by
-//! `cover-check`'s readers, and every answer is judged by its checkers: a
-//! printed grid must keep the puzzle's givens and have rows, columns and
-//! boxes that are permutations of the symbols ([`sudoku::check_grid`]); a
-//! radar answer must reach every city with at most K stations and be the
-//! smallest radius ([`radar::check_record`]); a target grid must be a
-//! solution whose recomputed score is the printed one
-//! ([`target::check_answer`]).
-//! Counts are compared with what the sources state (the datasets' README:
-//! which sets are all unique, that every puzzle of serg_benchmark_multi has
-//! two or more solutions; tdoku's `puzzle:count[:solution]` lines), and,
-//! for the small sets whose counts no source states, with
-//! [`sudoku::count_within`], a plain backtracking count that knows no exact
-//! cover. The
-//! contest samples' answers are compared with their `.out` files.
+//! Each set runs through every engine that `cover CMD --help` lists (read
+//! at run time, so a new engine is soaked unedited), on one thread and on
+//! all cores, in each mode (sudoku: first solution and `--count --limit
+//! 2`; radar and target: the answer, and the checked `--json` or
+//! `--show`); all-cores output must be the one-thread bytes. Per sudoku
+//! set, `engines agree`: equal counts everywhere, and `no solution` exactly
+//! where a count is 0. The xc problems must give Knuth's solutions, nodes
+//! and updates on any thread count, and `--all --limit 1000` covers that
+//! pass the checker. Only the 25×25 set runs with `--max-nodes` (its
+//! `gave up` lines are counted, not failed): a bounded search stays on one
+//! thread, which would keep the sharing the `--jobs` comparison tests from
+//! running; a time limit per run guards against hangs instead.
 //!
-//! For each set, engine (the values of `--engine` that `cover CMD --help`
-//! lists, read at run time, so a new engine is soaked without editing this
-//! file), thread count (`--jobs 1` and `--jobs` all cores) and mode (first
-//! solution, and `--count --limit 2`, for sudoku; the answer and the
-//! checked `--json` or `--show` for radar and target), one line: puzzles,
-//! seconds (the whole process, as a user runs it), puzzles per second, and
-//! OK or FAIL with the first reasons. The all-cores output must be byte for
-//! byte the one-thread output (when it is, its verdict is the one-thread
-//! one's, not checked twice). Then, per sudoku set, one line `engines
-//! agree`: every engine counts every puzzle alike, and each engine's first
-//! answers say `no solution` exactly where its counts are 0.
-//!
-//! Then the exact-cover problems of `../shared/xc/` that `REFERENCE.md`
-//! and `REFERENCE-XCC.md` list (`--set xc` for them alone): `cover exact
-//! --count --stats` on one thread and all cores must give Knuth's
-//! solutions, nodes and updates (DLX1's and DLX2's, and DLX2's
-//! cleansings; of DLX3's only the solutions),
-//! and `--all --limit 1000` solutions that each cover every primary item
-//! exactly once and every secondary item at most once (verify's checker),
-//! all different, as many as there are up to the limit, the same on any
-//! number of threads.
-//!
-//! The 25×25 set is too hard for a search whose only inference is the
-//! exact cover's own, so it runs with `--max-nodes` and its `gave up` lines
-//! are counted, not failed. No other set gets `--max-nodes`: a bounded
-//! search stays on one thread, so it would keep the sharing of long
-//! searches between threads, which the `--jobs` comparison is there to
-//! test, from ever running. A time limit per run guards against a hang
-//! instead.
-//!
-//! Usage: `cargo xtask verify --datasets [--quick] [--bin PATH] [--set NAME ...]`.
-//! `--quick` takes the first [`QUICK_PUZZLES`] puzzles of each set;
-//! `--bin` runs that binary instead of building one; `--set` restricts the
-//! soak to the sets so named (file names without extension, or a folder:
-//! `sudoku9`, `samples`). The datasets are looked for in `../shared`
-//! (`COVER_SHARED=DIR` points elsewhere); when they are not there the soak
-//! says so and succeeds. The last line is `verify --datasets: N passed, M
-//! failed`; the exit status is 1 when anything failed.
+//! `--quick` takes the first [`QUICK_PUZZLES`] puzzles of each set; `--set`
+//! names sets (file names without extension, or a folder such as
+//! `sudoku9`, `samples`, `xc`). One line per run, then `verify --datasets:
+//! N passed, M failed`; the exit status is 1 when anything failed.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -72,9 +37,8 @@ use cover_check::exact::{self, check_knuth_all_text};
 use cover_check::manifest::Layout;
 use cover_check::process::{self, Run};
 use cover_check::{radar, sudoku, target};
-use serde_json::Value;
 
-use super::runner::one_per;
+use super::runner::{first_difference, one_per};
 use crate::bench::harness::{parse_xcc_reference, read_reference, Program};
 use crate::paths;
 
@@ -499,6 +463,13 @@ impl Problems {
         problems
     }
 
+    /// The problems of a check that lists them all.
+    fn all(reasons: Vec<String>) -> Problems {
+        let mut problems = Problems::default();
+        reasons.into_iter().for_each(|r| problems.push(r));
+        problems
+    }
+
     fn push(&mut self, reason: String) {
         if self.shown.len() < REASONS_SHOWN {
             self.shown.push(reason);
@@ -660,19 +631,6 @@ pub fn judge_equal(a: &str, b: &str) -> bool {
     lines(a) == lines(b)
 }
 
-/// The first line (from 1) where two texts differ, line ends included.
-fn first_difference(a: &str, b: &str) -> usize {
-    let (mut a, mut b) = (a.split('\n'), b.split('\n'));
-    let mut line = 1;
-    loop {
-        match (a.next(), b.next()) {
-            (None, None) => return line,
-            (x, y) if x != y => return line,
-            _ => line += 1,
-        }
-    }
-}
-
 /// Checks `--engine E --count` against first-solution answers and across
 /// engines: `engines[e]` holds engine e's name, its first answers and its
 /// counts (one-thread runs). Puzzles an engine gave up on are skipped.
@@ -706,62 +664,6 @@ fn judge_agreement(engines: &[(String, Vec<Answer>, Vec<Answer>)]) -> Problems {
                 let (r, c) = (reference.len(), counts.len());
                 problems.push(format!("{base} counts {r} puzzles, {name} {c}"));
             }
-        }
-    }
-    problems
-}
-
-/// Judges `cover radar --json` against the cases and the `.out` radii.
-fn judge_radar_json(stdout: &str, input: &str, expected: &str) -> Problems {
-    let cases = match radar::read_cases(input) {
-        Ok(cases) => cases,
-        Err(e) => return Problems::of(Err(format!("reading the cases: {e}"))),
-    };
-    let lines: Vec<&str> = stdout.lines().collect();
-    let mut problems = Problems::of(one_per((lines.len(), "records"), (cases.len(), "cases")));
-    for (k, ((case, line), radius)) in cases.iter().zip(lines).zip(expected.lines()).enumerate() {
-        let check = || -> Result<(), String> {
-            let record: Value = serde_json::from_str(line).map_err(|e| e.to_string())?;
-            radar::check_record(case, &record)?;
-            if record["status"] == "solved" && record["radius_text"] != radius.trim() {
-                return Err(format!(
-                    "radius {}, expected {radius}",
-                    record["radius_text"]
-                ));
-            }
-            Ok(())
-        };
-        if let Err(m) = check() {
-            problems.push(format!("case {}: {m}", k + 1));
-        }
-    }
-    problems
-}
-
-/// Judges `cover target --show` against the puzzles and the `.out` scores.
-fn judge_target_show(stdout: &str, input: &str, expected: &str) -> Problems {
-    let read = target::read_puzzles(input)
-        .map_err(|e| format!("reading the puzzles: {e}"))
-        .and_then(|p| Ok((p, target::read_shown(stdout)?)));
-    let (puzzles, shown) = match read {
-        Ok(read) => read,
-        Err(e) => return Problems::of(Err(e)),
-    };
-    let mut problems = Problems::default();
-    let scores: Vec<&str> = expected.lines().map(str::trim).collect();
-    if shown.len() != puzzles.len() || scores.len() != puzzles.len() {
-        problems.push(format!(
-            "{} answers, {} puzzles, {} expected scores",
-            shown.len(),
-            puzzles.len(),
-            scores.len()
-        ));
-    }
-    for (k, ((puzzle, score), (printed, grid))) in
-        puzzles.iter().zip(scores).zip(&shown).enumerate()
-    {
-        if let Err(m) = target::check_answer(puzzle, score, *printed, grid.as_ref()) {
-            problems.push(format!("puzzle {}: {m}", k + 1));
         }
     }
     problems
@@ -1084,8 +986,8 @@ impl Soak {
         };
         let checked = |stdout: &str| {
             verdict(match set.kind {
-                Kind::Radar => judge_radar_json(stdout, &text, &expected),
-                _ => judge_target_show(stdout, &text, &expected),
+                Kind::Radar => Problems::all(radar::check_json_output(&text, stdout, &expected)),
+                _ => Problems::all(target::check_shown_output(&text, stdout, &expected)),
             })
         };
         for engine in engines {

@@ -5,6 +5,7 @@
 //! the symmetry-reduced count against the plain one.
 
 use anyhow::Result;
+use cover_check::json_numbers;
 use cover_check::queens::{check_board, read_board, A000170};
 use serde_json::Value;
 
@@ -82,16 +83,7 @@ pub fn checks(env: &Env) -> Result<Vec<Check>> {
                 .ok_or("no `solutions` list in the JSON")?;
             let mut seen = std::collections::HashSet::new();
             for board in boards {
-                let files: Vec<usize> = board
-                    .as_array()
-                    .ok_or("a solution is not a list")?
-                    .iter()
-                    .map(|f| {
-                        f.as_u64()
-                            .map(|f| f as usize)
-                            .ok_or("a file is not a number")
-                    })
-                    .collect::<Result<_, _>>()?;
+                let files = json_numbers(board, "file")?;
                 if files.len() != n {
                     return Err(format!("a board with {} ranks", files.len()));
                 }

@@ -12,10 +12,9 @@
 use std::path::Path;
 
 use anyhow::Result;
-use cover_check::radar::{check_record, read_cases};
-use serde_json::Value;
+use cover_check::radar::check_json_output;
 
-use super::runner::{exit_family, Check, Env, Fixture, Run};
+use super::runner::{exit_family, first_fault, Check, Env, Fixture, Run};
 
 /// The `radar` family.
 pub fn checks(env: &Env) -> Result<Vec<Check>> {
@@ -25,33 +24,10 @@ pub fn checks(env: &Env) -> Result<Vec<Check>> {
 /// A valid input's checks: every JSON answer checked on its own.
 fn valid_checks(fx: &mut Fixture, input: &Path, expected: &Result<String, String>) {
     let path = input.to_string_lossy().into_owned();
-    let cases = std::fs::read_to_string(input)
-        .map_err(|e| e.to_string())
-        .and_then(|text| read_cases(&text));
+    let input = std::fs::read_to_string(input).map_err(|e| e.to_string());
     let answers = |run: &Run| {
-        let cases = cases.as_ref().map_err(String::clone)?;
-        let expected = expected.as_ref().map_err(String::clone)?;
-        let lines: Vec<&str> = run.stdout.lines().collect();
-        if lines.len() != cases.len() {
-            return Err(format!(
-                "{} JSON lines for {} cases",
-                lines.len(),
-                cases.len()
-            ));
-        }
-        for (k, ((case, line), text)) in cases.iter().zip(lines).zip(expected.lines()).enumerate() {
-            let record: Value =
-                serde_json::from_str(line).map_err(|e| format!("case {}: {e}", k + 1))?;
-            check_record(case, &record).map_err(|e| format!("case {}: {e}", k + 1))?;
-            if record["status"] == "solved" && record["radius_text"] != text {
-                return Err(format!(
-                    "case {}: radius {}, expected {text}",
-                    k + 1,
-                    record["radius_text"]
-                ));
-            }
-        }
-        Ok(())
+        let (input, expected) = (input.as_ref()?, expected.as_ref()?);
+        first_fault(check_json_output(input, &run.stdout, expected))
     };
     fx.run(
         &["radar", "--json", &path],
@@ -61,22 +37,13 @@ fn valid_checks(fx: &mut Fixture, input: &Path, expected: &Result<String, String
 
 #[cfg(test)]
 mod tests {
-    use cover_check::manifest::read_exit_manifest;
-    use cover_check::radar::{brute_force, is_rounded_root, BRUTE_FORCE_STATIONS};
+    use cover_check::radar::{brute_force, is_rounded_root, read_cases, BRUTE_FORCE_STATIONS};
 
-    use super::*;
+    use crate::verify::runner::listed_fixtures;
 
     #[test]
     fn the_manifest_lists_every_radar_fixture() {
-        let dir = crate::paths::fixtures().join("radar");
-        let rows = read_exit_manifest(&dir.join("expected.tsv")).unwrap();
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let name = entry.unwrap().file_name().to_string_lossy().into_owned();
-            if name.ends_with(".in") {
-                assert!(rows.iter().any(|r| r.file == name), "{name} not listed");
-                assert!(dir.join(name.replace(".in", ".out")).exists());
-            }
-        }
+        let (dir, rows) = listed_fixtures("radar");
         // The valid fixtures' expected outputs agree with the brute force
         // wherever it is cheap.
         for row in rows.iter().filter(|r| r.exit == 0) {

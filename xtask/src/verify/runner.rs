@@ -184,6 +184,24 @@ pub fn exit_family(env: &Env, command: &str, valid: &ValidChecks) -> anyhow::Res
 /// its `.out` text (or why it could not be read).
 pub type ValidChecks = dyn Fn(&mut Fixture, &Path, &Result<String, String>);
 
+/// The first line (from 1) where two texts differ, line ends included.
+pub fn first_difference(a: &str, b: &str) -> usize {
+    let (mut a, mut b) = (a.split('\n'), b.split('\n'));
+    let mut line = 1;
+    loop {
+        match (a.next(), b.next()) {
+            (None, None) => return line,
+            (x, y) if x != y => return line,
+            _ => line += 1,
+        }
+    }
+}
+
+/// The first of a checker's faults, if any.
+pub fn first_fault(faults: Vec<String>) -> Result<(), String> {
+    faults.into_iter().next().map_or(Ok(()), Err)
+}
+
 /// Ok when an output has one `what` per `of`: `3 answers for 4 puzzles`
 /// otherwise.
 pub fn one_per((got, what): (usize, &str), (want, of): (usize, &str)) -> Result<(), String> {
@@ -215,4 +233,24 @@ pub fn names_lines(run: &Run, expected: &[usize]) -> Result<(), String> {
     Err(format!(
         "errors name lines {lines:?}, expected {expected:?}"
     ))
+}
+
+/// For the families' tests: the rows of `fixtures/COMMAND/expected.tsv`,
+/// after asserting that they list every `.in` file there, once, each with
+/// its `.out` file.
+#[cfg(test)]
+pub fn listed_fixtures(command: &str) -> (PathBuf, Vec<cover_check::manifest::ExitExpected>) {
+    let dir = crate::paths::fixtures().join(command);
+    let rows = read_exit_manifest(&dir.join("expected.tsv")).unwrap();
+    let mut inputs = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name.ends_with(".in") {
+            inputs += 1;
+            assert!(rows.iter().any(|r| r.file == name), "{name} not listed");
+            assert!(dir.join(name.replace(".in", ".out")).exists());
+        }
+    }
+    assert_eq!(inputs, rows.len(), "rows for files that are not there");
+    (dir, rows)
 }

@@ -12,10 +12,10 @@
 use std::path::Path;
 
 use anyhow::Result;
-use cover_check::target::{check_answer, read_puzzles, read_shown, Cells};
+use cover_check::target::{check_answer, check_shown_output, read_puzzles, Cells};
 use serde_json::Value;
 
-use super::runner::{exit_family, Check, Env, Fixture, Run};
+use super::runner::{exit_family, first_fault, Check, Env, Fixture, Run};
 
 /// The `target` family.
 pub fn checks(env: &Env) -> Result<Vec<Check>> {
@@ -40,16 +40,10 @@ fn valid_checks(fx: &mut Fixture, input: &Path, expected: &Result<String, String
         }
         Ok((puzzles, expected))
     };
+    let text = std::fs::read_to_string(input).map_err(|e| e.to_string());
     let shown = |run: &Run| {
-        let answers = read_shown(&run.stdout)?;
-        let (puzzles, expected) = with_expected(answers.len())?;
-        for (k, ((puzzle, text), (score, grid))) in
-            puzzles.iter().zip(expected).zip(&answers).enumerate()
-        {
-            check_answer(puzzle, text, *score, grid.as_ref())
-                .map_err(|e| format!("puzzle {}: {e}", k + 1))?;
-        }
-        Ok(())
+        let (text, expected) = (text.as_ref()?, expected.as_ref()?);
+        first_fault(check_shown_output(text, &run.stdout, expected))
     };
     fx.run(&["target", "--show", &path], &[("grids shown", &shown)]);
     let json = |run: &Run| {
@@ -95,25 +89,14 @@ fn valid_checks(fx: &mut Fixture, input: &Path, expected: &Result<String, String
 
 #[cfg(test)]
 mod tests {
-    use cover_check::manifest::read_exit_manifest;
     use cover_check::target::has_solution;
 
     use super::*;
+    use crate::verify::runner::listed_fixtures;
 
     #[test]
     fn the_manifest_lists_every_target_fixture() {
-        let dir = crate::paths::fixtures().join("target");
-        let rows = read_exit_manifest(&dir.join("expected.tsv")).unwrap();
-        let mut inputs = 0;
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let name = entry.unwrap().file_name().to_string_lossy().into_owned();
-            if name.ends_with(".in") {
-                inputs += 1;
-                assert!(rows.iter().any(|r| r.file == name), "{name} not listed");
-                assert!(dir.join(name.replace(".in", ".out")).exists());
-            }
-        }
-        assert_eq!(inputs, rows.len());
+        let (dir, rows) = listed_fixtures("target");
         // Every valid fixture reads here with one expected line a puzzle,
         // and every -1 there is confirmed by the backtracking.
         for row in rows.iter().filter(|r| r.exit != 2) {

@@ -16,7 +16,7 @@ use std::path::Path;
 
 use anyhow::Result;
 
-use super::runner::{Check, Env, Run};
+use super::runner::{first_difference, Check, Env, Run};
 
 /// A command and how it is compared.
 struct Compared {
@@ -56,16 +56,6 @@ fn answer(run: &Run) -> (Option<i32>, &str, &str) {
     (run.code, &run.stdout, &run.stderr)
 }
 
-/// Where `a` and `b` first differ, for a message.
-fn first_difference(a: &str, b: &str) -> String {
-    let line = a
-        .lines()
-        .zip(b.lines())
-        .position(|(x, y)| x != y)
-        .unwrap_or_else(|| a.lines().count().min(b.lines().count()));
-    format!("first difference at line {}", line + 1)
-}
-
 /// Compares one fixture's runs with one and three threads.
 fn compare(env: &Env, command: &str, fixture: &str, flags: &[&str]) -> Result<(), String> {
     let run = |jobs: &str| {
@@ -83,12 +73,12 @@ fn compare(env: &Env, command: &str, fixture: &str, flags: &[&str]) -> Result<()
         format!("exit {:?} against {:?}", one.code, three.code)
     } else if one.stdout != three.stdout {
         format!(
-            "standard output, {}",
+            "standard output, first difference at line {}",
             first_difference(&one.stdout, &three.stdout)
         )
     } else {
         format!(
-            "standard error, {}",
+            "standard error, first difference at line {}",
             first_difference(&one.stderr, &three.stderr)
         )
     };
@@ -146,14 +136,9 @@ mod tests {
 
     #[test]
     fn differences_are_located() {
-        assert_eq!(
-            first_difference("a\nb\nc", "a\nx\nc"),
-            "first difference at line 2"
-        );
-        assert_eq!(
-            first_difference("a\nb", "a\nb\nc"),
-            "first difference at line 3"
-        );
+        assert_eq!(first_difference("a\nb\nc", "a\nx\nc"), 2);
+        assert_eq!(first_difference("a\nb", "a\nb\nc"), 3);
+        assert_eq!(first_difference("a\nb", "a\nb\n"), 3);
     }
 
     #[test]
