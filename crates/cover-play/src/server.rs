@@ -61,6 +61,9 @@ where
     let mut http = http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(config.header_timeout)
+        // The head's bound is exact; the buffer's (its memory) is
+        // approximate, in steps of a read.
+        .max_header_size(MAX_HEAD)
         .max_buf_size(MAX_HEAD);
     let mut tasks = JoinSet::new();
     tokio::pin!(shutdown);
