@@ -225,7 +225,9 @@ thread_local! {
 /// (none: minimal) and how many puzzles to try before giving the closest.
 /// Minimal 16×16 puzzles are nearly all extreme, and trying for an easy
 /// one took minutes, so 16×16 keeps clues to make the easier grades; the
-/// attempts bound the work of a request to about a second.
+/// attempts bound the work of a request: to a second or less, but for
+/// 16×16 hard (12 attempts of up to a second, all of them more often than
+/// not), which is why the server makes 16×16 games ahead.
 fn recipe(side: usize, grade: Grade) -> (Option<usize>, u32) {
     match (side, grade) {
         (16, Grade::Easy) => (Some(140), 4),
