@@ -51,8 +51,8 @@
 //!   several);
 //! - 503 with `Retry-After` (seconds): the server is busy, so retrying
 //!   helps: the request's queue was full, it waited past
-//!   [`Config::deadline`] for a worker or a new game, or the server had
-//!   no room for another connection;
+//!   [`Config::deadline`] for a worker (or [`Config::game_wait`] for a
+//!   new 16×16 game), or the server had no room for another connection;
 //! - 503 without `Retry-After`: a search past [`Config::search_nodes`]
 //!   nodes (retrying gives the same answer).
 //!
@@ -95,9 +95,14 @@ pub struct Config {
     pub light_queue: usize,
     /// How many may wait for the heavy lane (16×16 and 25×25).
     pub heavy_queue: usize,
-    /// How long a request may wait for a thread, or for a new 16×16 game,
-    /// before it is answered 503.
+    /// How long a request may wait for a thread before it is answered
+    /// 503.
     pub deadline: Duration,
+    /// How long a request for a 16×16 game without a seed may wait for
+    /// one to be made ahead before it is answered 503. Longer than
+    /// `deadline`: the wait holds no thread, only the connection (and at
+    /// most 16 wait), and a hard game takes seconds to make.
+    pub game_wait: Duration,
     /// The most connections open at once (see `server`: at the cap a new
     /// one closes the oldest idle one).
     pub max_connections: usize,
@@ -122,6 +127,7 @@ impl Default for Config {
             // Heavy work takes up to seconds: a few each.
             heavy_queue: 4 * cores,
             deadline: Duration::from_secs(5),
+            game_wait: Duration::from_secs(30),
             // Well under the usual 1,024 file descriptors; a browser
             // opens six per server.
             max_connections: 256,

@@ -8,7 +8,8 @@
 //! without a seed (what the page sends) takes a game made before, and
 //! the maker makes the next one. A grade is made for only once someone
 //! asked for it: nothing is made for a server nobody plays 16×16 on.
-//! Its first request waits for the maker, at most the deadline. Every
+//! Its first request waits for the maker, at most `Config::game_wait`
+//! (a wait holds no thread, and at most [`WAITERS`] wait). Every
 //! game is made from a seed of its own, which it reports, so a request
 //! with that seed makes the same game again.
 

@@ -9,6 +9,7 @@
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
@@ -81,7 +82,7 @@ impl Shared {
                 config.heavy_queue,
                 config.deadline,
             )?,
-            pool: Pool::new(config.deadline)?,
+            pool: Pool::new(config.game_wait)?,
             seeds: AtomicU64::new(0),
         })
     }
@@ -276,12 +277,13 @@ impl IntoResponse for GameError {
     }
 }
 
-/// The answer to a request whose work went to a lane or the pool:
-/// refusals are 503 with `Retry-After` (seconds).
+/// The answer to a request whose work went to a lane or the pool, which
+/// may have had it wait up to `wait`: refusals are 503 with
+/// `Retry-After` (seconds).
 fn respond<T: Serialize>(
     outcome: Result<Result<T, GameError>, Refusal>,
     retry_after: u64,
-    config: &Config,
+    wait: Duration,
 ) -> Response {
     let busy = |message: String| {
         let mut response = error(StatusCode::SERVICE_UNAVAILABLE, message);
@@ -297,8 +299,8 @@ fn respond<T: Serialize>(
             "the server is busy (its queue for this size is full); try again in {retry_after} s"
         )),
         Err(Refusal::Late) => busy(format!(
-            "the server was too busy to start this request within {} s; try again in {retry_after} s",
-            config.deadline.as_secs_f64()
+            "the server was too busy to answer this request within {} s; try again in {retry_after} s",
+            wait.as_secs_f64()
         )),
         Err(Refusal::Failed) => error(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -382,12 +384,12 @@ async fn new_game(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: B
     };
     if request.seed.is_none() && size.side() == pool::SIDE {
         let taken = shared.pool.take(grade).await.map(Ok);
-        return respond(taken, RETRY_HEAVY, &shared.config);
+        return respond(taken, RETRY_HEAVY, shared.config.game_wait);
     }
     let seed = pool::fresh_seed(&shared.seeds);
     let (lane, retry_after) = shared.lane(size.cells());
     let made = lane.run(move |_| game::new_game(&request, seed)).await;
-    respond(made, retry_after, &shared.config)
+    respond(made, retry_after, shared.config.deadline)
 }
 
 /// An endpoint that searches: reads a `R`, then answers with `answer` in
@@ -412,7 +414,7 @@ where
     let answered = lane
         .run(move |cancel| answer(&request, budget(cancel)))
         .await;
-    respond(answered, retry_after, &shared.config)
+    respond(answered, retry_after, shared.config.deadline)
 }
 
 /// `/api/import`: the text is read here (cheap) to know the grid's size,
@@ -431,7 +433,7 @@ async fn import(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bod
     let imported = lane
         .run(move |cancel| game::import_puzzle(puzzle, &budget(cancel)))
         .await;
-    respond(imported, retry_after, &shared.config)
+    respond(imported, retry_after, shared.config.deadline)
 }
 
 #[cfg(test)]

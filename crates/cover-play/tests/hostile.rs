@@ -345,7 +345,7 @@ fn light_work_never_waits_behind_heavy_work() {
         "{refusals:?}"
     );
     assert!(
-        refusals[1].contains("too busy to start this request within 0.3 s"),
+        refusals[1].contains("too busy to answer this request within 0.3 s"),
         "{refusals:?}"
     );
     // A 9×9 solve meanwhile is answered at once, by the light lane.
