@@ -17,7 +17,11 @@ keeps the game in progress in the browser, so a reload or a restart of the
 server loses nothing. The page and its JSON API (new, check, hint, solve,
 import; see the README) are served from the binary itself.
 
-Stop the server with Ctrl-C.
+It answers only requests addressed to it (localhost or its address, and its
+port) with JSON bodies, so other sites' pages cannot use it, and it bounds
+slow clients, connections and queued work (see the README).
+
+Stop the server with Ctrl-C (it stops within about half a second).
 
 Examples:
   cover play                    serve on 127.0.0.1:8080 and open the browser
@@ -38,7 +42,8 @@ pub struct PlayArgs {
 
     /// The address to listen on. The default, 127.0.0.1, is reachable from
     /// this machine only; anything else lets other machines play (and use
-    /// this machine's cores), so it is warned about.
+    /// this machine's cores), so it is warned about. They reach it by its
+    /// address (http://IP:PORT/), not a name: other names are refused.
     #[arg(long, value_name = "IP", default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     pub bind: IpAddr,
 }

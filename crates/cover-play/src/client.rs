@@ -1,7 +1,9 @@
 //! A minimal blocking HTTP/1.1 client for loopback: what the tests, the
 //! load benchmark and the browser tests (which talk to ChromeDriver) need,
 //! and no more. One request per connection (`Connection: close`); answers
-//! with `Content-Length`, chunked or read to the end.
+//! with `Content-Length`, chunked or read to the end. [`exchange`] and
+//! [`read_answer`] send and read raw bytes, for the tests of what a
+//! hostile client sends.
 
 use std::io::{self, BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -14,11 +16,21 @@ pub struct Answer {
     pub status: u16,
     /// The `Content-Type` header, if any.
     pub content_type: Option<String>,
+    /// Every header, names in lower case, in order.
+    pub headers: Vec<(String, String)>,
     /// The body.
     pub body: Vec<u8>,
 }
 
 impl Answer {
+    /// The first header named `name` (in lower case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, value)| value.as_str())
+    }
+
     /// The body as JSON.
     pub fn json(&self) -> io::Result<serde_json::Value> {
         serde_json::from_slice(&self.body).map_err(|e| {
@@ -66,11 +78,26 @@ pub fn request(
     }
 }
 
+/// Sends `message` as it is (a request, whole or not, or anything else)
+/// to `addr` and reads the answer; gives up after `timeout` without
+/// progress.
+pub fn exchange(addr: SocketAddr, message: &[u8], timeout: Duration) -> io::Result<Answer> {
+    let mut stream = TcpStream::connect_timeout(&addr, timeout)?;
+    stream.set_read_timeout(Some(timeout))?;
+    stream.set_write_timeout(Some(timeout))?;
+    let written = stream.write_all(message);
+    match read_answer(BufReader::new(stream)) {
+        Err(read_error) => Err(written.err().unwrap_or(read_error)),
+        answer => answer,
+    }
+}
+
 fn bad(what: impl Into<String>) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, what.into())
 }
 
-fn read_answer(mut reader: impl BufRead) -> io::Result<Answer> {
+/// Reads one answer (status line, headers, body) from `reader`.
+pub fn read_answer(mut reader: impl BufRead) -> io::Result<Answer> {
     let mut line = String::new();
     reader.read_line(&mut line)?;
     let status = line
@@ -79,6 +106,7 @@ fn read_answer(mut reader: impl BufRead) -> io::Result<Answer> {
         .and_then(|code| code.parse().ok())
         .ok_or_else(|| bad(format!("not an HTTP status line: {line:?}")))?;
     let (mut length, mut chunked, mut content_type) = (None, false, None);
+    let mut headers = Vec::new();
     loop {
         line.clear();
         if reader.read_line(&mut line)? == 0 {
@@ -92,7 +120,8 @@ fn read_answer(mut reader: impl BufRead) -> io::Result<Answer> {
             return Err(bad(format!("not a header: {header:?}")));
         };
         let value = value.trim();
-        match name.to_ascii_lowercase().as_str() {
+        let name = name.to_ascii_lowercase();
+        match name.as_str() {
             "content-length" => {
                 length = Some(value.parse().map_err(|_| bad("bad Content-Length"))?)
             }
@@ -100,6 +129,7 @@ fn read_answer(mut reader: impl BufRead) -> io::Result<Answer> {
             "content-type" => content_type = Some(value.to_owned()),
             _ => {}
         }
+        headers.push((name, value.to_owned()));
     }
     let mut body = Vec::new();
     if chunked {
@@ -126,6 +156,7 @@ fn read_answer(mut reader: impl BufRead) -> io::Result<Answer> {
     Ok(Answer {
         status,
         content_type,
+        headers,
         body,
     })
 }
@@ -141,6 +172,8 @@ mod tests {
         let answer = read_answer(&length[..]).unwrap();
         assert_eq!((answer.status, &answer.body[..]), (200, &b"hello"[..]));
         assert_eq!(answer.content_type.as_deref(), Some("text/plain"));
+        assert_eq!(answer.header("content-length"), Some("5"));
+        assert_eq!(answer.header("x-absent"), None);
         let chunked = b"HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;x=y\r\nde\r\n0\r\n\r\n";
         let answer = read_answer(&chunked[..]).unwrap();
         assert_eq!((answer.status, &answer.body[..]), (404, &b"abcde"[..]));

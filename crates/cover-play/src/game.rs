@@ -1,12 +1,15 @@
 //! The game's puzzle work, without HTTP: each API call is one function
 //! from a request to a reply or a [`GameError`]. Every search here is
-//! bounded ([`SEARCH_NODES`]); the caller decides threads and transport.
+//! bounded by a [`Budget`] (nodes, and a cancel flag the caller may
+//! raise); the caller decides threads and transport.
 //!
 //! Grids are digits row by row, 0 for empty, `1..=side` otherwise; a
 //! request's grid must be one of the [`PLAYABLE`] sizes.
 
 use std::cell::RefCell;
 use std::io::Cursor;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use cover_models::generate::{Generator, Grade, Rater, Request, UnknownGrade};
 use cover_models::sudoku::logic::{self, Geometry, Step};
@@ -24,9 +27,29 @@ pub const PLAYABLE: [usize; 4] = [4, 9, 16, 25];
 
 /// The search nodes one request may spend finding or proving a solution,
 /// by default; past it the request fails with [`GameError::TooHard`]. 9×9
-/// puzzles take under a thousand, propagated 16×16 a few hundred; this
-/// bounds a thread to about a second on the hardest 25×25 puzzles.
+/// puzzles take under a thousand, propagated 16×16 a few hundred; on the
+/// hardest 25×25 puzzles (full propagation, each node dear) spending it
+/// takes a thread a few seconds.
 pub const SEARCH_NODES: u64 = 300_000;
+
+/// What bounds one request's searches.
+#[derive(Debug, Clone, Default)]
+pub struct Budget {
+    /// The search nodes it may spend.
+    pub nodes: u64,
+    /// Raised by the caller when the answer is no longer wanted (the
+    /// client went away): the search stops within one level.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl From<u64> for Budget {
+    fn from(nodes: u64) -> Budget {
+        Budget {
+            nodes,
+            cancel: None,
+        }
+    }
+}
 
 /// Why a request cannot be answered.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -42,6 +65,10 @@ pub enum GameError {
     /// The search ran out of its node budget (the budget): HTTP 503.
     #[error("the puzzle is too hard to answer within {0} search nodes")]
     TooHard(u64),
+    /// The caller raised the budget's cancel flag: HTTP 503 (nobody
+    /// normally reads it: the flag is raised when the client is gone).
+    #[error("the request was cancelled")]
+    Cancelled,
 }
 
 /// A new game's request.
@@ -56,6 +83,26 @@ pub struct NewRequest {
     /// difficulty give the same puzzle.
     #[serde(default)]
     pub seed: Option<u64>,
+}
+
+impl NewRequest {
+    /// The size and grade asked for, checked: a size the generator makes
+    /// (4, 9 or 16) and a known difficulty.
+    pub fn kind(&self) -> Result<(Size, Grade), GameError> {
+        let size = Size::from_side(self.size)
+            .filter(|s| s.side() <= 16 && s.side() >= 4)
+            .ok_or_else(|| {
+                GameError::BadRequest(format!(
+                    "cannot make a {0}×{0} game (sizes: 4, 9, 16)",
+                    self.size
+                ))
+            })?;
+        let grade: Grade = self
+            .difficulty
+            .parse()
+            .map_err(|e: UnknownGrade| GameError::BadRequest(e.to_string()))?;
+        Ok((size, grade))
+    }
 }
 
 /// A puzzle to play: what `new` and `import` answer.
@@ -178,7 +225,9 @@ thread_local! {
 /// (none: minimal) and how many puzzles to try before giving the closest.
 /// Minimal 16×16 puzzles are nearly all extreme, and trying for an easy
 /// one took minutes, so 16×16 keeps clues to make the easier grades; the
-/// attempts bound the work of a request to about a second.
+/// attempts bound the work of a request: to a second or less, but for
+/// 16×16 hard (12 attempts of up to a second, all of them more often than
+/// not), which is why the server makes 16×16 games ahead.
 fn recipe(side: usize, grade: Grade) -> (Option<usize>, u32) {
     match (side, grade) {
         (16, Grade::Easy) => (Some(140), 4),
@@ -192,19 +241,10 @@ fn recipe(side: usize, grade: Grade) -> (Option<usize>, u32) {
 }
 
 /// A new puzzle of `request.size` and difficulty, unique.
+/// The generator cannot be stopped inside an attempt, so this takes
+/// no [`Budget`]: its work is bounded by the recipe's attempts.
 pub fn new_game(request: &NewRequest, fallback_seed: u64) -> Result<Game, GameError> {
-    let size = Size::from_side(request.size)
-        .filter(|s| s.side() <= 16 && s.side() >= 4)
-        .ok_or_else(|| {
-            GameError::BadRequest(format!(
-                "cannot make a {0}×{0} game (sizes: 4, 9, 16)",
-                request.size
-            ))
-        })?;
-    let grade: Grade = request
-        .difficulty
-        .parse()
-        .map_err(|e: UnknownGrade| GameError::BadRequest(e.to_string()))?;
+    let (size, grade) = request.kind()?;
     let seed = request.seed.unwrap_or(fallback_seed);
     let (clues, max_attempts) = recipe(size.side(), grade);
     let generated = GENERATORS.with_borrow_mut(|generators| {
@@ -292,7 +332,7 @@ fn conflicts(geometry: &Geometry, cells: &[u8]) -> Vec<usize> {
 }
 
 /// The one solution of `givens`, or why there is none to play.
-fn unique_solution(size: Size, givens: &[u8], nodes: u64) -> Result<Vec<u8>, GameError> {
+fn unique_solution(size: Size, givens: &[u8], budget: &Budget) -> Result<Vec<u8>, GameError> {
     let geometry = Geometry::new(size);
     if !conflicts(&geometry, givens).is_empty() {
         return Err(GameError::Unplayable(
@@ -302,9 +342,13 @@ fn unique_solution(size: Size, givens: &[u8], nodes: u64) -> Result<Vec<u8>, Gam
     let puzzle = line_puzzle(size, givens);
     let mut first = None;
     let mut found = 0u64;
+    let limits = Limits {
+        cancel: budget.cancel.clone(),
+        ..Limits::solutions(2)
+    };
     let report = SOLVER.with_borrow_mut(|solver| {
-        solver.max_nodes(Some(nodes));
-        solver.solve(&puzzle, &Limits::solutions(2), |grid| {
+        solver.max_nodes(Some(budget.nodes));
+        solver.solve(&puzzle, &limits, |grid| {
             found += 1;
             if first.is_none() {
                 first = Some(grid.to_vec());
@@ -316,7 +360,8 @@ fn unique_solution(size: Size, givens: &[u8], nodes: u64) -> Result<Vec<u8>, Gam
         (_, 2.., _) => Err(GameError::Unplayable(
             "the puzzle has more than one solution".into(),
         )),
-        (Outcome::NodeBudget | Outcome::Cancelled, _, _) => Err(GameError::TooHard(nodes)),
+        (Outcome::NodeBudget, _, _) => Err(GameError::TooHard(budget.nodes)),
+        (Outcome::Cancelled, _, _) => Err(GameError::Cancelled),
         (_, 1, Some(solution)) => Ok(solution),
         _ => Err(GameError::Unplayable("the puzzle has no solution".into())),
     }
@@ -346,9 +391,9 @@ fn play_size(request: &PlayRequest) -> Result<Size, GameError> {
 }
 
 /// The player's grid against the solution.
-pub fn check(request: &PlayRequest, nodes: u64) -> Result<Check, GameError> {
+pub fn check(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Check, GameError> {
     let size = play_size(request)?;
-    let solution = unique_solution(size, &request.puzzle, nodes)?;
+    let solution = unique_solution(size, &request.puzzle, &budget.into())?;
     let geometry = Geometry::new(size);
     let wrong = (0..request.cells.len())
         .filter(|&c| request.puzzle[c] == 0 && request.cells[c] != 0)
@@ -362,14 +407,14 @@ pub fn check(request: &PlayRequest, nodes: u64) -> Result<Check, GameError> {
     })
 }
 
-/// The next step for the player (`nodes`: the search budget, as for
-/// every function here): a wrong entry first, then the next digit
+/// The next step for the player (`budget`: nodes, or a [`Budget`], as
+/// for every function here): a wrong entry first, then the next digit
 /// that logic places (with the eliminations it needs), else, when only a
 /// guess is left, the solution's digit for the cell with fewest
 /// candidates.
-pub fn hint(request: &PlayRequest, nodes: u64) -> Result<Hint, GameError> {
+pub fn hint(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Hint, GameError> {
     let size = play_size(request)?;
-    let solution = unique_solution(size, &request.puzzle, nodes)?;
+    let solution = unique_solution(size, &request.puzzle, &budget.into())?;
     let geometry = Geometry::new(size);
     let shown: Vec<char> = match &request.symbols {
         Some(text) if text.chars().count() == size.side() => text.chars().collect(),
@@ -431,16 +476,22 @@ pub fn hint(request: &PlayRequest, nodes: u64) -> Result<Hint, GameError> {
 }
 
 /// The solution of a puzzle that has exactly one.
-pub fn solve(request: &SolveRequest, nodes: u64) -> Result<Solution, GameError> {
+pub fn solve(request: &SolveRequest, budget: impl Into<Budget>) -> Result<Solution, GameError> {
     let size = grid_size(&request.puzzle, "puzzle")?;
     Ok(Solution {
-        solution: unique_solution(size, &request.puzzle, nodes)?,
+        solution: unique_solution(size, &request.puzzle, &budget.into())?,
     })
 }
 
 /// The first puzzle of `text`, read as `cover sudoku` reads a file,
 /// playable: a [`PLAYABLE`] size with exactly one solution.
-pub fn import(request: &ImportRequest, nodes: u64) -> Result<Game, GameError> {
+pub fn import(request: &ImportRequest, budget: impl Into<Budget>) -> Result<Game, GameError> {
+    import_puzzle(read_import(request)?, &budget.into())
+}
+
+/// The first puzzle of an import's text, read but not yet searched (a
+/// cheap step: the server reads it first to know the grid's size).
+pub fn read_import(request: &ImportRequest) -> Result<Puzzle, GameError> {
     let mut puzzles = Puzzles::new(Cursor::new(request.text.as_bytes()), None);
     let puzzle = match puzzles.next() {
         None => {
@@ -458,8 +509,14 @@ pub fn import(request: &ImportRequest, nodes: u64) -> Result<Game, GameError> {
             puzzle.line
         )));
     }
+    Ok(puzzle)
+}
+
+/// [`import`] of a puzzle [`read_import`] read.
+pub fn import_puzzle(puzzle: Puzzle, budget: &Budget) -> Result<Game, GameError> {
+    let side = puzzle.size.side();
     let solution =
-        unique_solution(puzzle.size, &puzzle.cells, nodes).map_err(|error| match error {
+        unique_solution(puzzle.size, &puzzle.cells, budget).map_err(|error| match error {
             GameError::Unplayable(what) => {
                 GameError::Unplayable(format!("line {}: {what}", puzzle.line))
             }
@@ -472,7 +529,7 @@ pub fn import(request: &ImportRequest, nodes: u64) -> Result<Game, GameError> {
     };
     // A rating that runs out of nodes took more than any extreme puzzle.
     let grade = RATER
-        .with_borrow_mut(|rater| rater.rate_within(&puzzle, Some(nodes)))
+        .with_borrow_mut(|rater| rater.rate_within(&puzzle, Some(budget.nodes)))
         .map_or(Grade::Extreme, |rating| rating.grade)
         .to_string();
     Ok(Game {

@@ -75,6 +75,19 @@ fn new_games_are_unique_keep_their_size_and_repeat_by_seed() {
         &json!({"size": 9, "difficulty": "easy"}),
     );
     assert!(a["seed"].is_u64() && a["seed"] != b["seed"]);
+    // A 16×16 game without a seed was made ahead; its seed makes it again.
+    let (status, ahead) = post(
+        &server,
+        "/api/new",
+        &json!({"size": 16, "difficulty": "easy"}),
+    );
+    assert_eq!(status, 200, "{ahead}");
+    let (_, again) = post(
+        &server,
+        "/api/new",
+        &json!({"size": 16, "difficulty": "easy", "seed": ahead["seed"]}),
+    );
+    assert_eq!(again, ahead);
     // 9×9 and 16×16 easy games are met as asked.
     for size in [9, 16] {
         let (_, game) = post(

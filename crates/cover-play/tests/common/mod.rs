@@ -66,3 +66,45 @@ pub fn count_solutions(puzzle: &[u8], limit: usize) -> usize {
 pub fn first_solution(puzzle: &[u8]) -> Option<Vec<u8>> {
     sudoku::first_solution(puzzle, side_of(puzzle.len()))
 }
+
+/// A 25×25 puzzle whose search runs seconds and ends at the node budget
+/// (300,000 nodes): Gecode's puzzle of `fixtures/`, its first row
+/// emptied.
+pub fn hard_25x25() -> Vec<u8> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/sudoku/line_25x25_gecode.txt"
+    );
+    let text = std::fs::read_to_string(path).expect("the fixture is there");
+    let line = text
+        .lines()
+        .find(|line| !line.starts_with('#'))
+        .expect("a puzzle line");
+    let symbols = "123456789ABCDEFGHIJKLMNOP";
+    let mut cells: Vec<u8> = line
+        .chars()
+        .map(|c| symbols.find(c).map_or(0, |d| d as u8 + 1))
+        .collect();
+    assert_eq!(cells.len(), 625);
+    cells[..25].fill(0);
+    cells
+}
+
+/// A whole request: `POST path` with `body` sent as `content_type`, and
+/// `extra` header lines (each ending in CRLF).
+pub fn post_message(
+    addr: SocketAddr,
+    path: &str,
+    content_type: &str,
+    extra: &str,
+    body: &[u8],
+) -> Vec<u8> {
+    let mut message = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: {content_type}\r\n\
+         Content-Length: {}\r\n{extra}\r\n",
+        body.len()
+    )
+    .into_bytes();
+    message.extend_from_slice(body);
+    message
+}
