@@ -84,8 +84,6 @@ pub enum Mutation {
     FlipBit,
     /// Replace a byte by a random one (or a digit, or white space).
     Replace,
-    /// Insert a few random bytes.
-    Insert,
     /// Insert one of [`TOKENS`], or a long run of digits.
     Token,
     /// Delete a few bytes.
@@ -94,19 +92,16 @@ pub enum Mutation {
     SwapLines,
     /// Repeat a line.
     DuplicateLine,
-    /// Delete a line.
-    DeleteLine,
     /// Cut the input short.
     Truncate,
 }
 
 /// Every mutation; [`Mutation::Token`] and [`Mutation::Replace`] twice, as they reach the number
-/// parsers (the grammar's inputs reach the models).
+/// parsers. (The grammar's faults drop lines and tokens.)
 #[rustfmt::skip]
 pub const MUTATIONS: &[Mutation] = &[
-    Mutation::FlipBit, Mutation::Replace, Mutation::Replace, Mutation::Insert, Mutation::Token,
-    Mutation::Token, Mutation::Delete, Mutation::SwapLines, Mutation::DuplicateLine,
-    Mutation::DeleteLine, Mutation::Truncate,
+    Mutation::FlipBit, Mutation::Replace, Mutation::Replace, Mutation::Token, Mutation::Token,
+    Mutation::Delete, Mutation::SwapLines, Mutation::DuplicateLine, Mutation::Truncate,
 ];
 
 /// Applies one mutation. Inputs too short for it (a swap of lines in a one-line input) are left as
@@ -134,13 +129,6 @@ pub fn apply(rng: &mut ChaCha8Rng, kind: Mutation, input: &mut Vec<u8>) {
             let at = rng.random_range(0..input.len());
             input[at] = random_byte(rng);
         }
-        Insert => {
-            let at = rng.random_range(0..=input.len());
-            let bytes: Vec<u8> = (0..rng.random_range(1..=8))
-                .map(|_| random_byte(rng))
-                .collect();
-            input.splice(at..at, bytes);
-        }
         Token => {
             let at = rng.random_range(0..=input.len());
             let token: Vec<u8> = if rng.random_ratio(1, 12) {
@@ -163,7 +151,7 @@ pub fn apply(rng: &mut ChaCha8Rng, kind: Mutation, input: &mut Vec<u8>) {
             let keep = rng.random_range(0..input.len());
             input.truncate(keep);
         }
-        SwapLines | DuplicateLine | DeleteLine => {
+        SwapLines | DuplicateLine => {
             let room = MAX_INPUT.saturating_sub(input.len());
             let mut lines = split_lines(input);
             apply_to_lines(rng, kind, &mut lines, room);
@@ -191,9 +179,6 @@ fn apply_to_lines(rng: &mut ChaCha8Rng, kind: Mutation, lines: &mut Vec<Vec<u8>>
             for _ in 0..times.min(room / line.len().max(1)) {
                 lines.insert(at, line.clone());
             }
-        }
-        Mutation::DeleteLine if !lines.is_empty() => {
-            lines.remove(rng.random_range(0..lines.len()));
         }
         _ => {}
     }
