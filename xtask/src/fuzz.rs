@@ -6,7 +6,7 @@
 //! failure ([`mod@classify`]) of each (command, kind) is saved under `DIR/failures/` as
 //! `<n>.input` and `<n>.cmd` (a shell line that replays it), then minimised ([`minimise`]) as
 //! `<n>.min.*`. Case i depends only on the seed and i, so `--seed S` replays a run; the exit status
-//! is 1 when anything failed. Why a dumb fuzzer, and the rest: `docs/measurements.md`.
+//! is 1 when anything failed. Why whole processes, and the figures: `docs/measurements.md`.
 //!
 //! Usage: `cargo xtask fuzz [--seconds N] [--seed S] [--workers W] [--bin PATH] [--mem-mib M]
 //! [--timeout-ms T] [--out DIR] [--command NAME ...]`.
