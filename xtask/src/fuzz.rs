@@ -298,7 +298,8 @@ impl Fuzzer {
         if let Some(failure) = classify(outcome, self.expect(case)) {
             return (Some(failure), false);
         }
-        if !matches!(outcome.end, End::Exited(0 | 1)) {
+        // An output cut by the capture cap cannot be judged whole.
+        if !matches!(outcome.end, End::Exited(0 | 1)) || outcome.stdout_cut {
             return (None, false);
         }
         match answers::check(case, &String::from_utf8_lossy(&outcome.stdout)) {

@@ -50,7 +50,7 @@ pub struct Case {
     /// The input fed on standard input (named `-` on the command line, or not named when it is the
     /// only one), if any.
     pub stdin_slot: Option<usize>,
-    /// The one input is valid, written so: its answers are checked.
+    /// Its one input is valid, and written so (see [`Valid`]): its answers are checked.
     pub valid: Option<Valid>,
 }
 
