@@ -1,18 +1,21 @@
-//! `cargo xtask fuzz`: dumb mutation fuzzing of the whole `cover` binary, on the stable toolchain.
+//! `cargo xtask fuzz`: structure-aware fuzzing of the whole `cover` binary, on the stable toolchain.
 //!
-//! It mutates the input files of `fixtures/` ([`mutate`]) and runs the release binary on them, each
-//! command with flags drawn from its own family ([`commands`]), several processes at once. The
-//! first failure ([`mod@classify`]) of each (command, kind) is saved under `DIR/failures/` as
+//! It draws inputs from each command's grammar ([`grammar`]), mutates a few ([`mutate`]) and runs
+//! the release binary on them, each command with flags drawn from its own family ([`commands`]),
+//! several processes at once; answers to valid inputs are checked ([`answers`]). The first
+//! failure ([`mod@classify`]) of each (command, kind) is saved under `DIR/failures/` as
 //! `<n>.input` and `<n>.cmd` (a shell line that replays it), then minimised ([`minimise`]) as
 //! `<n>.min.*`. Case i depends only on the seed and i, so `--seed S` replays a run; the exit status
-//! is 1 when anything failed. Why a dumb fuzzer, and the rest: `docs/measurements.md`.
+//! is 1 when anything failed. Why whole processes, and the figures: `docs/measurements.md`.
 //!
 //! Usage: `cargo xtask fuzz [--seconds N] [--seed S] [--workers W] [--bin PATH] [--mem-mib M]
 //! [--timeout-ms T] [--out DIR] [--command NAME ...]`.
 
+mod answers;
 mod classify;
 mod commands;
 mod exec;
+mod grammar;
 mod minimise;
 mod mutate;
 
@@ -28,9 +31,8 @@ use anyhow::{bail, Context, Result};
 use crate::flags::Flags;
 use crate::paths;
 use classify::{classify, clip, Expect, Failure, Kind};
-use commands::{case_rng, detect_caps, make_case, Caps, Case, Spec, COMMANDS};
+use commands::{case_rng, make_case, Case, Spec, COMMANDS};
 use exec::{End, Limits, Outcome};
-use mutate::{load_corpus, Seed};
 
 /// The flags, for the help.
 pub const USAGE: &str = "[--seconds N] [--seed S] [--workers W] [--bin PATH] [--mem-mib M] \
@@ -110,13 +112,6 @@ pub fn run(args: &[String]) -> Result<()> {
         .iter()
         .filter(|s| options.commands.is_empty() || options.commands.iter().any(|c| c == s.name))
         .collect();
-    let caps = detect_caps(&bin)?;
-    let readers: Vec<&'static str> = COMMANDS
-        .iter()
-        .filter(|s| s.reads_input)
-        .map(|s| s.name)
-        .collect();
-    let corpus = load_corpus(&paths::fixtures(), &readers)?;
 
     // Our own output directories only: failures of an earlier run would mix with this one's
     // numbers.
@@ -147,8 +142,6 @@ pub fn run(args: &[String]) -> Result<()> {
         limits,
         mem_cap_kib: options.mem_mib * 1024,
         specs,
-        caps,
-        corpus,
         out,
         next_case: AtomicU64::new(0),
         tally: Mutex::new(Tally::default()),
@@ -207,8 +200,6 @@ struct Fuzzer {
     limits: Limits,
     mem_cap_kib: u64,
     specs: Vec<&'static Spec>,
-    caps: Caps,
-    corpus: Vec<Seed>,
     /// The output directory (absolute).
     out: PathBuf,
     /// The index of the next case to draw.
@@ -241,10 +232,11 @@ struct Tally {
 }
 
 impl Tally {
-    /// Cases run and cases failed.
-    fn totals(&self) -> (u64, u64) {
-        let counts = self.by_command.values().map(|t| (t.runs, t.failures));
-        counts.fold((0, 0), |(r, f), (runs, failures)| (r + runs, f + failures))
+    /// Cases run, answered (exit 0 or 1: they reached a search), checked, and failed.
+    fn totals(&self) -> [u64; 4] {
+        let counts = self.by_command.values();
+        let each = counts.map(|t| [t.runs, t.exits[0] + t.exits[1], t.checked, t.failures]);
+        each.fold([0; 4], |sum, t| std::array::from_fn(|i| sum[i] + t[i]))
     }
 }
 
@@ -253,6 +245,8 @@ struct CommandTally {
     runs: u64,
     /// Exit statuses 0, 1, 2, and anything else (other statuses, signals, time-outs).
     exits: [u64; 4],
+    /// Answers checked (see [`answers`]).
+    checked: u64,
     failures: u64,
     time: Duration,
     slowest: Duration,
@@ -267,15 +261,10 @@ impl Fuzzer {
         std::fs::create_dir_all(&dir)?;
         while Instant::now() < stop_at {
             let index = self.next_case.fetch_add(1, Ordering::Relaxed);
-            let case = make_case(
-                &mut case_rng(self.seed, index),
-                &self.specs,
-                &self.caps,
-                &self.corpus,
-            );
+            let case = make_case(&mut case_rng(self.seed, index), &self.specs);
             let outcome = self.run_case(&case, &dir)?;
-            let failure = classify(&outcome, self.expect(&case));
-            self.count_run(&case, &outcome, failure.is_some());
+            let (failure, checked) = self.judge(&case, &outcome);
+            self.count_run(&case, &outcome, failure.is_some(), checked);
             if let Some(failure) = failure {
                 if let Some(id) = self.count_failure(&case, index, &failure) {
                     let runs = self.record(id, &case, index, &failure, &dir)?;
@@ -287,7 +276,7 @@ impl Fuzzer {
     }
 
     /// Adds a run of `case` to the tally of its command.
-    fn count_run(&self, case: &Case, outcome: &Outcome, failed: bool) {
+    fn count_run(&self, case: &Case, outcome: &Outcome, failed: bool, checked: bool) {
         let mut tally = lock(&self.tally);
         let entry = tally.by_command.entry(case.command).or_default();
         entry.runs += 1;
@@ -296,10 +285,33 @@ impl Fuzzer {
             _ => 3,
         }] += 1;
         entry.failures += u64::from(failed);
+        entry.checked += u64::from(checked);
         entry.time += outcome.elapsed;
         entry.slowest = entry.slowest.max(outcome.elapsed);
         entry.peak_rss_kib = entry.peak_rss_kib.max(outcome.peak_rss_kib);
         entry.input_bytes += case.inputs.iter().map(|i| i.len() as u64).sum::<u64>();
+    }
+
+    /// The failure of a run, if any (a broken promise of the interface, else a wrong answer), and
+    /// whether its answer was checked.
+    fn judge(&self, case: &Case, outcome: &Outcome) -> (Option<Failure>, bool) {
+        if let Some(failure) = classify(outcome, self.expect(case)) {
+            return (Some(failure), false);
+        }
+        // An output cut by the capture cap cannot be judged whole.
+        if !matches!(outcome.end, End::Exited(0 | 1)) || outcome.stdout_cut {
+            return (None, false);
+        }
+        match answers::check(case, &String::from_utf8_lossy(&outcome.stdout)) {
+            Ok(checked) => (None, checked),
+            Err(detail) => (
+                Some(Failure {
+                    kind: Kind::WrongAnswer,
+                    detail,
+                }),
+                true,
+            ),
+        }
     }
 
     /// What the classifier must know of `case`.
@@ -363,9 +375,9 @@ impl Fuzzer {
         // that does not fail again is flaky.
         let started = Instant::now();
         let reproduces = |c: &Case| {
-            self.run_case(c, dir)
-                .ok()
-                .and_then(|o| classify(&o, self.expect(c)))
+            let outcome = self.run_case(c, dir).ok();
+            outcome
+                .and_then(|o| self.judge(c, &o).0)
                 .is_some_and(|f| f.kind == kind)
         };
         let flaky = !reproduces(case);
@@ -441,7 +453,7 @@ impl Fuzzer {
     fn print_header(&self, options: &Options, floor: &Outcome) {
         let (seconds, workers) = (options.seconds, options.workers);
         let (mem_mib, timeout_ms) = (options.mem_mib, options.timeout_ms);
-        let (seed, bin, files) = (self.seed, self.bin.display(), self.corpus.len());
+        let (seed, bin) = (self.seed, self.bin.display());
         let names: Vec<&str> = self.specs.iter().map(|s| s.name).collect();
         let commands = names.join(" ");
         let address_space_gib = ADDRESS_SPACE >> 30;
@@ -449,18 +461,8 @@ impl Fuzzer {
             "fuzz: seed {seed} (repeat with --seed {seed}), {seconds} s, {workers} workers, commands {commands}"
         );
         eprintln!(
-            "fuzz: binary {bin}; corpus {files} files; memory cap {mem_mib} MiB (address space {address_space_gib} GiB), time limit {timeout_ms} ms"
+            "fuzz: binary {bin}; memory cap {mem_mib} MiB (address space {address_space_gib} GiB), time limit {timeout_ms} ms"
         );
-        let lacking: Vec<&str> = names
-            .into_iter()
-            .filter(|n| !self.caps.max_nodes.contains(n))
-            .collect();
-        if !lacking.is_empty() {
-            let lacking = lacking.join(" ");
-            eprintln!(
-                "fuzz: no --max-nodes in: {lacking} (their searches are bounded by --limit and small sizes only)"
-            );
-        }
         let floor_kib = floor.peak_rss_kib;
         eprintln!(
             "fuzz: `cover --version` peaks at {floor_kib} KiB: the floor of every measure of memory"
@@ -473,24 +475,23 @@ impl Fuzzer {
 
     fn print_progress(&self, start: Instant) {
         let seconds = start.elapsed().as_secs_f64();
-        let (tried, failed) = lock(&self.tally).totals();
+        let [tried, answered, _, failed] = lock(&self.tally).totals();
         let kinds = lock(&self.failures).len();
         eprintln!(
-            "fuzz: {seconds:.0} s, {tried} inputs ({:.0}/s), {failed} failures ({kinds} kinds)",
+            "fuzz: {seconds:.0} s, {tried} inputs ({:.0}/s), {:.0}% reached a search, {failed} failures ({kinds} kinds)",
             tried as f64 / seconds.max(1e-9),
+            percent(answered, tried),
         );
     }
 
     /// The summary on standard output; returns the number of failures.
     fn print_summary(&self, elapsed: Duration) -> u64 {
         let total = lock(&self.tally);
-        let (tried, failed) = total.totals();
+        let [tried, answered, checked, failed] = total.totals();
         let seconds = elapsed.as_secs_f64();
         println!(
-            "fuzz: seed {}, {seconds:.1} s, {tried} inputs, {:.1} inputs/s, {} runs minimising",
-            self.seed,
-            tried as f64 / seconds.max(1e-9),
-            total.minimise_runs
+            "fuzz: seed {}, {seconds:.1} s, {} runs minimising",
+            self.seed, total.minimise_runs
         );
         let own = exec::own_peak_rss_kib();
         println!(
@@ -505,16 +506,17 @@ impl Fuzzer {
             }
         );
         // The columns of the rows below.
-        println!("command       runs   exit 0   exit 1   exit 2  other   failed  mean ms   slowest  peak MiB  input MB");
+        println!("command       runs   exit 0   exit 1   exit 2  other  checked   failed  mean ms   slowest  peak MiB  input MB");
         for (name, t) in &total.by_command {
             println!(
-                "{:<9} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8} {:>8.2} {:>8.2}s {:>9.1} {:>9.1}",
+                "{:<9} {:>8} {:>8} {:>8} {:>8} {:>6} {:>8} {:>8} {:>8.2} {:>8.2}s {:>9.1} {:>9.1}",
                 name,
                 t.runs,
                 t.exits[0],
                 t.exits[1],
                 t.exits[2],
                 t.exits[3],
+                t.checked,
                 t.failures,
                 t.time.as_secs_f64() * 1e3 / t.runs.max(1) as f64,
                 t.slowest.as_secs_f64(),
@@ -543,7 +545,12 @@ impl Fuzzer {
             );
         }
         let kinds = failures.len();
-        println!("fuzz: {failed} failures of {kinds} kinds in {tried} inputs");
+        println!(
+            "fuzz: {tried} inputs, {:.1}% reached a search ({:.1}% checked), {:.1} inputs/s, {failed} failures of {kinds} kinds",
+            percent(answered, tried),
+            percent(checked, tried),
+            tried as f64 / seconds.max(1e-9),
+        );
         failed
     }
 }
@@ -551,6 +558,11 @@ impl Fuzzer {
 /// `mutex`'s guard; a worker that panicked holding it left counts, still worth reporting.
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// `part` of `whole`, in percent.
+fn percent(part: u64, whole: u64) -> f64 {
+    100.0 * part as f64 / whole.max(1) as f64
 }
 
 /// The names of a case's inputs in a worker's directory.

@@ -29,6 +29,8 @@ pub enum Kind {
     /// Exit status 0 with nothing on standard output, from a command that always has an instance to
     /// answer.
     NoAnswer,
+    /// An answer that cover-check's oracle refutes (see `answers.rs`).
+    WrongAnswer,
 }
 
 impl Kind {
@@ -45,6 +47,7 @@ impl Kind {
             Kind::StderrFormat => "stderr line not a diagnostic".into(),
             Kind::BadJson => "stdout line not JSON".into(),
             Kind::NoAnswer => "exit 0 without an answer".into(),
+            Kind::WrongAnswer => "wrong answer".into(),
         }
     }
 }

@@ -1,21 +1,17 @@
 //! The commands of `cover` as the fuzzer drives them: which read input, the flags each is run with
 //! (drawn from its own family, now and then with an odd value), and the [`Case`]: one invocation
 //! with its inputs, fed on standard input, as files, or both. Every search is bounded
-//! (`--max-nodes` where `--help` lists it, `--limit` with `--all`, `--attempts`, small boards), so
-//! that a legitimately exponential search does not look like a hang.
+//! (`--max-nodes` where the command takes it, `--limit` with `--all`, `--attempts`, small boards),
+//! so that a legitimately exponential search does not look like a hang.
 
-use std::collections::BTreeSet;
 use std::ffi::OsString;
-use std::path::Path;
-use std::time::Duration;
 
-use anyhow::{bail, Result};
-use cover_check::process;
 use rand::rngs::ChaCha8Rng;
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{RngExt, SeedableRng};
 
-use super::mutate::{make_input, Seed};
+use super::grammar::Valid;
+use super::mutate::make_input;
 
 /// A command of `cover` and how often it is drawn.
 pub struct Spec {
@@ -25,47 +21,21 @@ pub struct Spec {
     /// Relative weight. The commands that parse input get most runs; the other two have only their
     /// flags to vary, and cost more per run.
     pub weight: u32,
+    /// It takes `--max-nodes`.
+    pub max_nodes: bool,
 }
 
 /// Every command, in the order of the report.
 #[rustfmt::skip]
 pub const COMMANDS: &[Spec] = &[
-    Spec { name: "sudoku", reads_input: true, weight: 24 },
-    Spec { name: "exact", reads_input: true, weight: 24 },
-    Spec { name: "radar", reads_input: true, weight: 20 },
-    Spec { name: "target", reads_input: true, weight: 20 },
-    Spec { name: "queens", reads_input: false, weight: 4 },
-    Spec { name: "generate", reads_input: false, weight: 4 },
-    Spec { name: "shard", reads_input: true, weight: 12 },
+    Spec { name: "sudoku", reads_input: true, weight: 24, max_nodes: true },
+    Spec { name: "exact", reads_input: true, weight: 24, max_nodes: true },
+    Spec { name: "radar", reads_input: true, weight: 20, max_nodes: true },
+    Spec { name: "target", reads_input: true, weight: 20, max_nodes: true },
+    Spec { name: "queens", reads_input: false, weight: 4, max_nodes: true },
+    Spec { name: "generate", reads_input: false, weight: 4, max_nodes: false },
+    Spec { name: "shard", reads_input: true, weight: 12, max_nodes: false },
 ];
-
-/// What the binary at hand supports.
-#[derive(Clone, Debug, Default)]
-pub struct Caps {
-    /// The commands whose `--help` mentions `--max-nodes`.
-    pub max_nodes: BTreeSet<&'static str>,
-}
-
-/// Asks `cover <command> --help` of every command whether it takes `--max-nodes`.
-pub fn detect_caps(bin: &Path) -> Result<Caps> {
-    let mut caps = Caps::default();
-    for spec in COMMANDS {
-        let help = process::run(bin, &[spec.name, "--help"], b"", Duration::from_secs(60))
-            .map_err(anyhow::Error::msg)?;
-        if help.code != Some(0) {
-            bail!(
-                "`{} {} --help` failed: {}",
-                bin.display(),
-                spec.name,
-                help.stderr
-            );
-        }
-        if help.stdout.contains("--max-nodes") {
-            caps.max_nodes.insert(spec.name);
-        }
-    }
-    Ok(caps)
-}
 
 /// One invocation of `cover`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,6 +50,8 @@ pub struct Case {
     /// The input fed on standard input (named `-` on the command line, or not named when it is the
     /// only one), if any.
     pub stdin_slot: Option<usize>,
+    /// Its one input is valid, and written so (see [`Valid`]): its answers are checked.
+    pub valid: Option<Valid>,
 }
 
 impl Case {
@@ -88,6 +60,12 @@ impl Case {
         self.flags
             .iter()
             .any(|g| g.first().is_some_and(|f| f == flag))
+    }
+
+    /// The value of a flag, if it has one.
+    pub fn value(&self, flag: &str) -> Option<&str> {
+        let group = self.flags.iter().find(|g| g[0] == flag)?;
+        group.get(1).map(String::as_str)
     }
 
     /// The bytes for standard input.
@@ -124,19 +102,14 @@ pub fn case_rng(seed: u64, index: u64) -> ChaCha8Rng {
 }
 
 /// Draws a case: a command (among `allowed`), its flags, its inputs.
-pub fn make_case(
-    rng: &mut ChaCha8Rng,
-    allowed: &[&'static Spec],
-    caps: &Caps,
-    corpus: &[Seed],
-) -> Case {
+pub fn make_case(rng: &mut ChaCha8Rng, allowed: &[&'static Spec]) -> Case {
     let spec = *allowed
         .choose_weighted(rng, |s| s.weight)
         .expect("at least one command");
-    let mut flags = flags(rng, spec.name, caps);
+    let mut flags = flags(rng, spec);
     // Threads are always set: the default is every core, and 2 workers of 2 threads each already
     // fill this machine. (`shard forecast` has no threads to set.)
-    if !is_forecast(&flags) {
+    if first(&flags) != "forecast" {
         flags.push(vec!["--jobs".into(), odd_or(rng, &["1", "2"], 40)]);
     }
     // clap takes flags in any order, and `queens`' N anywhere among them. (`shard`'s subcommand
@@ -147,7 +120,7 @@ pub fn make_case(
     if !spec.reads_input {
         // Standard input is ignored; random bytes on it cost little.
         let input = if rng.random_bool(0.1) {
-            make_input(rng, "sudoku", corpus)
+            make_input(rng, "sudoku", &[]).0
         } else {
             Vec::new()
         };
@@ -156,18 +129,24 @@ pub fn make_case(
             flags,
             inputs: vec![input],
             stdin_slot: Some(0),
+            valid: None,
         };
     }
-    let count = if rng.random_bool(0.85) {
+    // `shard split` reads one problem.
+    let split = first(&flags) == "split";
+    let count = if rng.random_bool(0.85) || split {
         1
     } else {
         rng.random_range(2..=3)
     };
-    let inputs: Vec<Vec<u8>> = (0..count)
-        .map(|_| make_input(rng, spec.name, corpus))
-        .collect();
-    // One input alone goes on standard input more often than not; of several, one may be `-`.
-    let stdin_slot = if count == 1 {
+    let (inputs, valid): (Vec<Vec<u8>>, Vec<Option<Valid>>) = (0..count)
+        .map(|_| make_input(rng, spec.name, &flags))
+        .unzip();
+    // One input alone goes on standard input more often than not (but `shard split` reads files
+    // only); of several, one may be `-`.
+    let stdin_slot = if split {
+        None
+    } else if count == 1 {
         rng.random_bool(0.6).then_some(0)
     } else {
         rng.random_bool(0.5).then(|| rng.random_range(0..count))
@@ -177,6 +156,7 @@ pub fn make_case(
         flags,
         inputs,
         stdin_slot,
+        valid: valid[0].filter(|_| count == 1),
     }
 }
 
@@ -186,6 +166,9 @@ pub fn make_case(
 const ODD_NUMBERS: &[&str] = &[
     "0", "-1", "", "x", "18446744073709551616", "4294967296x", "1e3", "+3", " 3", "3 ", "٣",
 ];
+
+/// The levels of `--propagate`.
+const LEVELS: [&str; 4] = ["none", "auto", "basic", "full"];
 
 /// Usually one of `usual`; one time in `odds` an odd value instead.
 fn odd_or(rng: &mut ChaCha8Rng, usual: &[&str], odds: u32) -> String {
@@ -197,7 +180,7 @@ fn odd_or(rng: &mut ChaCha8Rng, usual: &[&str], odds: u32) -> String {
 }
 
 /// One of `values` (not empty).
-fn pick<'a>(rng: &mut ChaCha8Rng, values: &[&'a str]) -> &'a str {
+pub fn pick<'a>(rng: &mut ChaCha8Rng, values: &[&'a str]) -> &'a str {
     values.choose(rng).copied().unwrap_or_default()
 }
 
@@ -205,12 +188,12 @@ fn pair(flag: &str, value: impl Into<String>) -> Vec<String> {
     vec![flag.to_owned(), value.into()]
 }
 
-/// Whether the flags are those of `shard forecast`, which takes neither `--jobs` nor `--stats`.
-fn is_forecast(flags: &[Vec<String>]) -> bool {
+/// The first word of the flags: `shard`'s subcommand.
+fn first(flags: &[Vec<String>]) -> &str {
     flags
         .first()
-        .and_then(|group| group.first())
-        .is_some_and(|first| first == "forecast")
+        .and_then(|g| g.first())
+        .map_or("", String::as_str)
 }
 
 fn single(flag: &str) -> Vec<String> {
@@ -218,27 +201,34 @@ fn single(flag: &str) -> Vec<String> {
 }
 
 /// The flags of one run of `command`, drawn from its own family.
-fn flags(rng: &mut ChaCha8Rng, command: &str, caps: &Caps) -> Vec<Vec<String>> {
+fn flags(rng: &mut ChaCha8Rng, spec: &Spec) -> Vec<Vec<String>> {
     let mut flags = Vec::new();
     let json = rng.random_bool(0.3);
-    match command {
+    match spec.name {
         "sudoku" => {
             // `--pretty` goes only with plain solutions: clap refuses the other pairs, and a usage
             // error reaches no parser.
             let mut plain = false;
-            match rng.random_range(0..8) {
+            match rng.random_range(0..9) {
                 0 => flags.push(single("--count")),
                 1 => flags.extend([single("--count"), pair("--limit", odd_or(rng, &["2"], 20))]),
                 2 => flags.extend([single("--all"), pair("--limit", odd_or(rng, &["3"], 20))]),
                 3 => flags.push(pair("--limit", "2")),
                 4 => flags.push(single("--rate")),
+                5 => flags.push(single("--explain")),
                 _ => plain = true,
             }
             if plain && !json && rng.random_bool(0.2) {
                 flags.push(single("--pretty"));
             }
-            if rng.random_bool(0.3) {
-                flags.push(pair("--engine", pick(rng, &["linked", "compact"])));
+            let engines = ["linked", "compact", "band", "triad", "auto"];
+            let engine = rng.random_bool(0.3).then(|| pick(rng, &engines));
+            flags.extend(engine.map(|e| pair("--engine", e)));
+            // The 9×9 engines reason on their own: `basic` and `full` are a usage error with them.
+            let alone = matches!(engine, Some("band" | "triad"));
+            if rng.random_bool(0.2) {
+                let levels = &LEVELS[..if alone { 2 } else { 4 }];
+                flags.push(pair("--propagate", pick(rng, levels)));
             }
             if rng.random_bool(0.06) {
                 #[rustfmt::skip]
@@ -269,6 +259,9 @@ fn flags(rng: &mut ChaCha8Rng, command: &str, caps: &Caps) -> Vec<Vec<String>> {
         "target" => {
             if rng.random_bool(0.4) {
                 flags.push(single("--show"));
+            }
+            if rng.random_bool(0.2) {
+                flags.push(pair("--propagate", pick(rng, &LEVELS)));
             }
         }
         "queens" => {
@@ -320,14 +313,14 @@ fn flags(rng: &mut ChaCha8Rng, command: &str, caps: &Caps) -> Vec<Vec<String>> {
             }
         }
         "shard" => {
-            // The inputs are shard lines (for `run`) or result lines (for `merge` and `forecast`)
-            // of `fixtures/shard/`, mutated; the split file of `--remaining` and `forecast` is the
-            // fixture.
+            // The inputs are a problem (for `split`), shard lines (for `run`) or result lines (for
+            // `merge` and `forecast`) of `fixtures/shard/`; the split file of `--remaining` and
+            // `forecast` is the fixture.
             let split = crate::paths::fixtures().join("shard/queens6.shards.jsonl");
             let split = split.to_string_lossy().into_owned();
-            match rng.random_range(0..10) {
+            match rng.random_range(0..11) {
                 0..=4 => {
-                    let n = odd_or(rng, &["6", "6", "6", "5", "8"], 20);
+                    let n = odd_or(rng, &["6", "6", "6", "6", "6", "5", "8"], 20);
                     flags.push(vec!["run".into(), "--queens".into(), n]);
                 }
                 5..=7 => {
@@ -336,24 +329,33 @@ fn flags(rng: &mut ChaCha8Rng, command: &str, caps: &Caps) -> Vec<Vec<String>> {
                         flags.push(pair("--remaining", split));
                     }
                 }
-                _ => {
+                8 => {
                     flags.push(vec!["forecast".into(), split]);
                     flags.push(pair("--workers", odd_or(rng, &["1", "100"], 20)));
+                }
+                _ => {
+                    let shards = odd_or(rng, &["1", "4", "16"], 20);
+                    flags.push(vec!["split".into(), "--shards".into(), shards]);
                 }
             }
         }
         other => unreachable!("no flags for {other}"),
     }
-    if json {
+    // `shard split` writes JSON lines only.
+    if json && first(&flags) != "split" {
         flags.push(single("--json"));
     }
-    if rng.random_bool(0.08) && !is_forecast(&flags) {
+    if rng.random_bool(0.08) && first(&flags) != "forecast" {
         flags.push(single("--stats"));
     }
-    if caps.max_nodes.contains(command) {
+    if spec.max_nodes {
         // A node budget: mostly large enough to solve what is solvable, now and then tiny, to reach
         // the `gave up` paths.
-        let budget = odd_or(rng, &["100000", "100000", "100000", "1000", "10", "1"], 30);
+        let budget = odd_or(
+            rng,
+            &["100000", "100000", "100000", "100000", "1000", "10"],
+            30,
+        );
         flags.push(pair("--max-nodes", budget));
     }
     flags
@@ -363,16 +365,10 @@ fn flags(rng: &mut ChaCha8Rng, command: &str, caps: &Caps) -> Vec<Vec<String>> {
 mod tests {
     use super::*;
 
-    fn caps() -> Caps {
-        Caps {
-            max_nodes: ["sudoku", "exact"].into_iter().collect(),
-        }
-    }
-
     #[test]
     fn a_case_depends_only_on_seed_and_index() {
         let all: Vec<&Spec> = COMMANDS.iter().collect();
-        let make = |seed, index| make_case(&mut case_rng(seed, index), &all, &caps(), &[]);
+        let make = |seed, index| make_case(&mut case_rng(seed, index), &all);
         assert_eq!(make(1, 5), make(1, 5));
         let differ = (0..20).filter(|&i| make(1, i) != make(1, i + 1)).count();
         assert!(differ > 15);
@@ -382,15 +378,15 @@ mod tests {
     fn searches_are_bounded_where_the_binary_allows() {
         let all: Vec<&Spec> = COMMANDS.iter().collect();
         for index in 0..500 {
-            let case = make_case(&mut case_rng(9, index), &all, &caps(), &[]);
+            let case = make_case(&mut case_rng(9, index), &all);
             assert_eq!(
                 case.has_flag("--jobs"),
-                !is_forecast(&case.flags),
+                first(&case.flags) != "forecast",
                 "{case:?}"
             );
             let bounded = case.has_flag("--max-nodes");
-            let expected = caps().max_nodes.contains(case.command);
-            assert_eq!(bounded, expected, "{case:?}");
+            let spec = COMMANDS.iter().find(|s| s.name == case.command).unwrap();
+            assert_eq!(bounded, spec.max_nodes, "{case:?}");
             if case.has_flag("--all") {
                 assert!(case.has_flag("--limit"), "{case:?}");
             }
@@ -404,6 +400,7 @@ mod tests {
             flags: vec![vec!["--count".into()]],
             inputs: vec![b"a".to_vec(), b"b".to_vec()],
             stdin_slot: Some(1),
+            valid: None,
         };
         let names = ["in0".to_owned(), "in1".to_owned()];
         assert_eq!(case.args(&names), ["exact", "--count", "in0", "-"]);

@@ -138,6 +138,7 @@ mod tests {
             flags: vec![vec!["--count".into()], vec!["--jobs".into(), "1".into()]],
             inputs: vec![b"a\nb\n".to_vec(), b"1\n2\nboom\n3\n".to_vec()],
             stdin_slot: Some(1),
+            valid: None,
         };
         let fails = |c: &Case| c.has_flag("--count") && c.stdin().windows(4).any(|w| w == b"boom");
         let (small, runs) = minimise(&case, Duration::from_secs(10), fails);
