@@ -594,9 +594,8 @@ pub fn check_knuth_all_text(cover: &Cover, want: u64, stdout: &str) -> Result<()
             block.push(option);
             continue;
         }
-        if block.is_empty() {
-            return Err(format!("a blank line where solution {number} should start"));
-        }
+        // A blank line alone is the empty solution (every primary item
+        // may be left uncovered): check_cover says whether it is one.
         check_cover(cover, &block).map_err(|m| format!("solution {number}: {m}"))?;
         solutions.push(std::mem::take(&mut block));
     }
@@ -634,7 +633,8 @@ pub fn check_knuth_text(cover: &Cover, count: u64, stdout: &str) -> Result<(), S
             _ => Err(format!("expected `no solution`, found {}", snippet(stdout))),
         };
     }
-    if block.is_empty() || rest.is_empty() {
+    // An empty block before the blank line is the empty solution.
+    if rest.is_empty() {
         let found = snippet(stdout);
         return Err(format!(
             "expected option lines and a blank line, found {found}"
@@ -993,5 +993,19 @@ mod tests {
         );
         assert_eq!(check_knuth_all_text(&cover, 0, "no solution\n\n"), Ok(()));
         assert!(check_knuth_all_text(&cover, 0, "q\n\n").is_err());
+    }
+
+    #[test]
+    fn the_empty_solution_is_a_blank_line() {
+        // Every primary item may stay uncovered: {} and {a} are solutions.
+        let optional = read_knuth("0:1|a\na\n").unwrap();
+        assert_eq!(check_knuth_text(&optional, 2, "\n"), Ok(()));
+        assert_eq!(check_knuth_all_text(&optional, 2, "\na\n\n"), Ok(()));
+        assert_eq!(check_knuth_all_text(&optional, 2, "a\n\n\n"), Ok(()));
+        assert!(check_knuth_all_text(&optional, 2, "\n\n").is_err(), "twice");
+        // Where an item must be covered, a blank line is no solution.
+        let needed = read_knuth("a\na\n").unwrap();
+        assert!(check_knuth_text(&needed, 1, "\n").is_err());
+        assert!(check_knuth_all_text(&needed, 1, "\n").is_err());
     }
 }

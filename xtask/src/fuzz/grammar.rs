@@ -265,11 +265,11 @@ fn exact(
             lines.extend(options.iter().map(row));
             continue;
         }
-        // Bounds, but not on p0: with every minimum 0 the empty set is a solution, which
-        // cover-check's reader of answers cannot tell from no answer.
+        // Bounds on any item: with every minimum 0 the empty set is a solution (a blank line).
         let bounds = ["", "", "", "0:2|", "2|", "1:3|"];
-        let mut items = vec!["p0".to_owned()];
-        items.extend((1..primary).map(|i| format!("{}p{i}", pick(rng, &bounds))));
+        let mut items: Vec<String> = (0..primary)
+            .map(|i| format!("{}p{i}", pick(rng, &bounds)))
+            .collect();
         if secondary > 0 {
             items.push("|".into());
             items.extend((0..secondary).map(|i| format!("s{i}")));
