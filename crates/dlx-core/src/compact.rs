@@ -61,7 +61,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use thiserror::Error;
 
-use crate::engine::{Control, Limits, Outcome, Report, Search, Stats, UnknownOption, Visitor};
+use crate::engine::{
+    Control, Deadline, Limits, Outcome, Report, Search, Stats, UnknownOption, Visitor,
+};
 use crate::problem::Problem;
 use crate::propagate::{Domain, Propagator, Slot, Verdict};
 
@@ -1103,6 +1105,7 @@ impl<M: Mask, K: Key> Compact<M, K> {
     ) -> Outcome {
         let budget = limits.node_budget.unwrap_or(u64::MAX);
         let cancel: Option<&AtomicBool> = limits.cancel.as_deref();
+        let mut deadline = Deadline::new(limits.deadline);
         let item_field = self.item_field;
         let item_mask = (1u32 << item_field) - 1;
         loop {
@@ -1113,6 +1116,9 @@ impl<M: Mask, K: Key> Compact<M, K> {
             }
             if cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
                 return Outcome::Cancelled;
+            }
+            if deadline.passed() {
+                return Outcome::TimeLimit;
             }
             self.nodes_visited += 1;
             let mut key = if low < self.two { low } else { self.scan() };
@@ -1390,6 +1396,19 @@ mod tests {
         };
         let report = solver.count_with(&[], &limits).unwrap();
         assert_eq!(report.outcome, Outcome::Cancelled);
+        // A deadline already past: stopped at the root.
+        let limits = Limits {
+            deadline: Some(std::time::Instant::now()),
+            ..Limits::none()
+        };
+        let report = solver.count_with(&[], &limits).unwrap();
+        assert_eq!(
+            (report.outcome, report.stats.nodes),
+            (Outcome::TimeLimit, 0)
+        );
+        assert!(solver
+            .resume(&Limits::none(), &mut |_: &[usize]| Control::Continue)
+            .is_none());
         // And the solver still answers the whole search afterwards.
         assert_eq!(solver.count(), 16);
     }
