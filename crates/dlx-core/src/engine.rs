@@ -179,6 +179,22 @@ impl Deadline {
         self.countdown == 0 && self.read()
     }
 
+    /// For a loop that counts its nodes itself (and so can fold this into
+    /// a comparison it makes anyway): reads the clock now, and says `None`
+    /// once the deadline has passed, else after how many nodes to read it
+    /// again (`u64::MAX` without a deadline).
+    #[cold]
+    #[inline(never)]
+    pub fn next_read(&mut self) -> Option<u64> {
+        if self.at.is_none() {
+            return Some(u64::MAX);
+        }
+        if self.read() {
+            return None;
+        }
+        Some(u64::from(self.stride))
+    }
+
     /// Reads the clock, and sets when to read it next.
     #[cold]
     #[inline(never)]
