@@ -1,19 +1,23 @@
 //! What every command shares: the input files, the `--json`, `--jobs` and
-//! `--stats` flags, the exit status and the stats summary.
+//! `--stats` flags (and the threads `--jobs` starts, capped), the
+//! `--time-limit` of the commands that search, the exit status and the
+//! stats summary.
 //!
-//! A command flattens [`Inputs`] (when it reads files) and [`Common`] into
-//! its own arguments, records each instance in a [`Session`], and `main`
-//! turns the session into the exit status and the summary.
+//! A command flattens [`Inputs`] (when it reads files), [`TimeLimit`]
+//! (when it searches) and [`Common`] into its own arguments, records each
+//! instance in a [`Session`], and `main` turns the session into the exit
+//! status and the summary.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use anyhow::anyhow;
 use clap::Args;
-use dlx_core::Stats;
+use dlx_core::{Limits, Stats};
 
 use crate::output;
 
@@ -140,6 +144,94 @@ impl Solutions {
     }
 }
 
+/// `--time-limit`, beside `--max-nodes` in every command that searches.
+#[derive(Args, Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TimeLimit {
+    /// Give up on an instance once its search has run SECONDS (fractions
+    /// allowed: 0.5).
+    ///
+    /// Its answer is then `gave up`, as at --max-nodes (JSON status
+    /// "gave_up"; with --all, after the solutions found by then), and the
+    /// exit status is 1; the other instances are still answered. The
+    /// clock of an instance starts when its search does, and is read as
+    /// the search goes down a level (every node where nodes are slow), so
+    /// a search ends within a node's work of the limit. Unlike
+    /// --max-nodes, where it ends depends on the machine and the threads.
+    #[arg(id = "time_limit", long = "time-limit", value_name = "SECONDS", value_parser = parse_seconds)]
+    pub limit: Option<Duration>,
+}
+
+impl TimeLimit {
+    /// The limits of a search that starts now: `max_nodes` nodes and this
+    /// time limit.
+    pub fn limits(&self, max_nodes: Option<u64>) -> Limits {
+        Limits {
+            node_budget: max_nodes,
+            ..Limits::none()
+        }
+        .with_time_limit(self.limit)
+    }
+}
+
+/// Reads `--time-limit`: a number of seconds above 0, finite.
+pub fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a number of seconds (such as 10 or 0.5), found {text:?}"))?;
+    if !seconds.is_finite() || seconds <= 0.0 {
+        return Err(format!(
+            "expected a number of seconds above 0 (such as 10 or 0.5), found {text:?}"
+        ));
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|_| format!("{text} seconds is too long"))
+}
+
+/// The most threads `--jobs` starts, per core: more only queue for the
+/// cores (and thousands of threads take seconds, and memory, to start).
+pub const JOBS_PER_CORE: usize = 4;
+
+/// The threads `jobs` asks for (all cores when `None`), at most
+/// [`JOBS_PER_CORE`] per core.
+pub fn threads(jobs: Option<NonZeroUsize>) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    jobs.map_or(cores, NonZeroUsize::get)
+        .min(JOBS_PER_CORE * cores)
+}
+
+/// A pool of `threads(jobs)` threads, or one error that says so when the
+/// system will not start them.
+pub fn thread_pool(jobs: Option<NonZeroUsize>) -> anyhow::Result<rayon::ThreadPool> {
+    let threads = threads(jobs);
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| cannot_start(threads, &e))
+}
+
+/// The error of threads that could not be started (rayon's error repeats
+/// its cause, so only its text is kept).
+fn cannot_start(threads: usize, error: &rayon::ThreadPoolBuildError) -> anyhow::Error {
+    anyhow!("cannot start {threads} threads: {error} (try fewer with --jobs)")
+}
+
+/// The most nodes a search split across threads may copy in all (a copy
+/// of its links per thread, 16 bytes a node): 256 MiB.
+pub const MAX_SPLIT_NODES: usize = 1 << 24;
+
+/// How many threads may each hold a copy of `problem`'s links, all
+/// together within [`MAX_SPLIT_NODES`] (at least one).
+pub fn copies_fit(problem: &dlx_core::Problem) -> usize {
+    (MAX_SPLIT_NODES / problem.node_count().max(1)).max(1)
+}
+
+/// Whether `problem`'s search may be split across rayon's threads: its
+/// links copied once per thread stay within [`MAX_SPLIT_NODES`]. Larger
+/// problems search on one thread, so that threads do not multiply memory.
+pub fn split_fits(problem: &dlx_core::Problem) -> bool {
+    rayon::current_num_threads() <= copies_fit(problem)
+}
+
 /// Flags every command takes.
 #[derive(Args, Debug, Clone, Default)]
 pub struct Common {
@@ -147,7 +239,7 @@ pub struct Common {
     #[arg(long)]
     pub json: bool,
 
-    /// Use N threads [default: one per core].
+    /// Use N threads [default: one per core; at most 4 per core].
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<NonZeroUsize>,
 
@@ -161,12 +253,14 @@ pub struct Common {
 }
 
 impl Common {
-    /// Sets up rayon's global thread pool with `--jobs` threads.
+    /// Sets up rayon's global thread pool with `--jobs` threads (at most
+    /// [`JOBS_PER_CORE`] per core).
     pub fn init_threads(&self) -> anyhow::Result<()> {
+        let threads = threads(self.jobs);
         rayon::ThreadPoolBuilder::new()
-            .num_threads(self.jobs.map_or(0, NonZeroUsize::get))
-            .build_global()?;
-        Ok(())
+            .num_threads(threads)
+            .build_global()
+            .map_err(|e| cannot_start(threads, &e))
     }
 }
 
@@ -367,6 +461,24 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("search nodes:  21"));
+    }
+
+    #[test]
+    fn seconds_are_positive_and_finite() {
+        assert_eq!(parse_seconds("0.5"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_seconds("2"), Ok(Duration::from_secs(2)));
+        assert_eq!(parse_seconds("1e-3"), Ok(Duration::from_millis(1)));
+        for bad in ["0", "-1", "-0", "NaN", "inf", "", "1s", "1e300"] {
+            assert!(parse_seconds(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn jobs_are_capped_by_the_cores() {
+        let cores = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+        assert_eq!(threads(None), cores);
+        assert_eq!(threads(NonZeroUsize::new(1)), 1);
+        assert_eq!(threads(NonZeroUsize::new(1_000_000)), JOBS_PER_CORE * cores);
     }
 
     #[test]

@@ -12,13 +12,13 @@ use std::io::{self, BufRead};
 use clap::{Args, ValueEnum};
 use cover_models::exact::{Format, Instance, Instances, ParseError};
 use dlx_core::{
-    count_parallel, Control, Limits, Outcome, Problem, Report, Search, Solver, SplitConfig, Stats,
+    count_parallel, Control, Limits, Problem, Report, Search, Solver, SplitConfig, Stats,
 };
 use serde::Serialize;
 
 use crate::batch::{self, At, Batch, Flush, ReadInstances, Verdict, GAVE_UP};
 pub use crate::common::Mode;
-use crate::common::{Common, Inputs, Session, Solutions};
+use crate::common::{self, Common, Inputs, Session, Solutions, TimeLimit};
 use crate::output::{push_json, JsonObject, Out};
 use crate::pipeline::ChunkSizes;
 
@@ -57,9 +57,10 @@ Output (text):
           the search chose them, then a blank line; `no solution` and a blank
           line when there is none.
   --count prints one number per instance instead.
-With --max-nodes N, `gave up` stands in place of the answer (the solution,
-`No Solution!` or the count; with --all, after the solutions found) of an
-instance whose search reached N nodes first.
+With --max-nodes N or --time-limit SECONDS, `gave up` stands in place of the
+answer (the solution, `No Solution!` or the count; with --all, after the
+solutions found) of an instance whose search reached N nodes, or ran SECONDS,
+first.
 
 An instance that cannot be read prints nothing on standard output: the error
 goes to standard error as `cover: FILE:LINE: message`, and the instances after
@@ -72,12 +73,13 @@ JSON (--json), one object per instance per line:
   format     \"matrix\" or \"knuth\" (absent for invalid instances)
   line       the line where the instance starts (for invalid instances: the
              line of the error)
-  status     \"solved\", \"no_solution\", \"invalid\", or \"gave_up\" (--max-nodes)
+  status     \"solved\", \"no_solution\", \"invalid\", or \"gave_up\" (--max-nodes,
+             --time-limit)
   solutions  without --count: a list of solutions, each a list of row numbers
              (matrix) or option strings (knuth)
   count      with --count: the number of solutions
-  complete   with --count or --all: false when --limit or --max-nodes
-             stopped the search (more solutions may exist)
+  complete   with --count or --all: false when --limit, --max-nodes or
+             --time-limit stopped the search (more solutions may exist)
   nodes, updates  the search's counters
   error      for invalid instances: what is wrong
 
@@ -87,15 +89,16 @@ line: in a file of matrices it is skipped and reading goes on with the next
 matrix; in Knuth's format (one problem per file) the problem is invalid.
 
 Exit status: 0 every instance has a solution; 1 all input was valid but some
-instance has no solution (or gave up, with --max-nodes); 2 bad input, bad
-usage or an I/O error.
+instance has no solution (or gave up, with --max-nodes or --time-limit); 2 bad
+input, bad usage or an I/O error.
 
 Examples:
   cover exact matrix.txt                 first solution of each matrix
   cover exact --count queens8.dlx        count the solutions
   cover exact --all --limit 5 -          up to 5 solutions of standard input
   cover exact --json --stats a.txt b.dlx JSON lines, with a summary
-  cover exact --max-nodes 1000000 *.txt  never stuck on one instance";
+  cover exact --max-nodes 1000000 *.txt  never stuck on one instance
+  cover exact --time-limit 10 *.dlx      at most about 10 s per instance";
 
 /// Solve exact-cover problems: 0/1 matrices or Knuth's DLX format.
 #[derive(Args, Debug, Clone)]
@@ -120,6 +123,9 @@ pub struct ExactArgs {
     /// thread, so whether it gives up does not depend on --jobs.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_nodes: Option<u64>,
+
+    #[command(flatten)]
+    pub time_limit: TimeLimit,
 
     #[command(flatten)]
     pub common: Common,
@@ -158,7 +164,7 @@ pub struct Searched {
     /// Whether the search explored everything (false when a limit or the
     /// node budget stopped it).
     pub complete: bool,
-    /// Whether the node budget stopped it.
+    /// Whether the node budget or the time limit stopped it.
     pub gave_up: bool,
     /// Its counters.
     pub stats: Stats,
@@ -167,32 +173,43 @@ pub struct Searched {
 /// Searches `problem` as `mode` says, handing each solution (the chosen
 /// options, in the order the search chose them) to `visit`; in count mode
 /// `visit` is never called. Returning [`Control::Stop`] ends the search.
-/// `max_nodes` bounds the search ([`Limits::node_budget`]).
+/// `max_nodes` bounds the search ([`Limits::node_budget`]), and
+/// `time_limit` its time from now ([`Limits::deadline`]).
 ///
-/// An unbounded count with `parallel` set is split across rayon's threads
-/// ([`dlx_core::count_parallel`]); its counters equal the serial search's.
-/// A bounded one stays on this thread, so that whether it gives up does
-/// not depend on the threads.
+/// A count without a node bound or solution limit, with `parallel` set, is
+/// split across rayon's threads ([`dlx_core::count_parallel`]) when a copy
+/// of its links per thread fits ([`common::split_fits`]); its counters
+/// equal the serial search's. One bounded by nodes stays on this thread,
+/// so that whether it gives up does not depend on the threads.
 pub fn solve<V>(
     problem: &Problem,
     mode: Mode,
     max_nodes: Option<u64>,
+    time_limit: TimeLimit,
     parallel: bool,
     mut visit: V,
 ) -> Searched
 where
     V: FnMut(&[usize]) -> Control,
 {
-    if parallel && max_nodes.is_none() && mode == (Mode::Count { limit: None }) {
-        let report = count_parallel(problem, &[], &SplitConfig::default())
+    let bounds = time_limit.limits(max_nodes);
+    if parallel
+        && max_nodes.is_none()
+        && mode == (Mode::Count { limit: None })
+        && common::split_fits(problem)
+    {
+        let config = SplitConfig {
+            deadline: bounds.deadline,
+            ..SplitConfig::default()
+        };
+        let report = count_parallel(problem, &[], &config)
             .expect("no options are given, so none is unknown");
         return searched(report);
     }
     let mut solver = Solver::new(problem);
     let limits = |limit: Option<u64>| Limits {
         max_solutions: limit,
-        node_budget: max_nodes,
-        ..Limits::none()
+        ..bounds.clone()
     };
     let report = match mode {
         Mode::First => solver.search(&[], &limits(Some(1)), &mut visit),
@@ -207,7 +224,7 @@ fn searched(report: Report) -> Searched {
     Searched {
         count: report.stats.solutions,
         complete: report.outcome.is_complete(),
-        gave_up: report.outcome == Outcome::NodeBudget,
+        gave_up: report.outcome.gave_up(),
         stats: report.stats,
     }
 }
@@ -298,6 +315,8 @@ pub struct Style {
     pub mode: Mode,
     /// Give up a search at this many nodes.
     pub max_nodes: Option<u64>,
+    /// Or once it has run this long.
+    pub time_limit: TimeLimit,
     /// JSON lines instead of text.
     pub json: bool,
 }
@@ -319,10 +338,17 @@ pub fn answer(
     let problem = &instance.problem;
     if !style.json {
         let mut flush = Flush::new(flush);
-        let searched = solve(problem, style.mode, style.max_nodes, parallel, |options| {
-            write_solution(text, instance, options);
-            flush.after_solution(text)
-        });
+        let searched = solve(
+            problem,
+            style.mode,
+            style.max_nodes,
+            style.time_limit,
+            parallel,
+            |options| {
+                write_solution(text, instance, options);
+                flush.after_solution(text)
+            },
+        );
         flush.finish()?;
         match style.mode {
             _ if searched.gave_up && matches!(style.mode, Mode::Count { .. }) => {
@@ -349,9 +375,14 @@ pub fn answer(
         Verdict::of(searched.gave_up, searched.count > 0, searched.stats).status()
     };
     if let Mode::Count { .. } = style.mode {
-        let searched = solve(problem, style.mode, style.max_nodes, parallel, |_| {
-            Control::Continue
-        });
+        let searched = solve(
+            problem,
+            style.mode,
+            style.max_nodes,
+            style.time_limit,
+            parallel,
+            |_| Control::Continue,
+        );
         let record = Record {
             index: at.index,
             file: at.file,
@@ -376,10 +407,17 @@ pub fn answer(
     record.field(text, "line", &instance.line);
     let mut solutions = record.list(text, "solutions");
     let mut flush = Flush::new(flush);
-    let searched = solve(problem, style.mode, style.max_nodes, parallel, |options| {
-        solutions.item(text, &labels(instance, options));
-        flush.after_solution(text)
-    });
+    let searched = solve(
+        problem,
+        style.mode,
+        style.max_nodes,
+        style.time_limit,
+        parallel,
+        |options| {
+            solutions.item(text, &labels(instance, options));
+            flush.after_solution(text)
+        },
+    );
     flush.finish()?;
     solutions.end(text);
     record.field(text, "status", verdict(&searched));
@@ -484,6 +522,7 @@ pub fn run(args: &ExactArgs, session: &mut Session) -> anyhow::Result<()> {
         style: Style {
             mode: args.mode(),
             max_nodes: args.max_nodes,
+            time_limit: args.time_limit,
             json: args.common.json,
         },
     };
@@ -507,6 +546,7 @@ mod tests {
         let style = Style {
             mode,
             max_nodes: None,
+            time_limit: TimeLimit::default(),
             json,
         };
         let at = At {
@@ -527,6 +567,7 @@ mod tests {
             format: None,
             solutions: Solutions { count, all, limit },
             max_nodes: None,
+            time_limit: TimeLimit::default(),
             common: Common::default(),
         };
         assert_eq!(args(false, false, None).mode(), Mode::First);
@@ -545,21 +586,36 @@ mod tests {
     fn solve_counts_and_limits() {
         let problem = instance(TWO_WAYS).problem;
         let mut seen = Vec::new();
-        let searched = solve(&problem, Mode::All { limit: None }, None, false, |o| {
-            seen.push(o.to_vec());
-            Control::Continue
-        });
+        let searched = solve(
+            &problem,
+            Mode::All { limit: None },
+            None,
+            TimeLimit::default(),
+            false,
+            |o| {
+                seen.push(o.to_vec());
+                Control::Continue
+            },
+        );
         assert_eq!(seen, [vec![0, 1], vec![2]]);
         assert_eq!((searched.count, searched.complete), (2, true));
         let searched = solve(
             &problem,
             Mode::Count { limit: Some(1) },
             None,
+            TimeLimit::default(),
             false,
             |_| unreachable!(),
         );
         assert_eq!((searched.count, searched.complete), (1, false));
-        let searched = solve(&problem, Mode::First, None, false, |_| Control::Continue);
+        let searched = solve(
+            &problem,
+            Mode::First,
+            None,
+            TimeLimit::default(),
+            false,
+            |_| Control::Continue,
+        );
         assert_eq!(searched.count, 1);
     }
 

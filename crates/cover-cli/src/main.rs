@@ -40,9 +40,14 @@ A line may hold at most 4 MiB: a longer one is reported at its line and
 skipped, and reading goes on after it; binary data (a NUL byte in such a
 line), or a line without end for 256 MiB, ends that input.
 
+Every command that searches (exact, sudoku, queens, radar, target, shard run)
+takes --max-nodes N and --time-limit SECONDS: a search stopped by either
+prints `gave up` in place of its answer (JSON status \"gave_up\").
+--jobs starts at most 4 threads per core, whatever it asks for.
+
 Exit status: 0 every instance has a solution; 1 all input was valid but some
-instance has no solution (or its search gave up at --max-nodes); 2 bad input,
-bad usage or an I/O error.
+instance has no solution (or its search gave up at --max-nodes or
+--time-limit); 2 bad input, bad usage or an I/O error.
 
 Examples:
   cover exact matrix.txt                first solution of each 0/1 matrix

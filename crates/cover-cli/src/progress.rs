@@ -40,11 +40,12 @@ impl Ticker {
             };
         }
         let flag = Arc::clone(&finished);
-        let thread = std::thread::spawn(move || draw(label, read, &flag));
-        Ticker {
-            finished,
-            thread: Some(thread),
-        }
+        // A bar is not worth failing for: without a thread, no bar.
+        let thread = std::thread::Builder::new()
+            .name("progress".to_owned())
+            .spawn(move || draw(label, read, &flag))
+            .ok();
+        Ticker { finished, thread }
     }
 
     /// Stops and clears the bar.

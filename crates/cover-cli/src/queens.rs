@@ -2,7 +2,8 @@
 //!
 //! The model is [`cover_models::queens::Queens`] (Knuth's formulation).
 //! Counting splits the search across all threads
-//! ([`dlx_core::count_parallel`]); `--jobs 1` runs the serial search, with
+//! ([`dlx_core::count_parallel`]) while a copy of the links per thread
+//! fits ([`common::split_fits`]); `--jobs 1` runs the serial search, with
 //! the same counters. `--symmetry` counts only boards whose first-rank
 //! queen is in the left half (and the middle file of an odd board) and
 //! weighs them, which halves the work.
@@ -15,12 +16,12 @@ use std::sync::Arc;
 use clap::Args;
 use cover_models::queens::{draw, Queens};
 use dlx_core::{
-    count_parallel, Control, Limits, Outcome, Report, Solver, SplitConfig, SplitProgress, Stats,
+    count_parallel, Control, Limits, Report, Solver, SplitConfig, SplitProgress, Stats,
 };
 use serde::Serialize;
 
 use crate::batch::{Verdict, GAVE_UP};
-use crate::common::{Common, Session, Solutions};
+use crate::common::{self, Common, Session, Solutions, TimeLimit};
 use crate::output::{self, Out};
 use crate::progress::Ticker;
 
@@ -30,15 +31,18 @@ empty square; with --all every board, a blank line after each; with --count
 the number of solutions. N = 2 and N = 3 have no solution: `no solution`,
 exit status 1.
 
-With --max-nodes N, `gave up` stands in place of the answer (after the
-boards found, with --all) when the search reached N nodes first; exit
-status 1.
+With --max-nodes N or --time-limit SECONDS, `gave up` stands in place of the
+answer (after the boards found, with --all) when the search reached N nodes,
+or ran SECONDS, first; exit status 1.
+
+N is at most 1800: the problem of an N×N board has 5N² nodes, and the
+largest takes about 400 MB.
 
 JSON (--json), one object: n, status (\"solved\", \"no_solution\" or
 \"gave_up\"),
 solutions (each a list giving the file of the queen in each rank, from 0),
-count (with --count), complete (false when --limit or --max-nodes stopped
-the search),
+count (with --count), complete (false when --limit, --max-nodes or
+--time-limit stopped the search),
 nodes, updates.
 
 Examples:
@@ -73,6 +77,9 @@ pub struct QueensArgs {
     pub max_nodes: Option<u64>,
 
     #[command(flatten)]
+    pub time_limit: TimeLimit,
+
+    #[command(flatten)]
     pub common: Common,
 }
 
@@ -90,16 +97,20 @@ struct Record {
     updates: u64,
 }
 
-/// Counts the solutions that contain `given`: split across threads unless
-/// there is only one (or the count is bounded), with a progress bar for
-/// long counts.
-fn count(queens: &Queens, given: &[usize], limit: Option<u64>, max_nodes: Option<u64>) -> Report {
+/// Counts the solutions that contain `given` within `bounds` (a node
+/// budget, a deadline): split across threads unless there is only one (or
+/// the count is bounded by nodes or a limit, or the board too large to
+/// copy per thread), with a progress bar for long counts.
+fn count(queens: &Queens, given: &[usize], limit: Option<u64>, bounds: &Limits) -> Report {
     let problem = queens.problem();
-    if rayon::current_num_threads() == 1 || limit.is_some() || max_nodes.is_some() {
+    if rayon::current_num_threads() == 1
+        || limit.is_some()
+        || bounds.node_budget.is_some()
+        || !common::split_fits(problem)
+    {
         let limits = Limits {
             max_solutions: limit,
-            node_budget: max_nodes,
-            ..Limits::none()
+            ..bounds.clone()
         };
         return Solver::new(problem)
             .count_with(given, &limits)
@@ -108,6 +119,7 @@ fn count(queens: &Queens, given: &[usize], limit: Option<u64>, max_nodes: Option
     let progress = Arc::new(SplitProgress::default());
     let config = SplitConfig {
         progress: Some(Arc::clone(&progress)),
+        deadline: bounds.deadline,
         ..SplitConfig::default()
     };
     let ticker = Ticker::start("counting", move || {
@@ -125,6 +137,8 @@ fn count(queens: &Queens, given: &[usize], limit: Option<u64>, max_nodes: Option
 /// Runs `cover queens`.
 pub fn run(args: &QueensArgs, session: &mut Session) -> anyhow::Result<()> {
     let queens = Queens::new(args.n as usize)?;
+    // The clock starts once the board is built: every search counts.
+    let deadline = args.time_limit.limits(None).deadline;
     let mut out = Out::stdout();
     let mut gave_up = false;
     let (found, complete, stats, solutions) = if args.solutions.count {
@@ -137,10 +151,15 @@ pub fn run(args: &QueensArgs, session: &mut Session) -> anyhow::Result<()> {
                 let left = args
                     .max_nodes
                     .map(|most| most.saturating_sub(stats.nodes).max(1));
-                let report = count(&queens, &[option], None, left);
+                let bounds = Limits {
+                    node_budget: left,
+                    deadline,
+                    ..Limits::none()
+                };
+                let report = count(&queens, &[option], None, &bounds);
                 total += weight * report.stats.solutions;
                 stats += report.stats;
-                if report.outcome == Outcome::NodeBudget {
+                if report.outcome.gave_up() {
                     gave_up = true;
                     complete = false;
                     break;
@@ -150,9 +169,14 @@ pub fn run(args: &QueensArgs, session: &mut Session) -> anyhow::Result<()> {
             // the weighted total.
             stats.solutions = total;
         } else {
-            let report = count(&queens, &[], args.solutions.limit, args.max_nodes);
+            let bounds = Limits {
+                node_budget: args.max_nodes,
+                deadline,
+                ..Limits::none()
+            };
+            let report = count(&queens, &[], args.solutions.limit, &bounds);
             complete = report.outcome.is_complete();
-            gave_up = report.outcome == Outcome::NodeBudget;
+            gave_up = report.outcome.gave_up();
             stats = report.stats;
         }
         (stats.solutions, complete, stats, None)
@@ -165,6 +189,7 @@ pub fn run(args: &QueensArgs, session: &mut Session) -> anyhow::Result<()> {
         let limits = Limits {
             max_solutions: limit,
             node_budget: args.max_nodes,
+            deadline,
             ..Limits::none()
         };
         let mut boards = Vec::new();
@@ -195,7 +220,7 @@ pub fn run(args: &QueensArgs, session: &mut Session) -> anyhow::Result<()> {
             return Err(e.into());
         }
         let complete = report.outcome.is_complete();
-        gave_up = report.outcome == Outcome::NodeBudget;
+        gave_up = report.outcome.gave_up();
         (report.stats.solutions, complete, report.stats, Some(boards))
     };
     Verdict::of(gave_up, found > 0, stats).record(session);

@@ -24,7 +24,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::batch::{self, At, Batch, Head, Invalid, ReadInstances, Verdict, GAVE_UP};
-use crate::common::{Common, Inputs, Session};
+use crate::common::{Common, Inputs, Session, TimeLimit};
 use crate::output::{push_json, Out};
 use crate::pipeline::ChunkSizes;
 
@@ -48,8 +48,8 @@ solved in parallel; answers are printed in input order.";
 const AFTER_LONG_HELP: &str = "\
 Output (text): one line per case, R rounded to 6 decimals (correctly
 rounded); `no answer` for a case with cities but no station. N = 0 answers
-0.000000. With --max-nodes N, `gave up` for a case whose probes reached N
-nodes before the answer was decided. A case that cannot be read prints
+0.000000. With --max-nodes N or --time-limit SECONDS, `gave up` for a case
+whose probes reached N nodes, or ran SECONDS, before the answer was decided. A case that cannot be read prints
 nothing on standard output; the error goes to standard error as `cover:
 FILE:LINE: message`, and the cases after it are still answered (when the
 reader can tell where they start).
@@ -114,6 +114,9 @@ pub struct RadarArgs {
     pub max_nodes: Option<u64>,
 
     #[command(flatten)]
+    pub time_limit: TimeLimit,
+
+    #[command(flatten)]
     pub common: Common,
 }
 
@@ -146,19 +149,27 @@ struct Record<'a> {
 }
 
 /// Solves `case` with up to `width` probes per round on rayon's threads,
-/// each bounded by `max_nodes`.
+/// each bounded by `max_nodes`, all of them by `time_limit` from now.
 pub fn solve_case(
     case: &RadarCase,
     width: usize,
     max_nodes: Option<u64>,
+    time_limit: TimeLimit,
 ) -> Result<RadarAnswer, NoAnswer> {
-    solve_within(case, width, max_nodes, |probes: &[Probe<'_>]| {
-        if probes.len() == 1 {
-            vec![probes[0].run()]
-        } else {
-            probes.par_iter().map(Probe::run).collect()
-        }
-    })
+    let deadline = time_limit.limits(None).deadline;
+    solve_within(
+        case,
+        width,
+        max_nodes,
+        deadline,
+        |probes: &[Probe<'_>]| {
+            if probes.len() == 1 {
+                vec![probes[0].run()]
+            } else {
+                probes.par_iter().map(Probe::run).collect()
+            }
+        },
+    )
 }
 
 /// Where `--svg` drawings go.
@@ -288,7 +299,7 @@ impl Batch for RadarBatch<'_> {
         text: &mut String,
         _flush: &mut dyn FnMut(&mut String) -> io::Result<()>,
     ) -> io::Result<Result<RadarAnswer, NoAnswer>> {
-        let answer = solve_case(case, self.width, self.args.max_nodes);
+        let answer = solve_case(case, self.width, self.args.max_nodes, self.args.time_limit);
         write_answer(text, self.args, at, case, &answer);
         Ok(answer)
     }
@@ -553,7 +564,7 @@ mod tests {
     #[test]
     fn the_sample_in_parallel() {
         for width in [1, 2, 5] {
-            let answer = solve_case(&sample(), width, None).unwrap();
+            let answer = solve_case(&sample(), width, None, TimeLimit::default()).unwrap();
             assert_eq!(format_radius(answer.squared_radius), "2.236068");
         }
     }
@@ -561,7 +572,7 @@ mod tests {
     #[test]
     fn drawings_show_every_point_and_the_circles() {
         let case = sample();
-        let answer = solve_case(&case, 1, None).unwrap();
+        let answer = solve_case(&case, 1, None, TimeLimit::default()).unwrap();
         let svg = draw("a<b>.in", 1, &case, Some(&answer));
         assert!(svg.starts_with("<svg"));
         assert!(svg.trim_end().ends_with("</svg>"));
@@ -581,7 +592,7 @@ mod tests {
             operators: 1,
             line: 1,
         };
-        let answer = solve_case(&point, 1, None).unwrap();
+        let answer = solve_case(&point, 1, None, TimeLimit::default()).unwrap();
         assert!(!draw("-", 1, &point, Some(&answer)).contains("NaN"));
         let empty = RadarCase {
             cities: vec![],

@@ -32,7 +32,7 @@ use dlx_core::{Problem, ShardConfig, Solver, Stats, CLOSED};
 use serde::{Deserialize, Serialize};
 
 use crate::batch::{self, At, Batch, Invalid, ReadInstances, Verdict};
-use crate::common::{Common, Input, Inputs, Session, Status};
+use crate::common::{self, Common, Input, Inputs, Session, Status, TimeLimit};
 use crate::exact::FormatArg;
 use crate::output::{self, push_json, write_json_line, Out};
 use crate::pipeline::ChunkSizes;
@@ -66,6 +66,11 @@ written when all N are done, so it may lose up to 2N):
 
   {\"shard\":1,\"of\":1001,\"digest\":D,\"plan\":P,\"count\":123,\"nodes\":4567,
    \"updates\":89012,\"seconds\":0.05}
+
+With --max-nodes N or --time-limit SECONDS, a shard whose search reaches N
+nodes, or runs SECONDS, gives up: it gets no result line (a count cut short
+would make the total wrong), standard error says `shard K gave up`, and the
+exit status is 1; `merge --remaining` lists it to run again.
 
 `merge` adds the results and prints the count (with --json: one object with
 count, nodes, updates, shards, seconds); it exits with 2, naming them, when
@@ -172,7 +177,7 @@ pub struct SplitArgs {
     #[arg(long)]
     pub stats: bool,
 
-    /// Estimate on N threads [default: one per core].
+    /// Estimate on N threads [default: one per core; at most 4 per core].
     #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<NonZeroUsize>,
 
@@ -206,6 +211,14 @@ pub struct RunArgs {
 
     #[command(flatten)]
     pub source: Source,
+
+    /// Give up on a shard after N search nodes: it gets no result line
+    /// (see below), and the exit status is 1.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_nodes: Option<u64>,
+
+    #[command(flatten)]
+    pub time_limit: TimeLimit,
 
     #[command(flatten)]
     pub common: Common,
@@ -398,9 +411,9 @@ fn split(args: &SplitArgs, session: &mut Session) -> anyhow::Result<()> {
         probes: args.probes as usize,
         seed: args.seed,
     };
-    let threads = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.jobs.map_or(0, NonZeroUsize::get))
-        .build()?;
+    // Each thread estimates with a copy of the links: no more than fit.
+    let jobs = common::threads(args.jobs).min(common::copies_fit(&problem));
+    let threads = common::thread_pool(NonZeroUsize::new(jobs))?;
     let plan = threads.install(|| dlx_core::plan(&problem, &config))?;
     let id = plan.id(&digest);
     let tops = top_lines(&plan.top, MAX_OPTIONS_PER_LINE);
@@ -471,16 +484,29 @@ fn run_shards(args: &RunArgs, session: &mut Session) -> anyhow::Result<()> {
         (Some(path), _) => path.display().to_string(),
         (None, n) => format!("--queens {}", n.unwrap_or(0)),
     };
+    // Each thread's worker is a copy of the links: no more threads than
+    // fit (a smaller pool for a large problem).
+    let fit = common::copies_fit(&problem);
     let runner = Runner {
         digest: dlx_core::digest(&problem),
         problem,
         problem_name,
+        max_nodes: args.max_nodes,
+        time_limit: args.time_limit,
     };
     let inputs = Inputs {
         files: shard_files.to_vec(),
     };
-    let mut out = Out::stdout().flushing_each_instance();
-    batch::run(&runner, &inputs, &mut out, session)?;
+    let run = |session: &mut Session| {
+        let mut out = Out::stdout().flushing_each_instance();
+        batch::run(&runner, &inputs, &mut out, session)
+    };
+    if rayon::current_num_threads() > fit {
+        let pool = common::thread_pool(NonZeroUsize::new(fit))?;
+        pool.install(|| run(session))?;
+    } else {
+        run(session)?;
+    }
     Ok(())
 }
 
@@ -490,6 +516,19 @@ struct Runner {
     digest: String,
     /// The problem's file, or `--queens N`, for messages.
     problem_name: String,
+    /// `--max-nodes` and `--time-limit`, per shard.
+    max_nodes: Option<u64>,
+    time_limit: TimeLimit,
+}
+
+/// What running a shard came to.
+#[derive(Debug, Clone, Copy)]
+enum Ran {
+    /// Its whole count.
+    Counted(Stats),
+    /// `--max-nodes` or `--time-limit` stopped it: the counters of the
+    /// search made, and no result.
+    GaveUp(Stats),
 }
 
 /// A shard line ready to run.
@@ -641,7 +680,7 @@ impl Batch for Runner {
     type Error = BadLine;
     type Worker = Solver;
     /// What the shard counted, or (the line and) why it cannot be run.
-    type Answer = Result<Stats, (usize, String)>;
+    type Answer = Result<Ran, (usize, String)>;
 
     fn label(&self) -> &'static str {
         "shards"
@@ -674,9 +713,16 @@ impl Batch for Runner {
     ) -> io::Result<Self::Answer> {
         let start = Instant::now();
         let counted = if work.top {
+            // The top is its cut nodes alone, one level each: not bounded.
             dlx_core::run_top(solver, &work.prefixes)
         } else {
-            dlx_core::run_shard(solver, &work.prefixes)
+            let limits = self.time_limit.limits(self.max_nodes);
+            match dlx_core::run_shard_within(solver, &work.prefixes, &limits) {
+                Ok(report) if !report.outcome.is_complete() => {
+                    return Ok(Ok(Ran::GaveUp(report.stats)));
+                }
+                counted => counted.map(|report| report.stats),
+            }
         };
         let stats = match counted {
             Ok(stats) => stats,
@@ -702,13 +748,27 @@ impl Batch for Runner {
                 seconds: start.elapsed().as_secs_f64(),
             },
         );
-        Ok(Ok(stats))
+        Ok(Ok(Ran::Counted(stats)))
     }
 
     fn verdict(&self, answer: &Self::Answer) -> Verdict {
         // A shard without solutions is an answer like any other: the exit
         // status says whether every shard ran.
-        Verdict::Solved(answer.as_ref().copied().unwrap_or_default())
+        match answer {
+            Ok(Ran::Counted(stats)) => Verdict::Solved(*stats),
+            Ok(Ran::GaveUp(stats)) => Verdict::GaveUp(*stats),
+            Err(_) => Verdict::Solved(Stats::default()),
+        }
+    }
+
+    fn printed(&self, at: At<'_>, work: &Work, answer: &Self::Answer, _: &mut Session) {
+        if let Ok(Ran::GaveUp(_)) = answer {
+            output::error(format_args!(
+                "{}:{}: shard {} gave up (--max-nodes or --time-limit): no result line; \
+                 `cover shard merge --remaining` lists it to run again",
+                at.file, work.number, work.line.shard
+            ));
+        }
     }
 
     fn failure(&self, answer: &Self::Answer) -> Option<(usize, String)> {

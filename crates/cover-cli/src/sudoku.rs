@@ -32,7 +32,7 @@ use dlx_core::{Limits, Outcome, Report, Stats};
 use serde::Serialize;
 
 use crate::batch::{self, At, Batch, Flush, Invalid, ReadInstances, Verdict, GAVE_UP};
-use crate::common::{Common, Inputs, Mode as Search, Session, Solutions};
+use crate::common::{Common, Inputs, Mode as Search, Session, Solutions, TimeLimit};
 use crate::output::{push_json, JsonObject, Out};
 use crate::pipeline::ChunkSizes;
 
@@ -93,21 +93,24 @@ Output (text), in input order, in the layout and symbols of the input:
 A puzzle that cannot be read is reported on standard error as
 `cover: FILE:LINE: reason`, and `invalid` stands in its place on standard
 output, so answers stay aligned with puzzles; the other puzzles are answered.
-With --max-nodes N, `gave up` stands in place of the answer (the solution,
-`no solution` or the count; with --all, after the solutions found) of a
-puzzle whose search reached N nodes first.
+With --max-nodes N or --time-limit SECONDS, `gave up` stands in place of the
+answer (the solution, `no solution` or the count; with --all, after the
+solutions found) of a puzzle whose search reached N nodes, or ran SECONDS,
+first. (--explain runs no search: neither bounds it.)
 
 JSON (--json), one object per puzzle per line:
   index      the puzzle's number in its file, from 1
   file       the file name, or <stdin>
   line       the line where the puzzle starts (invalid: the line of the error)
   size       the side of the grid (9 for 9×9)
-  status     \"solved\", \"no_solution\", \"invalid\", or \"gave_up\" (--max-nodes)
+  status     \"solved\", \"no_solution\", \"invalid\", or \"gave_up\" (--max-nodes,
+             --time-limit)
   solution   the first solution on one line, in the input's symbols
   solutions  with --all: every solution so written
   count      with --count: the number of solutions
-  complete   with --count or --all: false when --limit or --max-nodes stopped
-             the search (count and solutions are then those found so far)
+  complete   with --count or --all: false when --limit, --max-nodes or
+             --time-limit stopped the search (count and solutions are then
+             those found so far)
   nodes      search nodes (with the triad engine, the default for 9×9: its
              guesses plus one; a long search is shared between the threads;
              then the nodes of all, which vary from run to run)
@@ -116,14 +119,15 @@ JSON (--json), one object per puzzle per line:
   error      for invalid puzzles: what is wrong
 
 Exit status: 0 every puzzle solved; 1 all input valid but some puzzle has no
-solution (or gave up, with --max-nodes); 2 bad input, bad usage or an I/O
-error.
+solution (or gave up, with --max-nodes or --time-limit); 2 bad input, bad
+usage or an I/O error.
 
 Examples:
   cover sudoku puzzles.txt                   solve each puzzle
   cover sudoku --count --limit 2 puzzles.txt 1 for a proper puzzle, 2 if not
   cover sudoku --symbols 123456789ABCDEFG 16x16.txt
   cover sudoku --max-nodes 1000000 big.txt   never stuck on one puzzle
+  cover sudoku --time-limit 0.5 big.txt      at most about half a second each
   cover sudoku --pretty --jobs 1 - < one.txt";
 
 /// Solve sudoku puzzles of any n²×n² size, many per file, on all cores.
@@ -154,6 +158,9 @@ pub struct SudokuArgs {
     /// may end (solved, or with more solutions) a few nodes past N.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_nodes: Option<u64>,
+
+    #[command(flatten)]
+    pub time_limit: TimeLimit,
 
     /// Draw solutions as grids with box lines, for people.
     #[arg(long, conflicts_with_all = ["count", "json"])]
@@ -307,6 +314,8 @@ pub struct Style {
     pub mode: Mode,
     /// Give up a search at this many nodes.
     pub max_nodes: Option<u64>,
+    /// Or once it has run this long.
+    pub time_limit: TimeLimit,
     /// Grids with box lines.
     pub pretty: bool,
     /// JSON lines instead of text.
@@ -484,9 +493,10 @@ pub fn answer(
             });
             let found = report.stats.solutions > 0;
             if !found && !style.json {
-                let marker = match report.outcome {
-                    Outcome::NodeBudget => GAVE_UP,
-                    _ => NO_SOLUTION,
+                let marker = if report.outcome.gave_up() {
+                    GAVE_UP
+                } else {
+                    NO_SOLUTION
                 };
                 write_marker(text, puzzle, marker, style);
             }
@@ -503,7 +513,7 @@ pub fn answer(
             });
             flush.finish()?;
             let found = report.stats.solutions > 0;
-            if report.outcome == Outcome::NodeBudget {
+            if report.outcome.gave_up() {
                 write_marker(text, puzzle, GAVE_UP, style);
             } else if !found {
                 write_marker(text, puzzle, NO_SOLUTION, style);
@@ -512,8 +522,11 @@ pub fn answer(
             (found, report)
         }
         Mode::Rate => {
-            let rating =
-                RATER.with(|rater| rater.borrow_mut().rate_within(puzzle, style.max_nodes));
+            let rating = RATER.with(|rater| {
+                let mut rater = rater.borrow_mut();
+                rater.time_limit(style.time_limit.limit);
+                rater.rate_within(puzzle, style.max_nodes)
+            });
             let report = match rating {
                 Ok(rating) => {
                     if !style.json {
@@ -548,7 +561,7 @@ pub fn answer(
         Mode::Search(Search::Count { limit }) => {
             let report = solver.count(puzzle, limit);
             if !style.json {
-                if report.outcome == Outcome::NodeBudget {
+                if report.outcome.gave_up() {
                     text.push_str(GAVE_UP);
                 } else {
                     text.push_str(&report.stats.solutions.to_string());
@@ -558,7 +571,7 @@ pub fn answer(
             (report.stats.solutions > 0, report)
         }
     };
-    let gave_up = report.outcome == Outcome::NodeBudget;
+    let gave_up = report.outcome.gave_up();
     if style.json {
         let counting = matches!(style.mode, Mode::Search(Search::Count { .. }));
         let record = Record {
@@ -673,7 +686,7 @@ fn every_solution_json(
     solutions.end(text);
     let answered = Answered {
         solved: report.stats.solutions > 0,
-        gave_up: report.outcome == Outcome::NodeBudget,
+        gave_up: report.outcome.gave_up(),
         stats: report.stats,
     };
     let verdict = Verdict::of(answered.gave_up, answered.solved, answered.stats);
@@ -813,6 +826,7 @@ impl Batch for SudokuBatch<'_> {
         let share = rayon::current_num_threads() > 1 && puzzle.size.side() <= MAX_SHARED_SIDE;
         solver.split_after(share.then_some(SPLIT_AFTER));
         solver.max_nodes(self.style.max_nodes);
+        solver.time_limit(self.style.time_limit.limit);
         answer(solver, puzzle, at, self.style, text, flush)
     }
 
@@ -847,6 +861,7 @@ pub fn run(args: &SudokuArgs, session: &mut Session) -> anyhow::Result<()> {
         style: Style {
             mode: args.mode(),
             max_nodes: args.max_nodes,
+            time_limit: args.time_limit,
             pretty: args.pretty,
             json: args.common.json,
         },
@@ -867,6 +882,7 @@ mod tests {
         let style = Style {
             mode,
             max_nodes: None,
+            time_limit: TimeLimit::default(),
             pretty,
             json,
         };
@@ -977,6 +993,7 @@ mod tests {
             let style = Style {
                 mode: Mode::Search(search),
                 max_nodes: None,
+                time_limit: TimeLimit::default(),
                 pretty: false,
                 json: false,
             };

@@ -15,13 +15,13 @@ use cover_models::target::{
     format_grid, Bound, ParseError, Puzzles, TargetAnswer, TargetModel, TargetPuzzle,
     DEFAULT_RULES, SIDE,
 };
-use dlx_core::{Limits, Solver};
+use dlx_core::Solver;
 
 use crate::sudoku::PropagateArg;
 use serde::Serialize;
 
 use crate::batch::{self, At, Batch, Head, ReadInstances, Verdict, GAVE_UP};
-use crate::common::{Common, Inputs, Session};
+use crate::common::{Common, Inputs, Session, TimeLimit};
 use crate::output::{push_json, Out};
 use crate::pipeline::ChunkSizes;
 
@@ -48,8 +48,9 @@ has no solution (givens that clash are not an input error: the puzzle has
 no solution). With --show, the best grid follows its score in the input's
 layout, and a blank line ends each puzzle's answer.
 
-With --max-nodes N, `gave up` stands in place of the score of a puzzle whose
-search reached N nodes first (with --show, no grid follows).
+With --max-nodes N or --time-limit SECONDS, `gave up` stands in place of the
+score of a puzzle whose search reached N nodes, or ran SECONDS, first (with
+--show, no grid follows).
 
 A puzzle that cannot be read (a row without 9 numbers, a value that is not
 a digit 0..9, fewer than 9 rows) prints nothing on standard output; the
@@ -62,7 +63,8 @@ JSON (--json), one object per puzzle per line:
   line               the line of the puzzle's first row (for invalid
                      puzzles: the line of the error)
   status             \"solved\", \"no_solution\", \"invalid\", or
-                     \"gave_up\" (--max-nodes; then no score nor grid)
+                     \"gave_up\" (--max-nodes, --time-limit; then no
+                     score nor grid)
   score              the highest score (-1 when there is no solution)
   grid               the best grid: 9 rows of 9 digits
   solutions_visited  complete grids the search reached (the others were
@@ -78,7 +80,8 @@ Examples:
   cover target p1074.in              the highest score of each puzzle
   cover target --show p1074.in       and the best grid
   cover target --json --stats *.in   JSON lines, and a summary
-  cover target --max-nodes 100000 -  never stuck on one puzzle";
+  cover target --max-nodes 100000 -  never stuck on one puzzle
+  cover target --time-limit 2 -      at most about 2 s a puzzle";
 
 /// Solve target sudoku (NOIP 2009): the highest score over all solutions.
 #[derive(Args, Debug, Clone)]
@@ -98,6 +101,9 @@ pub struct TargetArgs {
     /// many puzzles is answered in bounded time whatever is in it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_nodes: Option<u64>,
+
+    #[command(flatten)]
+    pub time_limit: TimeLimit,
 
     /// How much sudoku reasoning between the branch and bound's choices
     /// (as `cover sudoku --propagate`; `auto`, the default, is `full`).
@@ -177,10 +183,7 @@ impl Batch for TargetBatch<'_> {
         text: &mut String,
         _flush: &mut dyn FnMut(&mut String) -> io::Result<()>,
     ) -> io::Result<TargetAnswer> {
-        let limits = Limits {
-            node_budget: self.args.max_nodes,
-            ..Limits::none()
-        };
+        let limits = self.args.time_limit.limits(self.args.max_nodes);
         let answer = self
             .model
             .best_with(solver, puzzle, Bound::default(), &limits);
@@ -214,7 +217,8 @@ pub fn run(args: &TargetArgs, session: &mut Session) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// What `answer` means: the search ends incomplete only at `--max-nodes`.
+/// What `answer` means: the search ends incomplete only at `--max-nodes`
+/// or `--time-limit`.
 fn verdict(answer: &TargetAnswer) -> Verdict {
     Verdict::of(!answer.complete, answer.best.is_some(), answer.stats)
 }

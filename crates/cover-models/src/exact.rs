@@ -28,6 +28,13 @@ use crate::text::{self, excerpt, Line, LineError, LineFault, LineReader};
 /// allocated for them.
 pub const MAX_COLUMNS: usize = text::MAX_LINE_BYTES / 2 + 1;
 
+/// The most nodes a problem read may have (a node per item, per option and
+/// per item of an option: a matrix's ones, rows and columns), for memory:
+/// the problem takes about 8 bytes a node and a search's links 16, so the
+/// largest takes some 400 MB to search. A problem that passes it is an
+/// error at the line of the option that does.
+pub const MAX_PROBLEM_NODES: usize = 1 << 24;
+
 /// An input format of `cover exact`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Format {
@@ -314,7 +321,7 @@ impl<R: BufRead> Instances<R> {
                 // choose it: it is not made an option at all.
                 Ok(()) if ones.is_empty() => {}
                 Ok(()) => match builder
-                    .get_or_insert_with(|| ProblemBuilder::new(columns, 0))
+                    .get_or_insert_with(|| limited(ProblemBuilder::new(columns, 0)))
                     .add_option(ones.iter().copied())
                 {
                     Ok(_) => option_rows.push(found as u32 + 1),
@@ -418,7 +425,7 @@ impl<R: BufRead> Instances<R> {
             })
         };
         let problem_error = |e| at(ParseErrorKind::Problem(shorten(e)));
-        let mut builder = Problem::named(side(false), side(true)).map_err(problem_error)?;
+        let mut builder = limited(Problem::named(side(false), side(true)).map_err(problem_error)?);
         for token in item_tokens(&text) {
             if let ItemToken::Item {
                 name,
@@ -462,6 +469,12 @@ impl<R: BufRead> Instances<R> {
             ignored,
         }))
     }
+}
+
+/// `builder`, refusing problems of more than [`MAX_PROBLEM_NODES`] nodes.
+fn limited(mut builder: ProblemBuilder) -> ProblemBuilder {
+    builder.limit_nodes(MAX_PROBLEM_NODES);
+    builder
 }
 
 /// One token of Knuth's item line.

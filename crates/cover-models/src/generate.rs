@@ -55,7 +55,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use dlx_core::{CompactSolver, Control, Limits, Outcome, Problem, Solver as Linked, Stats};
+use dlx_core::{CompactSolver, Control, Limits, Problem, Solver as Linked, Stats};
 use rand::rngs::ChaCha8Rng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -192,7 +192,8 @@ impl Rater {
     }
 
     /// [`Rater::rate`], giving up when the count needs more than
-    /// `max_nodes` search nodes: then the counters of the search made.
+    /// `max_nodes` search nodes, or more time than [`Rater::time_limit`]
+    /// allows: then the counters of the search made.
     pub fn rate_within(
         &mut self,
         puzzle: &Puzzle,
@@ -200,10 +201,17 @@ impl Rater {
     ) -> Result<Rating, Stats> {
         self.solver.max_nodes(max_nodes);
         let report = self.solver.count(puzzle, Some(2));
-        if report.outcome == Outcome::NodeBudget {
+        if report.outcome.gave_up() {
             return Err(report.stats);
         }
         Ok(Rating::from_stats(report.stats, puzzle.size))
+    }
+
+    /// Gives up each rating once its count has run for `limit` (`None`,
+    /// the default: never), as [`Rater::rate_within`] gives up at its
+    /// node bound.
+    pub fn time_limit(&mut self, limit: Option<std::time::Duration>) {
+        self.solver.time_limit(limit);
     }
 }
 

@@ -13,9 +13,10 @@ use std::fmt::Write as _;
 use dlx_core::{Problem, ProblemBuilder};
 use thiserror::Error;
 
-/// The largest board: `N * N * 5` nodes must stay far below the `u32`
-/// limit, and a 4096×4096 board already needs over 300 MB of links.
-pub const MAX_N: usize = 4096;
+/// The largest board, for memory: its problem has `5N² + 6N` nodes, some
+/// 24 bytes each with the links of a search, so 1800×1800 (16.2 million
+/// nodes) takes about 400 MB; 4096×4096 took 2 GB.
+pub const MAX_N: usize = 1800;
 
 /// A board size that cannot be modelled.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

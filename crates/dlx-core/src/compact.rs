@@ -61,7 +61,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use thiserror::Error;
 
-use crate::engine::{Control, Limits, Outcome, Report, Search, Stats, UnknownOption, Visitor};
+use crate::engine::{
+    Control, Deadline, Limits, Outcome, Report, Search, Stats, UnknownOption, Visitor,
+};
 use crate::problem::Problem;
 use crate::propagate::{Domain, Propagator, Slot, Verdict};
 
@@ -577,6 +579,11 @@ struct Compact<M: Mask, K> {
     resumable: bool,
     /// The `low` of the search loop where it stopped.
     low: K,
+    /// The node budget and the deadline of the search under way, kept
+    /// here for the loop's slow path ([`Compact::due`]), out of its
+    /// registers.
+    budget: u64,
+    deadline: Deadline,
     /// The model's reasoning at each node, if any
     /// ([`CompactSolver::set_propagator`]).
     propagator: Slot,
@@ -737,6 +744,8 @@ impl<M: Mask, K: Key> Compact<M, K> {
             removals: 0,
             resumable: false,
             low: K::MAX,
+            budget: u64::MAX,
+            deadline: Deadline::new(None),
             propagator: Slot::default(),
             propagated: 0,
         };
@@ -1093,6 +1102,21 @@ impl<M: Mask, K: Key> Compact<M, K> {
         self.run_from::<STRIDE, TRAIL, PROP, V>(limits, visitor, K::MAX)
     }
 
+    /// The loop's slow path, at the node where the budget or a read of the
+    /// clock is due: the outcome that ends the search, or the node where
+    /// the next is due.
+    #[cold]
+    #[inline(never)]
+    fn due(&mut self) -> Result<u64, Outcome> {
+        if self.nodes_visited >= self.budget {
+            return Err(Outcome::NodeBudget);
+        }
+        match self.deadline.next_read() {
+            None => Err(Outcome::TimeLimit),
+            Some(nodes) => Ok(self.nodes_visited.saturating_add(nodes).min(self.budget)),
+        }
+    }
+
     /// The search loop, from the current state; `low` is the smallest key
     /// the last step wrote (`K::MAX` asks for a scan).
     fn run_from<const STRIDE: usize, const TRAIL: bool, const PROP: bool, V: Visitor + ?Sized>(
@@ -1101,15 +1125,26 @@ impl<M: Mask, K: Key> Compact<M, K> {
         visitor: &mut V,
         mut low: K,
     ) -> Outcome {
-        let budget = limits.node_budget.unwrap_or(u64::MAX);
         let cancel: Option<&AtomicBool> = limits.cancel.as_deref();
+        self.budget = limits.node_budget.unwrap_or(u64::MAX);
+        self.deadline = Deadline::new(limits.deadline);
+        // The budget and the deadline's clock share the loop's one
+        // comparison a node, with `next`, where either is due (the clock
+        // is read at once); the rest waits in `self` (a second comparison
+        // cost 1.6% more instructions on the 9×9 sets).
+        let mut next = self.nodes_visited;
         let item_field = self.item_field;
         let item_mask = (1u32 << item_field) - 1;
         loop {
             // Enter a level.
-            if self.nodes_visited >= budget {
-                self.low = low;
-                return Outcome::NodeBudget;
+            if self.nodes_visited >= next {
+                match self.due() {
+                    Ok(later) => next = later,
+                    Err(outcome) => {
+                        self.low = low;
+                        return outcome;
+                    }
+                }
             }
             if cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
                 return Outcome::Cancelled;
@@ -1390,6 +1425,19 @@ mod tests {
         };
         let report = solver.count_with(&[], &limits).unwrap();
         assert_eq!(report.outcome, Outcome::Cancelled);
+        // A deadline already past: stopped at the root.
+        let limits = Limits {
+            deadline: Some(std::time::Instant::now()),
+            ..Limits::none()
+        };
+        let report = solver.count_with(&[], &limits).unwrap();
+        assert_eq!(
+            (report.outcome, report.stats.nodes),
+            (Outcome::TimeLimit, 0)
+        );
+        assert!(solver
+            .resume(&Limits::none(), &mut |_: &[usize]| Control::Continue)
+            .is_none());
         // And the solver still answers the whole search afterwards.
         assert_eq!(solver.count(), 16);
     }

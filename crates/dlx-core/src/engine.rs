@@ -1,7 +1,8 @@
 //! What every search engine of this crate shares with its callers: how a
 //! search is asked ([`Search`], given options and [`Limits`]), followed
 //! ([`Visitor`], [`Control`], [`Guide`]) and reported ([`Report`],
-//! [`Outcome`], [`Stats`], [`UnknownOption`]).
+//! [`Outcome`], [`Stats`], [`UnknownOption`]), and how a deadline is
+//! checked at every node for little cost ([`Deadline`]).
 //!
 //! It owns no algorithm: the linked engine ([`Solver`](crate::Solver)),
 //! the compact one ([`CompactSolver`](crate::CompactSolver)), the repeat
@@ -10,6 +11,7 @@
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use crate::propagate::Domain;
 
@@ -53,6 +55,13 @@ pub struct Limits {
     /// Stop as soon as another thread sets this flag (checked on entering a
     /// level).
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Stop before entering a level once this instant has passed
+    /// ([`Outcome::TimeLimit`]). An instant rather than a duration, so
+    /// that the parts of a search split between threads, or resumed,
+    /// share one end. Checked as [`Deadline`] says: the search stops
+    /// within one node's work of it, or within a fraction of a
+    /// millisecond where nodes are cheap.
+    pub deadline: Option<Instant>,
 }
 
 impl Limits {
@@ -67,6 +76,23 @@ impl Limits {
             max_solutions: Some(n),
             ..Limits::default()
         }
+    }
+
+    /// These limits, with a deadline `limit` from now, or the one they
+    /// have if that is sooner (`None` changes nothing; a limit too far
+    /// away to be an instant is no limit).
+    pub fn with_time_limit(mut self, limit: Option<Duration>) -> Limits {
+        let deadline = limit.and_then(|limit| Instant::now().checked_add(limit));
+        self.deadline = earliest(self.deadline, deadline);
+        self
+    }
+}
+
+/// The sooner of two deadlines, where `None` is never.
+fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 
@@ -83,12 +109,113 @@ pub enum Outcome {
     Cancelled,
     /// The visitor asked to stop.
     Stopped,
+    /// The deadline ([`Limits::deadline`]) passed.
+    TimeLimit,
 }
 
 impl Outcome {
     /// Whether the search explored everything.
     pub fn is_complete(self) -> bool {
         self == Outcome::Exhausted
+    }
+
+    /// Whether a bound on the search's cost stopped it before it was done
+    /// (its node budget or its deadline): it gave up, and nothing is known
+    /// of what it did not reach.
+    pub fn gave_up(self) -> bool {
+        matches!(self, Outcome::NodeBudget | Outcome::TimeLimit)
+    }
+}
+
+/// A search's deadline as the engines check it on entering each node,
+/// cheap enough for their hot loops: the clock (some 20 ns) is read every
+/// `stride` checks, where the stride doubles, up to [`Deadline::MAX_STRIDE`],
+/// while reads come less than [`Deadline::FAST`] apart and drops to 1 as
+/// soon as they come more than [`Deadline::SLOW`] apart. So where nodes
+/// are cheap the clock costs a fraction of a nanosecond a node and the
+/// search stops within tens of microseconds; where each node is slow (a
+/// scan of 200,000 items) the clock is read at every node and the search
+/// stops within one node of the deadline. Only a search whose nodes turn
+/// from cheap to slow all at once can run on for up to `MAX_STRIDE` slow
+/// nodes. Without a deadline, a check is one test of an `Option`.
+#[derive(Debug, Clone)]
+pub struct Deadline {
+    at: Option<Instant>,
+    /// Checks left until the clock is read.
+    countdown: u32,
+    /// Checks between two reads of the clock.
+    stride: u32,
+    /// When the clock was last read (`None` before the first read).
+    last: Option<Instant>,
+}
+
+impl Deadline {
+    /// The most checks between two reads of the clock.
+    pub const MAX_STRIDE: u32 = 64;
+    /// Reads closer than this apart make the stride double.
+    pub const FAST: Duration = Duration::from_micros(20);
+    /// Reads further than this apart make the stride 1.
+    pub const SLOW: Duration = Duration::from_micros(200);
+
+    /// The check of `at` (`None`: never passes). The first check reads
+    /// the clock, so a deadline already past stops a search at its root.
+    pub fn new(at: Option<Instant>) -> Deadline {
+        Deadline {
+            at,
+            countdown: 1,
+            stride: 1,
+            last: None,
+        }
+    }
+
+    /// Whether the deadline has passed (once it has, every later check
+    /// says so too).
+    #[inline(always)]
+    pub fn passed(&mut self) -> bool {
+        if self.at.is_none() {
+            return false;
+        }
+        self.countdown -= 1;
+        self.countdown == 0 && self.read()
+    }
+
+    /// For a loop that counts its nodes itself (and so can fold this into
+    /// a comparison it makes anyway): reads the clock now, and says `None`
+    /// once the deadline has passed, else after how many nodes to read it
+    /// again (`u64::MAX` without a deadline).
+    #[cold]
+    #[inline(never)]
+    pub fn next_read(&mut self) -> Option<u64> {
+        if self.at.is_none() {
+            return Some(u64::MAX);
+        }
+        if self.read() {
+            return None;
+        }
+        Some(u64::from(self.stride))
+    }
+
+    /// Reads the clock, and sets when to read it next.
+    #[cold]
+    #[inline(never)]
+    fn read(&mut self) -> bool {
+        let now = Instant::now();
+        if self.at.is_some_and(|at| now >= at) {
+            // Read again at the next check, which then passes too.
+            self.countdown = 1;
+            return true;
+        }
+        if let Some(last) = self.last {
+            let gap = now.saturating_duration_since(last);
+            if gap > Self::SLOW {
+                self.stride = 1;
+            } else if gap < Self::FAST {
+                self.stride = (self.stride * 2).min(Self::MAX_STRIDE);
+            }
+        }
+        self.last = Some(now);
+        self.countdown = self.stride;
+        false
     }
 }
 

@@ -14,7 +14,7 @@
 //! - [`Solver`]: the dancing links for one problem, owned by one thread. It
 //!   finds the first solution, counts, streams solutions to a [`Visitor`] or
 //!   through an iterator, with [`Limits`] (solutions, node budget, a cancel
-//!   flag), and reports [`Stats`] with Knuth's meaning of nodes and updates.
+//!   flag, a deadline), and reports [`Stats`] with Knuth's meaning of nodes and updates.
 //!   Every search leaves the links as it found them, so one solver serves
 //!   many searches, each with its own given options. Exact cover runs
 //!   Knuth's DLX1, colours DLX2 (with DLX2's nodes and updates), bounds
@@ -129,13 +129,16 @@ mod shard;
 mod split;
 
 pub use compact::{CompactSolver, TooWide, Undo, MAX_COMPACT_ITEMS, MAX_ITEM_OPTIONS};
-pub use engine::{Control, Guide, Limits, Outcome, Report, Search, Stats, UnknownOption, Visitor};
+pub use engine::{
+    Control, Deadline, Guide, Limits, Outcome, Report, Search, Stats, UnknownOption, Visitor,
+};
 pub use problem::{Bounds, Colour, Problem, ProblemBuilder, ProblemError, MAX_NODES};
 pub use propagate::{Domain, Propagator, Verdict};
 pub use repeat::{RepeatReport, RepeatSolver};
 pub use search::{PropagationUnsupported, Solutions, Solver, CLOSED};
 pub use shard::{
-    digest, plan, run_shard, run_top, shard_check, Shard, ShardConfig, ShardError, ShardPlan,
+    digest, plan, run_shard, run_shard_within, run_top, shard_check, Shard, ShardConfig,
+    ShardError, ShardPlan,
 };
 pub use split::{
     count_compact_parallel, count_compact_resumed, count_parallel, count_parallel_with,

@@ -61,6 +61,16 @@ pub enum ProblemError {
     /// The problem would need more nodes than a `u32` index can address.
     #[error("the problem is too large: more than {max} nodes", max = MAX_NODES)]
     TooLarge,
+    /// The problem would pass the builder's own node limit
+    /// ([`ProblemBuilder::limit_nodes`]).
+    #[error(
+        "the problem is too large: more than {max} nodes (items, options and the items of \
+         options), the most allowed, to bound memory"
+    )]
+    NodeLimit {
+        /// The limit.
+        max: usize,
+    },
     /// An option without a primary item: no search could ever choose it.
     #[error("option {option} has no primary item, so it could never be chosen")]
     NoPrimaryItem {
@@ -337,6 +347,8 @@ pub struct ProblemBuilder {
     /// How many options were checked so far, failed ones included, so that
     /// each check has a mark of its own.
     attempts: u64,
+    /// The most nodes the problem may have ([`ProblemBuilder::limit_nodes`]).
+    max_nodes: usize,
 }
 
 impl ProblemBuilder {
@@ -359,7 +371,17 @@ impl ProblemBuilder {
             pending_colours: Vec::new(),
             seen: vec![0; primary + secondary],
             attempts: 0,
+            max_nodes: MAX_NODES,
         }
+    }
+
+    /// Refuses any option that would give the problem more than `max`
+    /// nodes ([`Problem::node_count`]) with [`ProblemError::NodeLimit`]:
+    /// a reader of untrusted input bounds the memory a problem (and the
+    /// links of its searches, 16 bytes a node) can take. [`MAX_NODES`]
+    /// stands whatever `max` says.
+    pub fn limit_nodes(&mut self, max: usize) {
+        self.max_nodes = max.min(MAX_NODES);
     }
 
     /// The number of options added so far.
@@ -557,10 +579,14 @@ impl ProblemBuilder {
             self.problem.option_items.truncate(start);
             return Err(ProblemError::NoPrimaryItem { option });
         }
-        let nodes_after = self.problem.node_count() + items.len() + 1;
-        if nodes_after > MAX_NODES {
+        // The option's items are counted already; its spacer is not.
+        let nodes_after = self.problem.node_count() + 1;
+        if nodes_after > self.max_nodes {
             self.problem.option_items.truncate(start);
-            return Err(ProblemError::TooLarge);
+            return Err(match self.max_nodes {
+                MAX_NODES => ProblemError::TooLarge,
+                max => ProblemError::NodeLimit { max },
+            });
         }
         // The colours, kept only once some option has one: then one for
         // every item of every option.
@@ -598,6 +624,23 @@ impl ProblemBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_node_limit_refuses_the_option_that_passes_it() {
+        // 3 items and the root, then each option of 2 items and its
+        // spacer (the first spacer is counted from the start).
+        let mut b = Problem::builder(3, 0);
+        b.limit_nodes(4 + 1 + 3 + 3);
+        b.add_option([0, 1]).unwrap();
+        b.add_option([1, 2]).unwrap();
+        assert_eq!(b.add_option([0]), Err(ProblemError::NodeLimit { max: 11 }));
+        let p = b.build();
+        assert_eq!((p.option_count(), p.node_count()), (2, 11));
+        // No limit above the one links can address.
+        let mut b = Problem::builder(1, 0);
+        b.limit_nodes(usize::MAX);
+        assert_eq!(b.max_nodes, MAX_NODES);
+    }
 
     #[test]
     fn options_keep_their_items_in_order() {

@@ -52,15 +52,15 @@
 
 use std::sync::atomic::Ordering;
 
-use crate::engine::{Limits, Outcome, Stats};
+use crate::engine::{Deadline, Limits, Outcome, Stats};
 use crate::problem::Problem;
 
 /// What a repeat-cover search reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RepeatReport {
     /// Why the search ended: [`Outcome::Exhausted`] when the answer is
-    /// proven, [`Outcome::NodeBudget`] or [`Outcome::Cancelled`] when a
-    /// limit stopped it first.
+    /// proven, [`Outcome::NodeBudget`], [`Outcome::Cancelled`] or
+    /// [`Outcome::TimeLimit`] when a limit stopped it first.
     pub outcome: Outcome,
     /// The cover found, as option numbers of the problem, ascending.
     ///
@@ -186,8 +186,8 @@ impl RepeatSolver {
     }
 
     /// Decides whether at most `k` options cover every primary item, and
-    /// finds such a cover when they do, within `limits` (node budget and
-    /// cancel flag; `max_solutions` is ignored).
+    /// finds such a cover when they do, within `limits` (node budget,
+    /// cancel flag and deadline; `max_solutions` is ignored).
     pub fn at_most(&self, k: usize, limits: &Limits) -> RepeatReport {
         let mut stats = Stats::default();
         let report = |outcome, cover: Option<Vec<usize>>, stats: Stats| RepeatReport {
@@ -262,8 +262,8 @@ impl RepeatSolver {
         report(Outcome::Exhausted, Some(cover), stats)
     }
 
-    /// Finds a minimum cover, within `limits` (node budget and cancel
-    /// flag). When a limit stops the search, the report carries the best
+    /// Finds a minimum cover, within `limits` (node budget, cancel flag
+    /// and deadline). When a limit stops the search, the report carries the best
     /// cover known and the outcome says it is not proven minimum.
     pub fn minimum(&self, limits: &Limits) -> RepeatReport {
         let mut stats = Stats::default();
@@ -993,10 +993,11 @@ impl<'c> Dfs<'c> {
         self.candidates.clear();
         let mut level = 0usize;
         let mut phase = Phase::Enter;
+        let mut deadline = Deadline::new(limits.deadline);
         let result = loop {
             match phase {
                 Phase::Enter => {
-                    if let Some(outcome) = should_stop(limits, stats.nodes) {
+                    if let Some(outcome) = should_stop(limits, stats.nodes, &mut deadline) {
                         break Err(outcome);
                     }
                     stats.nodes += 1;
@@ -1088,8 +1089,9 @@ impl<'c> Dfs<'c> {
     }
 }
 
-/// Whether the limits say to stop before entering a node.
-fn should_stop(limits: &Limits, nodes: u64) -> Option<Outcome> {
+/// Whether the limits (with `deadline`, their deadline's check) say to
+/// stop before entering a node.
+fn should_stop(limits: &Limits, nodes: u64, deadline: &mut Deadline) -> Option<Outcome> {
     if limits.node_budget.is_some_and(|budget| nodes >= budget) {
         return Some(Outcome::NodeBudget);
     }
@@ -1100,7 +1102,7 @@ fn should_stop(limits: &Limits, nodes: u64) -> Option<Outcome> {
     {
         return Some(Outcome::Cancelled);
     }
-    None
+    deadline.passed().then_some(Outcome::TimeLimit)
 }
 
 #[cfg(test)]
@@ -1237,7 +1239,7 @@ mod tests {
     }
 
     #[test]
-    fn budget_and_cancel_stop_the_search() {
+    fn budget_cancel_and_deadline_stop_the_search() {
         let p = grid(7);
         let solver = RepeatSolver::new(&p);
         let limits = Limits {
@@ -1258,6 +1260,19 @@ mod tests {
             ..Limits::none()
         };
         assert_eq!(solver.at_most(11, &limits).outcome, Outcome::Cancelled);
+        // A deadline already past stops at the first node.
+        let limits = Limits {
+            deadline: Some(std::time::Instant::now()),
+            ..Limits::none()
+        };
+        let report = solver.at_most(11, &limits);
+        assert_eq!(
+            (report.outcome, report.stats.nodes),
+            (Outcome::TimeLimit, 0)
+        );
+        let report = solver.minimum(&limits);
+        assert_eq!(report.outcome, Outcome::TimeLimit);
+        assert!(covers(&p, &report.cover.unwrap()), "the best cover known");
         // The solver is unchanged: the full search still works.
         assert_eq!(solver.minimum(&Limits::none()).cover.unwrap().len(), 12);
     }

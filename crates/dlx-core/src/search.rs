@@ -17,7 +17,7 @@
 use std::sync::atomic::Ordering;
 
 use crate::engine::{
-    Control, Guide, Limits, Outcome, Report, Search, Stats, UnknownOption, Visitor,
+    Control, Deadline, Guide, Limits, Outcome, Report, Search, Stats, UnknownOption, Visitor,
 };
 use crate::links::{index, node_ref, Links, NodeRef};
 use crate::problem::Problem;
@@ -172,6 +172,8 @@ pub struct Solver {
     updates_at_start: u64,
     cleansings_at_start: u64,
     limits: Limits,
+    /// The check of `limits.deadline`.
+    deadline: Deadline,
     /// When set, the loop stops at this level and reports a prefix instead
     /// of entering it.
     split_depth: Option<usize>,
@@ -277,6 +279,7 @@ impl Solver {
             updates_at_start: 0,
             cleansings_at_start: 0,
             limits: Limits::none(),
+            deadline: Deadline::new(None),
             split_depth: None,
             floor: 0,
             bound,
@@ -445,11 +448,26 @@ impl Solver {
         start: &[usize],
         given_count: usize,
         levels: usize,
+        prefix: impl FnMut(&[usize]),
+        solution: impl FnMut(&[usize]),
+    ) -> Result<Report, UnknownOption> {
+        self.enumerate_within(start, given_count, levels, Limits::none(), prefix, solution)
+    }
+
+    /// [`Solver::enumerate_below`] within `limits` (a split that must end
+    /// by a deadline, say): a search they stop reports only part of the
+    /// prefixes, and its outcome says so.
+    pub(crate) fn enumerate_within(
+        &mut self,
+        start: &[usize],
+        given_count: usize,
+        levels: usize,
+        limits: Limits,
         mut prefix: impl FnMut(&[usize]),
         mut solution: impl FnMut(&[usize]),
     ) -> Result<Report, UnknownOption> {
         assert!(levels >= 1, "a split needs at least one level");
-        self.begin_below(start, given_count, Limits::none())?;
+        self.begin_below(start, given_count, limits)?;
         // Levels count from the first level below the givens (exact
         // cover forces the whole start), or from the replayed ones.
         self.split_depth = Some(self.floor + levels);
@@ -641,6 +659,7 @@ impl Solver {
         if let Some(&option) = given.iter().find(|&&o| o >= options) {
             return Err(UnknownOption { option, options });
         }
+        self.deadline = Deadline::new(limits.deadline);
         self.limits = limits;
         self.nodes = 0;
         self.solutions = 0;
@@ -885,7 +904,7 @@ impl Solver {
 
     /// Whether the limits say to stop before entering a level.
     #[inline]
-    fn should_stop(&self) -> Option<Outcome> {
+    fn should_stop(&mut self) -> Option<Outcome> {
         if let Some(budget) = self.limits.node_budget {
             if self.nodes >= budget {
                 return Some(Outcome::NodeBudget);
@@ -895,6 +914,9 @@ impl Solver {
             if flag.load(Ordering::Relaxed) {
                 return Some(Outcome::Cancelled);
             }
+        }
+        if self.deadline.passed() {
+            return Some(Outcome::TimeLimit);
         }
         None
     }

@@ -30,7 +30,7 @@ use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 use sha2::{Digest as _, Sha256};
 
-use crate::engine::{Control, Limits, Stats, UnknownOption};
+use crate::engine::{Control, Limits, Outcome, Report, Stats, UnknownOption};
 use crate::problem::Problem;
 use crate::search::Solver;
 
@@ -360,14 +360,39 @@ fn counted(stats: Stats, index: usize) -> Result<Stats, ShardError> {
 /// Counts the solutions of one shard: its counters are the serial
 /// search's below its prefixes.
 pub fn run_shard(solver: &mut Solver, shard: &[Vec<usize>]) -> Result<Stats, ShardError> {
+    run_shard_within(solver, shard, &Limits::none()).map(|report| report.stats)
+}
+
+/// [`run_shard`] within `limits`, whose node budget and deadline bound the
+/// whole shard: an outcome other than [`Outcome::Exhausted`] says they
+/// stopped it, and its counters are then only those of the search made.
+pub fn run_shard_within(
+    solver: &mut Solver,
+    shard: &[Vec<usize>],
+    limits: &Limits,
+) -> Result<Report, ShardError> {
     let mut stats = Stats::default();
     for (index, prefix) in shard.iter().enumerate() {
-        let report = solver.search_below(prefix, 0, &Limits::none(), &mut |_: &[usize]| {
-            Control::Continue
-        })?;
+        let left = Limits {
+            node_budget: limits
+                .node_budget
+                .map(|budget| budget.saturating_sub(stats.nodes)),
+            ..limits.clone()
+        };
+        let report = solver.search_below(prefix, 0, &left, &mut |_: &[usize]| Control::Continue)?;
+        if report.outcome != Outcome::Exhausted {
+            stats += report.stats;
+            return Ok(Report {
+                outcome: report.outcome,
+                stats,
+            });
+        }
         stats += counted(report.stats, index)?;
     }
-    Ok(stats)
+    Ok(Report {
+        outcome: Outcome::Exhausted,
+        stats,
+    })
 }
 
 /// Counts what the plan's top holds: each expanded prefix's own node, its

@@ -27,6 +27,7 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use rayon::prelude::*;
 
@@ -46,6 +47,9 @@ pub struct SplitConfig {
     pub max_depth: usize,
     /// Stop when this flag is raised (checked on entering each level).
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Stop once this instant has passed ([`Outcome::TimeLimit`]): the
+    /// split and every part check it on entering each level.
+    pub deadline: Option<Instant>,
     /// Where to count the subproblems done, for a progress display.
     pub progress: Option<Arc<SplitProgress>>,
 }
@@ -66,6 +70,7 @@ impl Default for SplitConfig {
             min_prefixes: 2048,
             max_depth: 12,
             cancel: None,
+            deadline: None,
             progress: None,
         }
     }
@@ -104,14 +109,30 @@ pub fn split_with(
     given: &[usize],
     config: &SplitConfig,
 ) -> Result<Split, UnknownOption> {
+    Ok(split_within(solver, given, config)?.0)
+}
+
+/// [`split_with`], and whether [`SplitConfig::deadline`] passed while it
+/// split: then the split is only part of the search (the search gives up).
+fn split_within(
+    solver: &mut Solver,
+    given: &[usize],
+    config: &SplitConfig,
+) -> Result<(Split, bool), UnknownOption> {
+    let limits = Limits {
+        deadline: config.deadline,
+        ..Limits::none()
+    };
     let mut depth = 1;
     let mut shallower: Option<Split> = None;
     loop {
         let mut prefixes = Vec::new();
         let mut shallow_solutions = Vec::new();
-        let report = solver.enumerate_prefixes(
+        let report = solver.enumerate_within(
             given,
+            given.len(),
             depth,
+            limits.clone(),
             |p| prefixes.push(p.to_vec()),
             |s| shallow_solutions.push(s.to_vec()),
         )?;
@@ -121,6 +142,9 @@ pub fn split_with(
             shallow_solutions,
             stats: report.stats,
         };
+        if report.outcome == Outcome::TimeLimit {
+            return Ok((split, true));
+        }
         let count = split.prefixes.len();
         let deep_enough = count >= config.min_prefixes || depth >= config.max_depth;
         // No prefix means the whole search ended above `depth`: deeper
@@ -134,10 +158,10 @@ pub fn split_with(
             if let Some(above) = shallower {
                 let plenty = above.prefixes.len() * 4 >= config.min_prefixes;
                 if count > 4 * config.min_prefixes && plenty {
-                    return Ok(above);
+                    return Ok((above, false));
                 }
             }
-            return Ok(split);
+            return Ok((split, false));
         }
         shallower = Some(split);
         depth += 1;
@@ -192,9 +216,16 @@ pub fn search_parallel_with<V>(
 where
     V: Fn(&[usize]) -> Control + Sync,
 {
-    let split = split_with(&mut solver.clone(), given, config)?;
+    let (split, timed_out) = split_within(&mut solver.clone(), given, config)?;
     let stop = Arc::new(AtomicBool::new(false));
     let mut stats = split.stats;
+    if timed_out {
+        // Some prefixes and solutions were not reached: nothing is known.
+        return Ok(Report {
+            outcome: Outcome::TimeLimit,
+            stats,
+        });
+    }
     for solution in &split.shallow_solutions {
         if visitor(solution) == Control::Stop {
             stop.store(true, Ordering::Relaxed);
@@ -211,6 +242,7 @@ where
     }
     let limits = Limits {
         cancel: Some(Arc::clone(&stop)),
+        deadline: config.deadline,
         ..Limits::none()
     };
     let parts: Vec<Report> = split
@@ -246,16 +278,20 @@ where
         )
         .collect();
     let mut outcome = Outcome::Exhausted;
+    let mut timed_out = false;
     for part in &parts {
         stats += part.stats;
         if part.outcome != Outcome::Exhausted {
             outcome = part.outcome;
         }
+        timed_out |= part.outcome == Outcome::TimeLimit;
     }
     if outcome != Outcome::Exhausted {
         let cancelled = external_cancel.is_some_and(|c| c.load(Ordering::Relaxed));
         outcome = if cancelled {
             Outcome::Cancelled
+        } else if timed_out {
+            Outcome::TimeLimit
         } else {
             Outcome::Stopped
         };
@@ -276,6 +312,10 @@ pub struct ShareConfig {
     /// the search is alone, then between slices. A first-solution search
     /// so stopped reports no solution.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Stop once this instant has passed ([`Outcome::TimeLimit`]),
+    /// checked by every part on entering each level. A first-solution
+    /// search so stopped reports no solution, as a cancelled one.
+    pub deadline: Option<Instant>,
 }
 
 impl Default for ShareConfig {
@@ -284,6 +324,7 @@ impl Default for ShareConfig {
             solo_nodes: 20_000,
             slice_nodes: 1_000,
             cancel: None,
+            deadline: None,
         }
     }
 }
@@ -318,8 +359,11 @@ struct Board<'a> {
     best: Mutex<Option<(Place, Vec<usize>)>>,
     /// `Goal::Count`: the solutions counted.
     total: AtomicU64,
-    /// The count reached its limit, or the caller cancelled.
+    /// The count reached its limit, the caller cancelled, or the deadline
+    /// passed.
     stop: Arc<AtomicBool>,
+    /// A part ended at the deadline: the search is not whole.
+    timed_out: AtomicBool,
     /// The counters of the parts done.
     stats: Mutex<Stats>,
 }
@@ -358,6 +402,16 @@ impl Board<'_> {
             },
             node_budget: Some(nodes.saturating_add(slice.max(1))),
             cancel: Some(Arc::clone(&self.stop)),
+            deadline: self.config.deadline,
+        }
+    }
+
+    /// Notes how a part's search ended: one that met the deadline stops
+    /// the others.
+    fn ended(&self, report: &Report) {
+        if report.outcome == Outcome::TimeLimit {
+            self.timed_out.store(true, Ordering::SeqCst);
+            self.stop.store(true, Ordering::SeqCst);
         }
     }
 
@@ -415,6 +469,7 @@ impl Board<'_> {
                 .resume(&limits, &mut visit)
                 .expect("the search was stopped by its budget");
         }
+        self.ended(&report);
         *lock(&self.stats) += report.stats;
     }
 
@@ -476,6 +531,7 @@ impl<'c> Board<'c> {
             best: Mutex::default(),
             total: AtomicU64::new(0),
             stop: Arc::default(),
+            timed_out: AtomicBool::new(false),
             stats: Mutex::default(),
         }
     }
@@ -485,6 +541,7 @@ impl<'c> Board<'c> {
     fn go_on(&self, solver: &mut CompactSolver, stopped: &Report) {
         let root = Place::new();
         if stopped.outcome != Outcome::NodeBudget || self.moot(&root) {
+            self.ended(stopped);
             *lock(&self.stats) += stopped.stats;
             return;
         }
@@ -512,21 +569,24 @@ impl<'c> Board<'c> {
     }
 
     /// The first solution and the report of a finished [`Goal::First`].
-    /// A cancelled search gives no solution: one found by a later part
-    /// need not be the serial first while earlier parts were cut short.
+    /// A cancelled search, or one that met its deadline, gives no
+    /// solution: one found by a later part need not be the serial first
+    /// while earlier parts were cut short.
     fn first(self) -> (Option<Vec<usize>>, Report) {
         let cancelled = self.cancelled();
+        let timed_out = self.timed_out.load(Ordering::SeqCst);
         let mut stats = self.stats.into_inner().unwrap_or_else(|e| e.into_inner());
         let first = self
             .best
             .into_inner()
             .unwrap_or_else(|e| e.into_inner())
             .map(|(_, solution)| solution)
-            .filter(|_| !cancelled);
+            .filter(|_| !cancelled && !timed_out);
         stats.solutions = u64::from(first.is_some());
         let outcome = match first {
             Some(_) => Outcome::SolutionLimit,
             None if cancelled => Outcome::Cancelled,
+            None if timed_out => Outcome::TimeLimit,
             None => Outcome::Exhausted,
         };
         (first, Report { outcome, stats })
@@ -542,6 +602,8 @@ impl<'c> Board<'c> {
             Outcome::SolutionLimit
         } else if cancelled {
             Outcome::Cancelled
+        } else if self.timed_out.load(Ordering::SeqCst) {
+            Outcome::TimeLimit
         } else {
             Outcome::Exhausted
         };

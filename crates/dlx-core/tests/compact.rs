@@ -359,7 +359,7 @@ fn check_shared(
         let config = ShareConfig {
             solo_nodes,
             slice_nodes,
-            cancel: None,
+            ..ShareConfig::default()
         };
         let (first, report) = first_compact_parallel(compact, given, &config).unwrap();
         prop_assert_eq!(first.map(|s| sorted(&s)), serial_first.clone());

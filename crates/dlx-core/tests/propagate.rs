@@ -293,7 +293,7 @@ proptest! {
 
             let mut compact = CompactSolver::new(&problem).unwrap();
             compact.set_propagator(Some(propagator));
-            let share = ShareConfig { solo_nodes: 1, slice_nodes: 1, cancel: None };
+            let share = ShareConfig { solo_nodes: 1, slice_nodes: 1, ..ShareConfig::default() };
             let (first, _) = pool.install(|| first_compact_parallel(&mut compact, &[], &share)).unwrap();
             // A solution, when there is one; not necessarily the serial
             // search's first (see the propagate module).

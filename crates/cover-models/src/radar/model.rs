@@ -16,7 +16,7 @@ pub enum Verdict {
     NotCovered,
     /// Another probe of the round made this one useless first.
     Cancelled,
-    /// The probe spent its node budget undecided.
+    /// The probe spent its node budget, or met its deadline, undecided.
     GaveUp,
 }
 
@@ -51,7 +51,7 @@ pub fn decide(case: &RadarCase, squared_radius: u64, limits: &Limits) -> (Verdic
             Verdict::Covered(stations)
         }
         (None, Outcome::Exhausted) => Verdict::NotCovered,
-        (None, Outcome::NodeBudget) => Verdict::GaveUp,
+        (None, Outcome::NodeBudget | Outcome::TimeLimit) => Verdict::GaveUp,
         (None, _) => Verdict::Cancelled,
     };
     (verdict, report.stats)

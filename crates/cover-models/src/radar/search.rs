@@ -27,6 +27,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
 use dlx_core::{Limits, Stats};
 use thiserror::Error;
@@ -49,8 +50,9 @@ pub enum NoAnswer {
     /// [`Probe::cancel`]), so the search stopped unfinished.
     #[error("the search was stopped before the answer was proven")]
     Stopped,
-    /// The probes spent the node budget before the answer was decided.
-    #[error("the probes reached the node budget of {budget} before the answer was decided")]
+    /// The probes spent the node budget, or met the deadline, before the
+    /// answer was decided.
+    #[error("the probes reached the node budget of {budget} or the deadline before the answer was decided")]
     GaveUp {
         /// The budget of each probe, in search nodes.
         budget: u64,
@@ -103,6 +105,8 @@ pub struct Probe<'a> {
     flags: &'a [Arc<AtomicBool>],
     /// The most search nodes the probe may take.
     node_budget: Option<u64>,
+    /// When the probe gives up, whatever its nodes.
+    deadline: Option<Instant>,
 }
 
 impl Probe<'_> {
@@ -128,6 +132,7 @@ impl Probe<'_> {
         let limits = Limits {
             cancel: Some(cancel),
             node_budget: self.node_budget,
+            deadline: self.deadline,
             ..Limits::none()
         };
         let (verdict, stats) = decide(self.case, self.squared_radius, &limits);
@@ -161,7 +166,7 @@ pub fn solve<F>(case: &RadarCase, width: usize, run_round: F) -> Result<RadarAns
 where
     F: FnMut(&[Probe<'_>]) -> Vec<ProbeResult>,
 {
-    solve_within(case, width, None, run_round)
+    solve_within(case, width, None, None, run_round)
 }
 
 /// [`solve`], giving up once the probes have taken `node_budget` search
@@ -170,11 +175,12 @@ where
 /// [`NoAnswer::GaveUp`], unless the other probes of its round made it
 /// useless. (So a case takes at most `width` times the budget; which
 /// candidates are probed depends on `width`, so whether a case gives up
-/// may too.)
+/// may too.) Past `deadline` every probe gives up, and so does the case.
 pub fn solve_within<F>(
     case: &RadarCase,
     width: usize,
     node_budget: Option<u64>,
+    deadline: Option<Instant>,
     mut run_round: F,
 ) -> Result<RadarAnswer, NoAnswer>
 where
@@ -243,7 +249,7 @@ where
             break;
         }
         let left = node_budget.map(|budget| budget.saturating_sub(answer.stats.nodes));
-        if left == Some(0) {
+        if left == Some(0) || deadline.is_some_and(|at| Instant::now() >= at) {
             return Err(NoAnswer::GaveUp {
                 budget: node_budget.unwrap_or(u64::MAX),
                 stats: answer.stats,
@@ -263,6 +269,7 @@ where
                 index,
                 flags: &flags,
                 node_budget: left,
+                deadline,
             })
             .collect();
         let results = run_round(&probes);

@@ -499,6 +499,7 @@ impl BandSolver {
         }
         let budget = limits.node_budget.unwrap_or(u64::MAX);
         let cancel = limits.cancel.as_deref();
+        let mut deadline = dlx_core::Deadline::new(limits.deadline);
         self.stack.clear();
         loop {
             if board.propagate(&mut stats.rounds) {
@@ -508,7 +509,7 @@ impl BandSolver {
                         return (end, stats);
                     }
                 } else {
-                    if let Some(end) = guess_allowed(&mut stats, budget, cancel) {
+                    if let Some(end) = guess_allowed(&mut stats, budget, cancel, &mut deadline) {
                         return (end, stats);
                     }
                     let (b, bit) = board.guess_cell();

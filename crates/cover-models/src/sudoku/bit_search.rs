@@ -1,11 +1,12 @@
 //! The search loop of the bit-parallel 9×9 engines (triad and band), the
 //! part they share so that their counts and limits mean the same: what a
 //! search counts ([`BitStats`]) and the checks that end it (a solution,
-//! a guess past the budget, a cancel). It knows nothing of either board.
+//! a guess past the budget, a cancel, the deadline). It knows nothing of
+//! either board.
 
 use std::sync::atomic::Ordering;
 
-use dlx_core::{Control, Limits, Outcome};
+use dlx_core::{Control, Deadline, Limits, Outcome};
 
 /// The cells of a 9×9 grid.
 const CELLS: usize = 81;
@@ -101,18 +102,23 @@ macro_rules! search_entry_points {
 pub(super) use search_entry_points;
 
 /// Counts a guess about to be made: the outcome that ends the search
-/// instead, if the guess budget is spent or the search was cancelled.
+/// instead, if the guess budget is spent, the search was cancelled or its
+/// deadline passed.
 #[inline]
 pub(super) fn guess_allowed(
     stats: &mut BitStats,
     budget: u64,
     cancel: Option<&std::sync::atomic::AtomicBool>,
+    deadline: &mut Deadline,
 ) -> Option<Outcome> {
     if stats.guesses >= budget {
         return Some(Outcome::NodeBudget);
     }
     if cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
         return Some(Outcome::Cancelled);
+    }
+    if deadline.passed() {
+        return Some(Outcome::TimeLimit);
     }
     stats.guesses += 1;
     None

@@ -26,6 +26,7 @@ use dlx_core::{
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use super::band::BandSolver;
 use super::logic::box_of;
@@ -222,6 +223,8 @@ pub struct Solver {
     split_after: Option<u64>,
     /// No search goes past this many nodes ([`Solver::max_nodes`]).
     max_nodes: Option<u64>,
+    /// No search runs longer than this ([`Solver::time_limit`]).
+    time_limit: Option<Duration>,
     /// How much reasoning between choices ([`Solver::propagate`]).
     level: Level,
     /// The 9×9 engine, of the kind [`Engine`] asks for, made when first
@@ -245,6 +248,7 @@ impl Solver {
             grid: Vec::new(),
             split_after: None,
             max_nodes: None,
+            time_limit: None,
             level: Level::None,
             nine: None,
         }
@@ -292,6 +296,22 @@ impl Solver {
         self.max_nodes = nodes;
     }
 
+    /// Gives up every search once it has run for `limit` (`None`, the
+    /// default: never): its report's outcome is then
+    /// [`Outcome::TimeLimit`]. The clock starts when [`Solver::first`],
+    /// [`Solver::count`] or [`Solver::solve`] is called, and covers every
+    /// part of the search (its restarts, the threads it is shared with).
+    /// Unlike [`Solver::max_nodes`], it does not keep a search from being
+    /// shared: where it ends depends on the machine anyway.
+    pub fn time_limit(&mut self, limit: Option<Duration>) {
+        self.time_limit = limit;
+    }
+
+    /// The deadline of a search that starts now.
+    fn deadline(&self) -> Option<Instant> {
+        Limits::none().with_time_limit(self.time_limit).deadline
+    }
+
     /// The engine it was asked to use.
     pub fn engine(&self) -> Engine {
         self.engine
@@ -332,13 +352,22 @@ impl Solver {
         }
     }
 
-    /// Searches `puzzle` within `limits` (and [`Solver::max_nodes`]) and
-    /// hands each solution to `visit` as a grid of digits `1..=n²`, row by
-    /// row (givens included). Returning [`Control::Stop`] ends the search.
+    /// Searches `puzzle` within `limits` (and [`Solver::max_nodes`] and
+    /// [`Solver::time_limit`]) and hands each solution to `visit` as a
+    /// grid of digits `1..=n²`, row by row (givens included). Returning
+    /// [`Control::Stop`] ends the search.
     pub fn solve<F>(&mut self, puzzle: &Puzzle, limits: &Limits, mut visit: F) -> Report
     where
         F: FnMut(&[u8]) -> Control,
     {
+        let timed;
+        let limits = match self.time_limit {
+            Some(_) => {
+                timed = limits.clone().with_time_limit(self.time_limit);
+                &timed
+            }
+            None => limits,
+        };
         if self.uses_bits(puzzle.size) {
             return self.solve_bits(puzzle, limits, visit);
         }
@@ -435,10 +464,11 @@ impl Solver {
         self.compact_of(puzzle).map(|_| nodes)
     }
 
-    /// How searches are shared between threads.
-    fn share_config(&self) -> ShareConfig {
+    /// How a search that must end by `deadline` is shared between threads.
+    fn share_config(&self, deadline: Option<Instant>) -> ShareConfig {
         ShareConfig {
             solo_nodes: self.split_after.unwrap_or(u64::MAX),
+            deadline,
             ..ShareConfig::default()
         }
     }
@@ -465,6 +495,7 @@ impl Solver {
         let limits = Limits {
             max_solutions: Some(1),
             node_budget: self.solo_budget(puzzle),
+            deadline: self.deadline(),
             ..Limits::none()
         };
         let report = self.solve(puzzle, &limits, |grid| {
@@ -477,7 +508,7 @@ impl Solver {
             return report;
         }
         // A long search: go on with every thread.
-        let config = self.share_config();
+        let config = self.share_config(limits.deadline);
         let (model, compact) = self.compact_of(puzzle).expect("only it has a budget");
         let (first, report) = first_compact_resumed(compact, &report, &config);
         if let (Some(options), Some(visit)) = (first, visit) {
@@ -503,6 +534,7 @@ impl Solver {
         let mut visit = Some(visit);
         let mut stats = Stats::default();
         let mut budget = FIRST_RESTART;
+        let deadline = self.deadline();
         let most = self.max_nodes.unwrap_or(u64::MAX);
         let max_nodes = self.max_nodes.take();
         let mut restart = 0u32;
@@ -512,6 +544,7 @@ impl Solver {
             let limits = Limits {
                 max_solutions: Some(1),
                 node_budget: Some(budget.min(left)),
+                deadline,
                 ..Limits::none()
             };
             let report = self.solve(puzzle, &limits, |grid| {
@@ -542,13 +575,14 @@ impl Solver {
         let limits = Limits {
             max_solutions: limit,
             node_budget: self.solo_budget(puzzle),
+            deadline: self.deadline(),
             ..Limits::none()
         };
         let report = self.solve(puzzle, &limits, |_| Control::Continue);
         if report.outcome != Outcome::NodeBudget || self.max_nodes.is_some() {
             return report;
         }
-        let config = self.share_config();
+        let config = self.share_config(limits.deadline);
         let (_, compact) = self.compact_of(puzzle).expect("only it has a budget");
         count_compact_resumed(compact, &report, limit, &config)
     }
@@ -915,6 +949,52 @@ mod tests {
             bounded.max_nodes(Some(needed - 2));
             let (got, report) = pool.install(|| bounded.first(&p));
             assert_eq!((got, report.outcome), (None, Outcome::NodeBudget));
+        }
+    }
+
+    /// A time limit ends searches that would run for ages (counting every
+    /// 9×9 grid) in every engine, alone or shared between threads, and
+    /// with propagation; a search it does not reach is unchanged.
+    #[test]
+    fn timed_searches_give_up_at_their_limit() {
+        use std::time::{Duration, Instant};
+        let empty = puzzle(&".".repeat(81));
+        let p = puzzle(HARD);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let engines = [
+            Engine::Auto,
+            Engine::Triad,
+            Engine::Band,
+            Engine::Compact,
+            Engine::Linked,
+        ];
+        for (engine, level, shared) in engines
+            .iter()
+            .flat_map(|&e| [(e, Level::None, false), (e, Level::None, true)])
+            .chain([(Engine::Compact, Level::Full, false)])
+        {
+            let what = format!("{engine:?} {level:?} shared {shared}");
+            let mut solver = Solver::new(engine);
+            solver.propagate(level);
+            if shared {
+                solver.split_after(Some(1));
+            }
+            let (want, _) = solver.first(&p);
+            solver.time_limit(Some(Duration::from_millis(50)));
+            let start = Instant::now();
+            let report = pool.install(|| solver.count(&empty, None));
+            assert_eq!(report.outcome, Outcome::TimeLimit, "{what}");
+            assert!(start.elapsed() < Duration::from_secs(10), "{what}");
+            let report = solver.solve(&empty, &Limits::none(), |_| Control::Continue);
+            assert_eq!(report.outcome, Outcome::TimeLimit, "{what}");
+            // Far from the limit: the same answer as without one.
+            let (got, report) = pool.install(|| solver.first(&p));
+            assert_eq!(got, want, "{what}");
+            assert!(!report.outcome.gave_up(), "{what}");
+            solver.time_limit(None);
         }
     }
 

@@ -812,6 +812,7 @@ where
     }
     let budget = limits.node_budget.unwrap_or(u64::MAX);
     let cancel = limits.cancel.as_deref();
+    let mut deadline = dlx_core::Deadline::new(limits.deadline);
     // The stack's boards are written and read in place (no copies through
     // a temporary); `depth` of them are live.
     let mut depth = 0;
@@ -825,7 +826,7 @@ where
                     }
                 }
                 Some(guess) => {
-                    if let Some(end) = guess_allowed(&mut stats, budget, cancel) {
+                    if let Some(end) = guess_allowed(&mut stats, budget, cancel, &mut deadline) {
                         return (end, stats);
                     }
                     let saved = &mut stack[depth];
