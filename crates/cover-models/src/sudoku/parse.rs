@@ -379,6 +379,12 @@ pub struct Puzzles<R> {
     /// set, which settles later puzzles that fit several.
     settled: Vec<Option<usize>>,
     layout: Option<Layout>,
+    /// The side of the last grid begun, to skip the rows of a grid whose
+    /// first row could not be read.
+    grid_side: Option<usize>,
+    /// A line that could not be read came before the layout was known,
+    /// with no blank line since: if grids follow, it was a grid's first row.
+    lost_first_row: bool,
     done: bool,
 }
 
@@ -413,6 +419,8 @@ impl<R: BufRead> Puzzles<R> {
             readings,
             settled: vec![None; Size::MAX_BOX + 1],
             layout: None,
+            grid_side: None,
+            lost_first_row: false,
             done: false,
         }
     }
@@ -674,6 +682,7 @@ impl<R: BufRead> Puzzles<R> {
         };
         let size = Size::from_side(first.len()).expect("checked by row_cells");
         let side = size.side();
+        self.grid_side = Some(side);
         let mut cells: Vec<String> = Vec::with_capacity(size.cells());
         let mut places = Vec::with_capacity(size.cells());
         let mut separated = first_separated;
@@ -939,11 +948,19 @@ impl<R: BufRead> Iterator for Puzzles<R> {
             let text = match line.text {
                 Ok(text) => text,
                 Err(fault) => {
-                    if self.layout == Some(Layout::Grid) {
-                        if let Err(e) = self.skip_grid(None) {
-                            self.done = true;
-                            return Some(Err(e.into()));
+                    // A grid's first row: the error stands for the grid,
+                    // whose other rows (as many as the last grid's, when
+                    // grids follow one another without blank lines) are
+                    // skipped, so no rows of two grids make one.
+                    match self.layout {
+                        Some(Layout::Grid) => {
+                            if let Err(e) = self.skip_grid(self.grid_side.map(|s| s - 1)) {
+                                self.done = true;
+                                return Some(Err(e.into()));
+                            }
                         }
+                        Some(Layout::Line) => {}
+                        None => self.lost_first_row = true,
                     }
                     return Some(Err(ParseError {
                         line: line.number,
@@ -953,13 +970,33 @@ impl<R: BufRead> Iterator for Puzzles<R> {
                 }
             };
             let content = match classify(&text) {
-                Kind::Blank | Kind::Comment | Kind::Rule => continue,
+                Kind::Blank => {
+                    self.lost_first_row = false;
+                    continue;
+                }
+                Kind::Comment | Kind::Rule => continue,
                 Kind::End => break,
                 Kind::Content(t) => t,
             };
             let layout = match self.layout {
                 Some(layout) => layout,
                 None => match self.detect(content) {
+                    Ok(Layout::Grid) if self.lost_first_row => {
+                        // The unread line was this grid's first row (and
+                        // reported): skip the rest of the grid.
+                        self.layout = Some(Layout::Grid);
+                        self.lost_first_row = false;
+                        let custom = self.custom.as_ref().map(|s| s.size().side());
+                        let side = row_cells(content, custom)
+                            .ok()
+                            .map(|(cells, _)| cells.len());
+                        self.grid_side = side;
+                        if let Err(e) = self.skip_grid(side.map(|s| s.saturating_sub(2))) {
+                            self.done = true;
+                            return Some(Err(e.into()));
+                        }
+                        continue;
+                    }
                     Ok(layout) => {
                         self.layout = Some(layout);
                         layout
@@ -1351,6 +1388,42 @@ mod tests {
             })
         );
         assert!(got[1].is_ok());
+    }
+
+    /// A grid whose first row cannot be read (over-long here) is one
+    /// error, its other rows skipped, even when grids follow one another
+    /// without blank lines: no puzzle is made of two grids' rows.
+    #[test]
+    fn a_grid_with_an_unread_first_row_is_skipped_whole() {
+        let grid = "53..7....\n6..195...\n.98....6.\n8...6...3\n4..8.3..1\n7...2...6\n\
+                    .6....28.\n...419..5\n....8..79\n";
+        let long = "5".repeat(200);
+        let bad = grid.replacen("53..7....", &long, 1);
+        let read_short = |text: &str| -> Vec<Result<usize, ParseError>> {
+            let lines = LineReader::with_limits(text.as_bytes(), 100, 1 << 20);
+            Puzzles::from_lines(lines, None)
+                .map(|r| match r {
+                    Ok(p) => Ok(p.line),
+                    Err(InputError::Parse(e)) => Err(e),
+                    Err(InputError::Io(e)) => panic!("{e}"),
+                })
+                .collect()
+        };
+        let too_long = |line| {
+            Err(ParseError {
+                line,
+                kind: ParseErrorKind::Line(LineFault::TooLong { limit: 100 }),
+            })
+        };
+        // The first grid's first row, before the layout is known.
+        let got = read_short(&format!("{bad}{grid}{grid}"));
+        assert_eq!(got, [too_long(1), Ok(10), Ok(19)]);
+        // A later grid's, the layout known.
+        let got = read_short(&format!("{grid}{bad}{grid}"));
+        assert_eq!(got, [Ok(1), too_long(10), Ok(19)]);
+        // A bad line before a blank line is no grid's row.
+        let got = read_short(&format!("{long}\n\n{grid}"));
+        assert_eq!(got, [too_long(1), Ok(3)]);
     }
 
     #[test]
