@@ -264,6 +264,56 @@ pub fn default_symbols(side: usize) -> Option<&'static str> {
     }
 }
 
+/// The other sets `cover` reads a puzzle of `side` in without `--symbols`,
+/// as its README says: 16×16 in 1-9A-G or 0-9A-F, 25×25 in 1-9A-P.
+fn other_sets(side: usize) -> &'static [&'static str] {
+    match side {
+        16 => &["123456789ABCDEFG", "0123456789ABCDEF"],
+        25 => &["123456789ABCDEFGHIJKLMNOP"],
+        _ => &[],
+    }
+}
+
+/// The sets a puzzle written without `--symbols` may be read in, from the
+/// README's rules: every set of its size (the default first) that reads
+/// each cell as a symbol or an empty cell, and, when `0` is a digit in
+/// some of those and empty in others, only those where it is a digit if
+/// the puzzle also has `.`, `-` or `_` (an error if not: `cover` must
+/// refuse the puzzle). They are the same puzzle relabelled. A puzzle
+/// without letters (numbers), or that no set reads, gets the default set
+/// alone; a size without one, none.
+fn sets_of(puzzle: &[String], side: usize) -> Result<Vec<&'static str>, String> {
+    let default = default_symbols(side).into_iter();
+    let all: Vec<&str> = default.chain(other_sets(side).iter().copied()).collect();
+    let has_letter = puzzle
+        .iter()
+        .any(|c| c.chars().any(|ch| ch.is_ascii_alphabetic()));
+    let reads = |set: &str| {
+        puzzle.iter().all(|c| {
+            matches!(c.as_str(), "." | "-" | "_")
+                || (c == "0" && !set.contains('0'))
+                || (c.chars().count() == 1 && set.contains(c.as_str()))
+        })
+    };
+    let fitting: Vec<&str> = all.iter().copied().filter(|set| reads(set)).collect();
+    if all.len() < 2 || !has_letter || fitting.is_empty() {
+        return Ok(all.into_iter().take(1).collect());
+    }
+    let zero = puzzle.iter().any(|c| c == "0");
+    let (digit, empty): (Vec<&str>, Vec<&str>) = fitting.iter().partition(|set| set.contains('0'));
+    if !zero || digit.is_empty() || empty.is_empty() {
+        return Ok(fitting);
+    }
+    if puzzle.iter().any(|c| matches!(c.as_str(), "." | "-" | "_")) {
+        Ok(digit)
+    } else {
+        Err(format!(
+            "`0` may be a digit ({}) or empty ({}): cover must ask for --symbols",
+            digit[0], empty[0]
+        ))
+    }
+}
+
 /// Reads a line of cells in the default symbols of `side` (`.` empty) as
 /// digits, 0 for an empty cell.
 pub fn read_cells(line: &str, side: usize) -> Result<Vec<u8>, String> {
@@ -424,7 +474,10 @@ fn digit_map(side: usize, symbols: &str, numbers: bool) -> Result<HashMap<String
 /// than a character or a digit that is not a symbol (as `cover` documents).
 pub fn digits(puzzle: &[String], symbols: Option<&str>) -> Result<Vec<u8>, String> {
     let (side, _) = sides(puzzle.len()).ok_or("the puzzle is not n⁴ cells")?;
-    let symbols = symbols.or(default_symbols(side)).unwrap_or("");
+    let symbols = match symbols {
+        Some(symbols) => symbols,
+        None => sets_of(puzzle, side)?.first().copied().unwrap_or(""),
+    };
     let numbers = in_numbers(puzzle, symbols);
     let map = digit_map(side, symbols, numbers)?;
     let digit = |(k, cell): (usize, &String)| match map.get(cell) {
@@ -439,12 +492,25 @@ pub fn digits(puzzle: &[String], symbols: Option<&str>) -> Result<Vec<u8>, Strin
 /// each, every solution cell a symbol (or, for puzzles written in numbers,
 /// a number 1..=n²), every given kept, and, through [`check_solution`],
 /// every row, column and box a permutation. `symbols` defaults to
-/// [`default_symbols`].
+/// [`default_symbols`], or, for a 16×16 or 25×25 puzzle with letters, to
+/// the set of those `cover` may read it in (`sets_of`) that the solution
+/// is written in.
 pub fn check_grid(
     puzzle: &[String],
     solution: &[String],
     symbols: Option<&str>,
 ) -> Result<(), String> {
+    if symbols.is_none() {
+        let sets = sets_of(puzzle, puzzle.len().isqrt())?;
+        let written = |set: &&&str| {
+            solution
+                .iter()
+                .all(|c| c.chars().count() == 1 && set.contains(c.as_str()))
+        };
+        if let Some(&set) = sets.iter().find(written).or(sets.first()) {
+            return check_grid(puzzle, solution, Some(set));
+        }
+    }
     let given = digits(puzzle, symbols)?;
     let side = puzzle.len().isqrt();
     if solution.len() != puzzle.len() {
@@ -555,6 +621,40 @@ mod tests {
         bad[3] = "G".into();
         assert!(digits(&bad, None).is_err());
         assert!(read_cells("12x4", 4).is_err());
+    }
+
+    /// 16×16 puzzles in 1-9A-G or 0-9A-F read without symbols as the
+    /// README says; a `0` with nothing to tell what it is reads neither way.
+    #[test]
+    fn sixteen_by_sixteen_sets() {
+        let grid: Vec<u8> = (0..256)
+            .map(|k| ((k / 16 % 4 * 4 + k / 64 + k % 16) % 16) as u8)
+            .collect();
+        let write = |set: &str, empty: Option<char>| -> Vec<String> {
+            let chars: Vec<char> = set.chars().collect();
+            (0..256)
+                .map(|k| match empty {
+                    Some(e) if k % 3 == 2 => e.to_string(),
+                    _ => chars[grid[k] as usize].to_string(),
+                })
+                .collect()
+        };
+        for set in ["123456789ABCDEFG", "0123456789ABCDEF", "ABCDEFGHIJKLMNOP"] {
+            let (puzzle, solution) = (write(set, Some('.')), write(set, None));
+            assert_eq!(check_grid(&puzzle, &solution, None), Ok(()), "{set}");
+            let digits = digits(&puzzle, None).unwrap();
+            assert_eq!(digits.iter().filter(|&&d| d == 0).count(), 85, "{set}");
+        }
+        // The `0`s of 1-9A-G are empty cells beside a `G`.
+        let puzzle = write("123456789ABCDEFG", Some('0'));
+        let solution = write("123456789ABCDEFG", None);
+        assert_eq!(check_grid(&puzzle, &solution, None), Ok(()));
+        // A full 0-9A-F grid without `.`: `0` a digit or empty?
+        let full = write("0123456789ABCDEF", None);
+        assert!(digits(&full, None).unwrap_err().contains("--symbols"));
+        // A solution in another set than the puzzle's is refused.
+        let puzzle = write("0123456789ABCDEF", Some('.'));
+        assert!(check_grid(&puzzle, &write("123456789ABCDEFG", None), None).is_err());
     }
 
     fn cells4(text: &str) -> Vec<String> {

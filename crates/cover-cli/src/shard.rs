@@ -65,7 +65,15 @@ only the shard it was on (with N threads, shards are run N at a time and
 written when all N are done, so it may lose up to 2N):
 
   {\"shard\":1,\"of\":1001,\"digest\":D,\"plan\":P,\"count\":123,\"nodes\":4567,
-   \"updates\":89012,\"seconds\":0.05}
+   \"updates\":89012,\"seconds\":0.05,\"check\":C}
+
+  seconds   the shard's time, to the microsecond
+  check     a hash of every other field of the line (digest, plan, shard,
+            of, count, nodes, updates, cleansings, seconds): `merge` refuses
+            a result whose check does not match (a count edited by hand, a
+            damaged line) or that has none (a line of an older `cover`), so
+            run its shard again; it catches accidents and edits, not a
+            forger who recomputes it
 
 With --max-nodes N or --time-limit SECONDS, a shard whose search reaches N
 nodes, or runs SECONDS, gives up: it gets no result line (a count cut short
@@ -74,7 +82,9 @@ exit status is 1; `merge --remaining` lists it to run again.
 
 `merge` adds the results and prints the count (with --json: one object with
 count, nodes, updates, shards, seconds); it exits with 2, naming them, when
-a shard is missing, doubled, or from another problem or split. The counts,
+a shard is missing, doubled, or from another problem or split, or a result
+line fails its check (each bad line named with its file and line; no total
+is printed then). The counts,
 nodes and updates equal those of `cover exact --count --stats` on the same
 problem. With --remaining SHARDS it prints instead the lines of SHARDS that
 have no result yet: feed them back to `run`.
@@ -315,14 +325,72 @@ struct ResultLine {
     /// Colour problems only.
     #[serde(default, skip_serializing_if = "is_zero")]
     cleansings: u64,
+    /// To the microsecond, as the check has it.
     seconds: f64,
+    /// [`dlx_core::result_check`] of the line.
+    #[serde(default)]
+    check: String,
 }
 
 fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
+/// `seconds` in whole microseconds (what a result line's check covers:
+/// its JSON text need not read back to the same bits).
+fn micros(seconds: f64) -> u64 {
+    // `as` saturates, and takes NaN to 0.
+    (seconds * 1e6).round() as u64
+}
+
 impl ResultLine {
+    /// The result of `shard` of `of` in `digest` and `plan`, with its
+    /// check: `stats` as the shard's search counted them, in `seconds`.
+    fn new(key: (u64, u64, &str, &str), stats: &Stats, seconds: f64) -> ResultLine {
+        let (shard, of, digest, plan) = key;
+        let micros = micros(seconds);
+        ResultLine {
+            shard,
+            of,
+            digest: digest.to_owned(),
+            plan: plan.to_owned(),
+            count: stats.solutions,
+            nodes: stats.nodes,
+            updates: stats.updates,
+            cleansings: stats.cleansings,
+            seconds: micros as f64 / 1e6,
+            check: dlx_core::result_check(digest, plan, shard, of, stats, micros),
+        }
+    }
+
+    /// Why the line cannot be trusted, if it cannot: no check, or one that
+    /// its other fields do not give.
+    fn check_fault(&self) -> Option<String> {
+        let expected = dlx_core::result_check(
+            &self.digest,
+            &self.plan,
+            self.shard,
+            self.of,
+            &self.stats(),
+            micros(self.seconds),
+        );
+        if self.check.is_empty() {
+            Some(format!(
+                "shard {}: the result has no \"check\" (a line of an older `cover`, or \
+                 not written by `cover shard run`): run the shard again",
+                self.shard
+            ))
+        } else if self.check != expected {
+            Some(format!(
+                "shard {}: the result's check does not match its other fields (the line was \
+                 altered or damaged): run the shard again",
+                self.shard
+            ))
+        } else {
+            None
+        }
+    }
+
     fn stats(&self) -> Stats {
         Stats {
             nodes: self.nodes,
@@ -734,20 +802,8 @@ impl Batch for Runner {
                 return Ok(Err((work.number, message)));
             }
         };
-        push_json(
-            text,
-            &ResultLine {
-                shard: work.line.shard,
-                of: work.line.of,
-                digest: work.line.digest.clone(),
-                plan: work.line.plan.clone(),
-                count: stats.solutions,
-                nodes: stats.nodes,
-                updates: stats.updates,
-                cleansings: stats.cleansings,
-                seconds: start.elapsed().as_secs_f64(),
-            },
-        );
+        let seconds = start.elapsed().as_secs_f64();
+        push_json(text, &ResultLine::new(work.line.key(), &stats, seconds));
         Ok(Ok(Ran::Counted(stats)))
     }
 
@@ -796,6 +852,12 @@ trait SplitLine {
     /// Its shard's number, and the split's lines, digest and plan.
     fn key(&self) -> (u64, u64, &str, &str);
 
+    /// Why the line cannot be used as read, if it cannot.
+    fn fault(&self) -> Option<String> {
+        let (shard, of, _, _) = self.key();
+        bad_numbers(shard, of)
+    }
+
     /// The split it says it is of.
     fn split_id(&self) -> SplitId {
         let (_, of, digest, plan) = self.key();
@@ -816,6 +878,10 @@ impl SplitLine for ShardLine {
 impl SplitLine for ResultLine {
     fn key(&self) -> (u64, u64, &str, &str) {
         (self.shard, self.of, &self.digest, &self.plan)
+    }
+
+    fn fault(&self) -> Option<String> {
+        bad_numbers(self.shard, self.of).or_else(|| self.check_fault())
     }
 }
 
@@ -906,10 +972,7 @@ fn read_lines<T: for<'de> Deserialize<'de> + SplitLine>(
             }
             let value = serde_json::from_str::<T>(&text)
                 .map_err(|e| format!("not a {what} line: {e}"))
-                .and_then(|value| {
-                    let (shard, of, _, _) = value.key();
-                    bad_numbers(shard, of).map_or(Ok(value), Err)
-                });
+                .and_then(|value| value.fault().map_or(Ok(value), Err));
             match value {
                 Ok(value) => {
                     let place = Place {

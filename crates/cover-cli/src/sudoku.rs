@@ -69,6 +69,15 @@ ends and a UTF-8 byte-order mark are accepted.
 
 Symbols by default: 1-4 (4×4), 1-9 (9×9), A-P (16×16, as POJ 3076), A-Y (25×25),
 0-9A-Z (36×36); 49×49 and 64×64 have none (write numbers, or give --symbols).
+16×16 puzzles in 1-9A-G or 0-9A-F and 25×25 in 1-9A-P are told apart by their
+characters and answered in their own set; of sets that give the same puzzle
+relabelled (1-9A-F alone fits 1-9A-G and 0-9A-F), the set of the input's last
+puzzle that fitted one set only, else A-P for letters alone and 1-9A-G for
+digits. A `0` beside digits and letters up to F is a digit when the puzzle
+also has `.` (or `-`, `_`) for empty cells; with nothing to tell whether it
+is a digit or an empty cell (two different puzzles), the puzzle is an error
+asking for --symbols. With --symbols, `0` is a digit when it is one of the
+symbols, else an empty cell.
 Separated cells are read as symbols when each is one symbol or empty marker,
 else as numbers: a 36×36 grid of numbers whose givens are all below 10 reads
 as symbols, where `0` is a digit, so mark its empty cells with `.` instead.
@@ -125,7 +134,7 @@ usage or an I/O error.
 Examples:
   cover sudoku puzzles.txt                   solve each puzzle
   cover sudoku --count --limit 2 puzzles.txt 1 for a proper puzzle, 2 if not
-  cover sudoku --symbols 123456789ABCDEFG 16x16.txt
+  cover sudoku --symbols 0123456789ABCDEF 16x16.txt
   cover sudoku --max-nodes 1000000 big.txt   never stuck on one puzzle
   cover sudoku --time-limit 0.5 big.txt      at most about half a second each
   cover sudoku --pretty --jobs 1 - < one.txt";
@@ -168,6 +177,10 @@ pub struct SudokuArgs {
 
     /// The symbols of the digits, in order, one character each (e.g.
     /// 123456789ABCDEFG); their number sets the size.
+    ///
+    /// `0` is a digit when it is one of them (0123456789ABCDEF: empty
+    /// cells are `.`, `-` or `_`), else it marks an empty cell
+    /// (123456789ABCDEFG).
     #[arg(long, value_name = "STR", value_parser = parse_symbols)]
     pub symbols: Option<Symbols>,
 

@@ -91,6 +91,32 @@ fn an_over_long_line_is_reported_and_skipped() {
     );
 }
 
+/// Knuth's item line over the limit: the problem is an error at that
+/// line, and no option line after it is taken for the item line, so
+/// nothing is answered; an option line over it is the problem's error.
+#[test]
+fn an_over_long_knuth_line_answers_nothing() {
+    let items = "x ".repeat(OVER / 2 + 1);
+    let input = format!("{items}\na b\na\nb\n");
+    for args in [&["exact"][..], &["exact", "--format", "knuth"]] {
+        let (out, err, code) = cover(args, input.as_bytes());
+        assert_eq!((out.as_str(), code), ("", 2), "{args:?}");
+        assert!(
+            err.starts_with("cover: <stdin>:1: the line is longer than 4 MiB"),
+            "{err}"
+        );
+        assert!(err.contains("it is the item line"), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    let input = with_long_line("| items\na b\na\n", "b\n");
+    let (out, err, code) = cover(&["exact"], &input);
+    assert_eq!((out.as_str(), code), ("", 2));
+    assert!(
+        err.starts_with("cover: <stdin>:4: the line is longer"),
+        "{err}"
+    );
+}
+
 #[test]
 fn quoted_junk_is_cut_short() {
     let junk = "x".repeat(100_000);

@@ -180,6 +180,30 @@ fn the_same_seed_makes_the_same_split() {
 }
 
 /// The result lines of queens 8 cut into 20 shards, and the shard lines.
+/// Gives a result line the check of its fields as they now are, as `run`
+/// would have written it: a genuine result, for the tests of what `merge`
+/// does with results that pass their check.
+fn recheck(line: &mut Value) {
+    let number = |field: &str| line[field].as_u64().unwrap_or(0);
+    let stats = dlx_core::Stats {
+        solutions: number("count"),
+        nodes: number("nodes"),
+        updates: number("updates"),
+        cleansings: number("cleansings"),
+        ..dlx_core::Stats::default()
+    };
+    let micros = (line["seconds"].as_f64().unwrap() * 1e6).round() as u64;
+    let check = dlx_core::result_check(
+        line["digest"].as_str().unwrap(),
+        line["plan"].as_str().unwrap(),
+        number("shard"),
+        number("of"),
+        &stats,
+        micros,
+    );
+    line["check"] = Value::String(check);
+}
+
 fn queens8() -> (Vec<String>, String) {
     let shards = split(&["--queens", "8"], 20);
     let results = run(&["--queens", "8"], &shards, "2");
@@ -221,6 +245,7 @@ fn a_doubled_result_is_named() {
     // A second run that disagrees is pointed out.
     let mut changed: Value = serde_json::from_str(&results[5]).unwrap();
     changed["count"] = serde_json::json!(changed["count"].as_u64().unwrap() + 1);
+    recheck(&mut changed);
     results.push(changed.to_string());
     let at = results.len();
     let (code, _, err) = merge(&(results.join("\n") + "\n"));
@@ -259,6 +284,75 @@ fn results_of_another_problem_or_split_are_named() {
             // ... and so they are missing from this split.
             "have no result: 2, 4",
         ],
+    );
+}
+
+/// A result whose count, nodes, updates, shard number or time was changed
+/// after `run` wrote it, or that has no check, fails its check: named
+/// with its file and line, and no total is printed; the genuine set
+/// merges.
+#[test]
+fn doctored_results_are_refused() {
+    let (results, _) = queens8();
+    let (code, total, err) = merge(&(results.join("\n") + "\n"));
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(total.unwrap()["count"], 92);
+    let doctor = |k: usize, field: &str, value: Value| {
+        let mut line: Value = serde_json::from_str(&results[k]).unwrap();
+        line[field] = value;
+        line
+    };
+    let count = results[4].find("\"count\":").unwrap();
+    let cases = [
+        doctor(3, "count", serde_json::json!(1_000_082)),
+        doctor(3, "nodes", serde_json::json!(1)),
+        doctor(3, "updates", serde_json::json!(0)),
+        doctor(3, "seconds", serde_json::json!(99.5)),
+        // Shard 3's result given as shard 4's (whose own is dropped).
+        doctor(3, "shard", serde_json::json!(4)),
+        {
+            let mut line = doctor(3, "check", Value::Null);
+            line.as_object_mut().unwrap().remove("check");
+            line
+        },
+    ];
+    for (case, doctored) in cases.iter().enumerate() {
+        let mut lines = results.clone();
+        lines[3] = doctored.to_string();
+        if case == 4 {
+            lines.remove(4);
+        }
+        let (code, total, err) = merge(&(lines.join("\n") + "\n"));
+        assert_eq!(code, 2, "{doctored}");
+        assert!(total.is_none(), "{doctored}: no total");
+        let shard = doctored["shard"].as_u64().unwrap();
+        let want = if case == 5 {
+            format!("<stdin>:4: shard {shard}: the result has no \"check\"")
+        } else {
+            format!("<stdin>:4: shard {shard}: the result's check does not match its other fields")
+        };
+        assert!(err.contains(&want), "{doctored}: {err}");
+    }
+    // A line cut short (here within its count) is no result line.
+    let mut lines = results.clone();
+    lines[4] = results[4][..count + 9].to_owned();
+    let (code, total, err) = merge(&(lines.join("\n") + "\n"));
+    assert_eq!(code, 2);
+    assert!(total.is_none());
+    assert!(err.contains("<stdin>:5: not a result line"), "{err}");
+    // `forecast` refuses them too.
+    let (_, shards) = queens8();
+    let shard_file = file("doctored.shards.jsonl", shards.as_bytes());
+    let mut lines = results.clone();
+    lines[3] = cases[0].to_string();
+    let (_, err, code) = cover(
+        &["shard", "forecast", &shard_file],
+        (lines.join("\n") + "\n").as_bytes(),
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("<stdin>:4: shard 3: the result's check does not match"),
+        "{err}"
     );
 }
 
@@ -899,11 +993,13 @@ fn merge_is_bounded_by_what_it_reads() {
     let mut big: Value = serde_json::from_str(&results[1]).unwrap();
     // Counts that overflow the total are named, not wrapped.
     big["count"] = serde_json::json!(u64::MAX);
+    recheck(&mut big);
     let mut lines = results.clone();
     lines[1] = big.to_string();
     lines[2] = {
         let mut other: Value = serde_json::from_str(&results[2]).unwrap();
         other["count"] = serde_json::json!(u64::MAX);
+        recheck(&mut other);
         other.to_string()
     };
     let (code, total, err) = merge(&(lines.join("\n") + "\n"));
@@ -917,6 +1013,7 @@ fn merge_is_bounded_by_what_it_reads() {
     // list, in a moment.
     let mut one: Value = serde_json::from_str(&results[0]).unwrap();
     one["of"] = serde_json::json!(8_000_000);
+    recheck(&mut one);
     let (code, _, err) = merge(&format!("{one}\n"));
     assert_eq!(code, 2);
     assert!(

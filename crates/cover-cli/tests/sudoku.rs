@@ -154,11 +154,94 @@ fn every_size_from_4_to_36() {
     for (line, puzzle) in out.lines().zip(read("line_16x16_digits.txt").lines()) {
         check(puzzle, line, "123456789ABCDEFG");
     }
-    // Without it, the digits are not 16×16 symbols.
-    let (out, err, code) = cover(&["sudoku", &name], b"");
+    // Without it, the same: the puzzles' characters choose 1-9A-G.
+    let (plain, err, code) = cover(&["sudoku", &name], b"");
+    assert_eq!((plain, err.as_str(), code), (out, "", 0));
+}
+
+const G16: &str = "123456789ABCDEFG";
+const F16: &str = "0123456789ABCDEF";
+
+/// The puzzle lines of a fixture.
+fn puzzle_lines(name: &str) -> Vec<String> {
+    read(name)
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// 16×16 puzzles in 1-9A-G, 0-9A-F (`0` a digit) and A-P read without
+/// --symbols, each answered in its own set with its givens kept; a `0`
+/// that may be a digit or an empty cell is an error naming both
+/// --symbols, and --symbols says which.
+#[test]
+fn sixteen_by_sixteen_symbols_without_the_flag() {
+    // 0-9A-F: the third puzzle has no 0 and is answered in the input's set.
+    let (out, err, code) = cover(&["sudoku", &fixture("line_16x16_hex.txt")], b"");
+    assert_eq!((err.as_str(), code), ("", 0));
+    let puzzles = puzzle_lines("line_16x16_hex.txt");
+    assert_eq!(out.lines().count(), puzzles.len());
+    for (puzzle, line) in puzzles.iter().zip(out.lines()) {
+        check(puzzle, line, F16);
+        assert!(line.contains('0') && !line.contains('G'), "{line}");
+    }
+    let (flagged, _, _) = cover(
+        &["sudoku", "--symbols", F16, &fixture("line_16x16_hex.txt")],
+        b"",
+    );
+    assert_eq!(flagged, out);
+    // The same puzzles, counted: each unique, as the 1-9A-G originals.
+    let (counts, _, _) = cover(
+        &[
+            "sudoku",
+            "--count",
+            "--limit",
+            "2",
+            &fixture("line_16x16_hex.txt"),
+        ],
+        b"",
+    );
+    assert_eq!(counts, "1\n1\n1\n");
+    // Grids in 1-9A-G with `0` empty, as JSON: each solution in 1-9A-G.
+    let (out, err, code) = cover(
+        &["sudoku", "--json", &fixture("grid_16x16_digits.txt")],
+        b"",
+    );
+    assert_eq!((err.as_str(), code), ("", 0));
+    let records = json_lines(&out);
+    for (record, puzzle) in records.iter().zip(puzzle_lines("line_16x16_digits.txt")) {
+        check(&puzzle, record["solution"].as_str().unwrap(), G16);
+    }
+    // What no flag can read: a full 0-9A-F grid without `.`, an `H`
+    // beside digits; each reported at its line, the good puzzle answered.
+    let bad = fixture("bad_16x16_symbols.txt");
+    let (out, err, code) = cover(&["sudoku", &bad], b"");
     assert_eq!(code, 2);
-    assert!(out.lines().all(|l| l == "invalid"), "{out}");
-    assert!(err.contains("unknown symbol"), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[..2], ["invalid", "invalid"]);
+    let puzzles = puzzle_lines("bad_16x16_symbols.txt");
+    check(&puzzles[2], lines[2], G16);
+    let errors: Vec<&str> = err.lines().collect();
+    assert_eq!(errors.len(), 2, "{err}");
+    assert!(errors[0].contains("bad_16x16_symbols.txt:4: the 16×16 puzzle reads two ways"));
+    assert!(errors[0].contains("give --symbols 0123456789ABCDEF (`.` marks empty cells) or --symbols 123456789ABCDEFG (`0` and `.` do)"), "{}", errors[0]);
+    assert!(
+        errors[1].contains("bad_16x16_symbols.txt:5: unknown symbol \"H\" in cell 256"),
+        "{}",
+        errors[1]
+    );
+    // Following the error's advice: with `0` a digit, the full grid is
+    // its own solution.
+    let full = format!("{}\n", puzzles[0]);
+    let (out, err, code) = cover(&["sudoku", "--symbols", F16], full.as_bytes());
+    assert_eq!((out.as_str(), err.as_str(), code), (full.as_str(), "", 0));
+    // Of one input, a puzzle that fits only one set settles the ambiguous
+    // `0` of the next.
+    let two = format!("{}\n{}", puzzle_lines("line_16x16_hex.txt")[0], full);
+    let (out, err, code) = cover(&["sudoku"], two.as_bytes());
+    assert_eq!((err.as_str(), code), ("", 0));
+    assert_eq!(out.lines().nth(1), Some(puzzles[0].as_str()));
 }
 
 #[test]

@@ -7,12 +7,18 @@
 //! - `knuth` (as in DLX1 and `shared/xc/`): the first line names the items,
 //!   primary ones first, then optionally `|` and the secondary ones; every
 //!   later line is one option, the names of the items it covers. Lines
-//!   starting with `|` are comments. One problem per file.
+//!   starting with `|` are comments. One problem per file: when its item
+//!   line cannot be read (too long, not UTF-8), the problem is an error
+//!   and nothing after it is read, so no option line is taken for it.
 //!
 //! [`Instances`] reads either format from a [`BufRead`], one problem at a
 //! time, so a file of many matrices is never loaded whole. An instance with
 //! bad input is reported as a [`ParseError`] with its line number; for
-//! matrices, the reader then moves on to the next matrix.
+//! matrices, the reader then moves on to the next matrix (a bad row still
+//! counts as one of its matrix's rows; after a bad header, the next blank
+//! line). A first line that cannot be read decides no format: the next
+//! line does if it is a matrix header, else the lost line was an item
+//! line.
 
 use std::fmt;
 use std::io::{self, BufRead};
@@ -142,6 +148,13 @@ pub enum ParseErrorKind {
     /// A Knuth file with no item line.
     #[error("no item names: the first line must list the items")]
     NoItems,
+    /// Knuth's item line could not be read, so neither could the problem
+    /// (one per input): nothing of it is answered.
+    #[error(
+        "{0}; it is the item line (Knuth's format), so the problem is not read and nothing \
+         after it is"
+    )]
+    ItemLineUnread(LineFault),
     /// An input without any problem in it.
     #[error(
         "no problem in the input: it is empty or holds only blank lines and comments ({expected})"
@@ -231,6 +244,26 @@ impl<R: BufRead> Instances<R> {
             Some(line) => Ok(Some(line)),
             None => self.lines.next_line(),
         }
+    }
+
+    /// The text of the next line that is not blank or a comment of either
+    /// format (kept pending, as the next line to read); `None` when it
+    /// cannot be read or there is none.
+    fn peek_content_line(&mut self) -> io::Result<Option<&str>> {
+        while let Some(line) = self.next_line()? {
+            let skip = line.text.as_deref().is_ok_and(|t| {
+                let t = t.trim();
+                t.is_empty() || t.starts_with('#') || t.starts_with('|')
+            });
+            if !skip {
+                self.pending = Some(line);
+                break;
+            }
+        }
+        Ok(self
+            .pending
+            .as_ref()
+            .and_then(|line| line.text.as_deref().ok()))
     }
 
     /// The next line that is not blank and not a comment (a comment starts
@@ -377,7 +410,13 @@ impl<R: BufRead> Instances<R> {
         let Some((item_line, text)) = self.next_content_line('|')? else {
             return Ok(None);
         };
-        let text = text?;
+        let text = text.map_err(|e| match e.kind {
+            ParseErrorKind::Line(fault) => ParseError {
+                line: e.line,
+                kind: ParseErrorKind::ItemLineUnread(fault),
+            },
+            _ => e,
+        })?;
         let at = |kind| ParseError {
             line: item_line,
             kind,
@@ -570,7 +609,7 @@ impl<R: BufRead> Instances<R> {
             None => {
                 // Look at the first content line, then hand it back.
                 let first = loop {
-                    match self.lines.next_line() {
+                    match self.next_line() {
                         Err(e) => {
                             self.done = true;
                             return Some(Err(e.into()));
@@ -593,13 +632,29 @@ impl<R: BufRead> Instances<R> {
                 let text = match first.text {
                     Ok(text) => text,
                     // A line that cannot be read tells nothing of the
-                    // format: report it, and detect from the next one.
+                    // format: report it, and detect from the next one if
+                    // that is a matrix header (or unreadable too); else the
+                    // lost line was Knuth's item line, without which the
+                    // options after it must not be read as a problem.
                     Err(fault) => {
+                        let knuth = match self.peek_content_line() {
+                            Ok(next) => next.is_some_and(|t| detect(t) == Format::Knuth),
+                            Err(e) => {
+                                self.done = true;
+                                return Some(Err(e.into()));
+                            }
+                        };
+                        let kind = if knuth {
+                            self.done = true;
+                            ParseErrorKind::ItemLineUnread(fault)
+                        } else {
+                            ParseErrorKind::Line(fault)
+                        };
                         return Some(Err(ParseError {
                             line: first.number,
-                            kind: ParseErrorKind::Line(fault),
+                            kind,
                         }
-                        .into()))
+                        .into()));
                     }
                 };
                 let format = detect(&text);
@@ -816,6 +871,59 @@ mod tests {
         let header = format!("2 {}\n", "x".repeat(1000));
         let e = parse_error(&read(header.as_bytes(), Some(Format::Matrix))[0]).clone();
         assert!(e.kind.to_string().len() < 120, "{}", e.kind);
+    }
+
+    /// Each instance of `input` read with lines of at most 40 bytes, as
+    /// [`outline`] gives them.
+    fn outline_short(
+        input: &str,
+        format: Option<Format>,
+    ) -> Vec<Result<usize, (usize, ParseErrorKind)>> {
+        let lines = LineReader::with_limits(input.as_bytes(), 40, 1 << 20);
+        Instances::from_lines(lines, format)
+            .map(|result| match result {
+                Ok(instance) => Ok(instance.line),
+                Err(InputError::Parse(e)) => Err((e.line, e.kind)),
+                Err(InputError::Io(e)) => panic!("{e}"),
+            })
+            .collect()
+    }
+
+    /// An item line too long to read is an error for its problem, and no
+    /// option after it is taken for the item line (nothing is answered);
+    /// an option line or a matrix row too long is its instance's error,
+    /// and a matrix's other rows are still counted as its rows.
+    #[test]
+    fn over_long_item_and_option_lines_answer_nothing_unread() {
+        use ParseErrorKind::*;
+        let fault = LineFault::TooLong { limit: 40 };
+        let items: String = (0..20).map(|k| format!("i{k} ")).collect();
+        let knuth = format!("{items}\ni0 i1\ni1\n");
+        for format in [None, Some(Format::Knuth)] {
+            assert_eq!(
+                outline_short(&knuth, format),
+                [Err((1, ItemLineUnread(fault)))]
+            );
+            let commented = format!("| a comment\n\n{knuth}");
+            assert_eq!(
+                outline_short(&commented, format),
+                [Err((3, ItemLineUnread(fault)))]
+            );
+        }
+        let message = ItemLineUnread(fault).to_string();
+        assert!(message.ends_with("it is the item line (Knuth's format), so the problem is not read and nothing after it is"), "{message}");
+        // An option line: the problem is an error at that line.
+        let option = format!("i0 i1\ni0\n{}\ni1\n", "i0 ".repeat(20));
+        assert_eq!(outline_short(&option, None), [Err((3, Line(fault)))]);
+        // A matrix row: that matrix is an error, the next is read.
+        let matrix = format!("2 2\n{}\n0 1\n1 1\n1\n", "1 ".repeat(30));
+        assert_eq!(outline_short(&matrix, None), [Err((2, Line(fault))), Ok(4)]);
+        // A matrix header: its block is skipped, the next is read.
+        let header = format!("1 1\n1\n\n{}\n1 0\n\n1 1\n1\n", "2 ".repeat(30));
+        assert_eq!(
+            outline_short(&header, Some(Format::Matrix)),
+            [Ok(1), Err((4, Line(fault))), Ok(7)]
+        );
     }
 
     #[test]

@@ -137,8 +137,8 @@ pub use propagate::{Domain, Propagator, Verdict};
 pub use repeat::{RepeatReport, RepeatSolver};
 pub use search::{PropagationUnsupported, Solutions, Solver, CLOSED};
 pub use shard::{
-    digest, plan, run_shard, run_shard_within, run_top, shard_check, Shard, ShardConfig,
-    ShardError, ShardPlan,
+    digest, plan, result_check, run_shard, run_shard_within, run_top, shard_check, Shard,
+    ShardConfig, ShardError, ShardPlan,
 };
 pub use split::{
     count_compact_parallel, count_compact_resumed, count_parallel, count_parallel_with,

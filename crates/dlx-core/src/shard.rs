@@ -18,7 +18,9 @@
 //!
 //! A plan belongs to one problem: [`digest`] names it (a SHA-256 of
 //! everything that defines the search), so results from another problem
-//! can be told apart.
+//! can be told apart. [`shard_check`] and [`result_check`] hash the fields
+//! of a shard line and of a result line, so that one altered on its way
+//! is refused.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -121,6 +123,42 @@ pub fn shard_check(plan: &str, shard: u64, top: bool, prefixes: &[Vec<usize>]) -
     hash.update((prefixes.len() as u64).to_le_bytes());
     for prefix in prefixes {
         hash_prefix(&mut hash, prefix);
+    }
+    hex(&hash.finalize()[..8])
+}
+
+/// A check of one shard's result: 16 hexadecimal digits of a SHA-256 of
+/// the problem's digest, the plan's name, the shard's number and the
+/// split's number of lines, the counters the shard's search gave
+/// (solutions, nodes, updates, cleansings) and the microseconds it took,
+/// so that a result altered on its way (a count edited by hand, a number
+/// changed) is refused rather than added into a wrong total. Like
+/// [`shard_check`], it tells accidents and edits from the lines `run`
+/// wrote, not forgeries: anyone can compute it.
+pub fn result_check(
+    digest: &str,
+    plan: &str,
+    shard: u64,
+    of: u64,
+    stats: &Stats,
+    micros: u64,
+) -> String {
+    let mut hash = Sha256::new();
+    hash.update(b"cover result 1\0");
+    for text in [digest, plan] {
+        hash.update((text.len() as u64).to_le_bytes());
+        hash.update(text.as_bytes());
+    }
+    for number in [
+        shard,
+        of,
+        stats.solutions,
+        stats.nodes,
+        stats.updates,
+        stats.cleansings,
+        micros,
+    ] {
+        hash.update(number.to_le_bytes());
     }
     hex(&hash.finalize()[..8])
 }
@@ -484,6 +522,45 @@ mod tests {
             }
         }
         b.build()
+    }
+
+    /// Every field of a result changes its check; the same fields give the
+    /// same check.
+    #[test]
+    fn a_result_check_covers_every_field() {
+        let stats = Stats {
+            solutions: 92,
+            nodes: 1000,
+            updates: 5000,
+            cleansings: 3,
+            ..Stats::default()
+        };
+        let check = |digest, plan, shard, of, stats: &Stats, micros| {
+            result_check(digest, plan, shard, of, stats, micros)
+        };
+        let base = check("d", "p", 1, 20, &stats, 7);
+        assert_eq!(base.len(), 16);
+        assert_eq!(base, check("d", "p", 1, 20, &stats, 7));
+        let mut changed = vec![
+            check("e", "p", 1, 20, &stats, 7),
+            check("d", "q", 1, 20, &stats, 7),
+            // The two texts are told apart, not run together.
+            check("dp", "", 1, 20, &stats, 7),
+            check("d", "p", 2, 20, &stats, 7),
+            check("d", "p", 1, 21, &stats, 7),
+            check("d", "p", 1, 20, &stats, 8),
+        ];
+        for field in 0..4 {
+            let mut other = stats;
+            match field {
+                0 => other.solutions += 1,
+                1 => other.nodes += 1,
+                2 => other.updates += 1,
+                _ => other.cleansings += 1,
+            }
+            changed.push(check("d", "p", 1, 20, &other, 7));
+        }
+        assert!(changed.iter().all(|c| *c != base), "{changed:?}");
     }
 
     #[test]

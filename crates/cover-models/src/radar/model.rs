@@ -1,7 +1,10 @@
 //! The coverage problem of one probe: whether at most K stations cover
 //! every city within a squared radius, as a repeat cover (cities are
-//! items, each station an option covering the cities within reach). It
+//! items, each station an option covering the cities within reach; cities
+//! reached alike are one item, stations reaching alike one option). It
 //! knows neither the input format nor how candidates are chosen.
+
+use std::collections::{HashMap, HashSet};
 
 use dlx_core::{Limits, Outcome, Problem, RepeatSolver, Stats};
 
@@ -23,21 +26,27 @@ pub enum Verdict {
 /// Decides whether at most K stations cover every city within
 /// `squared_radius`, as a repeat cover: cities are items, each station an
 /// option covering the cities within reach.
+///
+/// Cities reached by the same stations are one item, and stations that
+/// reach the same cities one option (the first of them): covering one
+/// such city covers the others, and such stations are interchangeable, so
+/// the answer is the same, and the problem has at most as many items as
+/// the M stations' circles cut the plane into (O(M²)) and as many options
+/// as the N cities' circles do (O(N²)), however many cities and stations
+/// there are. (The engine's own reductions would drop them too, but
+/// comparing items pairwise, in time quadratic in N.) Building it takes
+/// O(N·M).
 pub fn decide(case: &RadarCase, squared_radius: u64, limits: &Limits) -> (Verdict, Stats) {
-    let mut builder = Problem::builder(case.cities.len(), 0);
+    let (items, reach) = coverage(case, squared_radius);
+    let mut builder = Problem::builder(items, 0);
     let mut station_of_option = Vec::new();
-    let mut reach = Vec::new();
-    for (s, &station) in case.stations.iter().enumerate() {
-        reach.clear();
-        for (c, &city) in case.cities.iter().enumerate() {
-            if city.squared_distance(station) <= squared_radius {
-                reach.push(c);
-            }
-        }
-        if !reach.is_empty() {
+    let mut seen: HashSet<&[u32]> = HashSet::new();
+    for s in 0..case.stations.len() {
+        let cities = &reach.items[reach.starts[s] as usize..reach.starts[s + 1] as usize];
+        if !cities.is_empty() && seen.insert(cities) {
             builder
-                .add_option(reach.iter().copied())
-                .expect("cities are distinct items in range");
+                .add_option(cities.iter().map(|&item| item as usize))
+                .expect("items are distinct and in range");
             station_of_option.push(s);
         }
     }
@@ -57,6 +66,59 @@ pub fn decide(case: &RadarCase, squared_radius: u64, limits: &Limits) -> (Verdic
     (verdict, report.stats)
 }
 
+/// The items each station reaches: station `s`'s are
+/// `items[starts[s]..starts[s + 1]]`, ascending.
+struct Reach {
+    starts: Vec<u32>,
+    items: Vec<u32>,
+}
+
+/// The coverage within `squared_radius`, with cities reached by the same
+/// stations made one item (numbered in order of their first city): the
+/// number of items, and the items each station reaches.
+fn coverage(case: &RadarCase, squared_radius: u64) -> (usize, Reach) {
+    let m = case.stations.len();
+    let mut row = vec![0u64; m.div_ceil(64)];
+    let mut item_of_row: HashMap<Box<[u64]>, u32> = HashMap::new();
+    // (station, item) for each item's stations; at most N·M pairs.
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    for &city in &case.cities {
+        row.fill(0);
+        for (s, &station) in case.stations.iter().enumerate() {
+            if city.squared_distance(station) <= squared_radius {
+                row[s / 64] |= 1 << (s % 64);
+            }
+        }
+        if item_of_row.contains_key(&row[..]) {
+            continue;
+        }
+        let item = item_of_row.len() as u32;
+        item_of_row.insert(row.clone().into_boxed_slice(), item);
+        for (w, &word) in row.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                pairs.push(((w * 64) as u32 + bits.trailing_zeros(), item));
+                bits &= bits - 1;
+            }
+        }
+    }
+    // By station, items ascending within each (a counting sort).
+    let mut starts = vec![0u32; m + 1];
+    for &(s, _) in &pairs {
+        starts[s as usize + 1] += 1;
+    }
+    for s in 0..m {
+        starts[s + 1] += starts[s];
+    }
+    let mut next = starts.clone();
+    let mut items = vec![0u32; pairs.len()];
+    for &(s, item) in &pairs {
+        items[next[s as usize] as usize] = item;
+        next[s as usize] += 1;
+    }
+    (item_of_row.len(), Reach { starts, items })
+}
+
 /// The squared radius `stations` need to cover every city: the largest,
 /// over cities, of the squared distance to the nearest of them.
 pub fn squared_radius_of(case: &RadarCase, stations: &[usize]) -> u64 {
@@ -71,4 +133,84 @@ pub fn squared_radius_of(case: &RadarCase, stations: &[usize]) -> u64 {
         })
         .max()
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::radar::parse::Point;
+
+    fn case(cities: &[(i64, i64)], stations: &[(i64, i64)], k: u64) -> RadarCase {
+        let points = |list: &[(i64, i64)]| list.iter().map(|&(x, y)| Point { x, y }).collect();
+        RadarCase {
+            cities: points(cities),
+            stations: points(stations),
+            operators: k,
+            line: 1,
+        }
+    }
+
+    /// The probe's question without merging cities or stations: every
+    /// city an item, every station that reaches one an option.
+    fn undeduplicated(case: &RadarCase, squared_radius: u64) -> bool {
+        let mut builder = Problem::builder(case.cities.len(), 0);
+        for &station in &case.stations {
+            let reach: Vec<usize> = (0..case.cities.len())
+                .filter(|&c| case.cities[c].squared_distance(station) <= squared_radius)
+                .collect();
+            if !reach.is_empty() {
+                builder.add_option(reach).unwrap();
+            }
+        }
+        let k = case.operators as usize;
+        RepeatSolver::new(&builder.build())
+            .at_most(k, &Limits::none())
+            .cover
+            .is_some()
+    }
+
+    #[test]
+    fn cities_and_stations_that_reach_alike_are_merged() {
+        // Four cities, two places; three stations, two alike.
+        let c = case(
+            &[(0, 0), (0, 0), (9, 9), (9, 9)],
+            &[(0, 1), (0, 1), (9, 8)],
+            2,
+        );
+        let (items, reach) = coverage(&c, 1);
+        assert_eq!(items, 2);
+        assert_eq!(
+            (reach.starts, reach.items),
+            (vec![0, 1, 2, 3], vec![0, 0, 1])
+        );
+        assert_eq!(
+            decide(&c, 1, &Limits::none()).0,
+            Verdict::Covered(vec![0, 2])
+        );
+        assert_eq!(decide(&c, 0, &Limits::none()).0, Verdict::NotCovered);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Merging decides as the whole problem does, and a cover it finds
+        /// reaches every city.
+        #[test]
+        fn merging_decides_as_the_whole_problem(
+            cities in proptest::collection::vec((0i64..=6, 0i64..=6), 0..=40),
+            stations in proptest::collection::vec((0i64..=6, 0i64..=6), 1..=12),
+            k in 1u64..=5,
+            r2 in 0u64..=40,
+        ) {
+            let c = case(&cities, &stations, k);
+            let (verdict, _) = decide(&c, r2, &Limits::none());
+            prop_assert_eq!(matches!(verdict, Verdict::Covered(_)), undeduplicated(&c, r2));
+            if let Verdict::Covered(chosen) = verdict {
+                prop_assert!(chosen.len() as u64 <= k);
+                prop_assert!(squared_radius_of(&c, &chosen) <= r2);
+            }
+        }
+    }
 }

@@ -6,6 +6,9 @@
 //! must lie within ±[`MAX_COORDINATE`]; N and M have no limit but what
 //! follows in the input, and N × M at most [`MAX_PAIRS`]. [`Cases`] reads
 //! one case at a time and never allocates from a count the input promises.
+//! A bad number is its case's error and the next case is read; a line that
+//! cannot be read (too long, not UTF-8) loses its words, so where the next
+//! case starts is unknown: it ends the input with one fatal error.
 //! [`format_radius`] writes a squared radius's root correctly rounded to 6
 //! decimals, by integer arithmetic. It knows nothing of the search.
 
@@ -342,7 +345,8 @@ impl<R: BufRead> Cases<R> {
         };
         let mut first_error: Option<ParseError> = None;
         let operators = match Self::count(&header[2], "K (stations that may be operated)") {
-            Err(ParseErrorKind::Line(fault)) if fault != LineFault::NotUtf8 => {
+            // Its other words (if any) were lost with the line.
+            Err(ParseErrorKind::Line(fault)) => {
                 return self.fatal(header[2].line, ParseErrorKind::Line(fault));
             }
             Ok(0) => {
@@ -402,9 +406,9 @@ impl<R: BufRead> Cases<R> {
                 }
             };
             match Self::coordinate(&token) {
-                // Words were lost with the line: where the next case
-                // starts is unknown.
-                Err(ParseErrorKind::Line(fault)) if fault != LineFault::NotUtf8 => {
+                // Words were lost with the line (one not UTF-8 may have
+                // held several): where the next case starts is unknown.
+                Err(ParseErrorKind::Line(fault)) => {
                     return self.fatal(token.line, ParseErrorKind::Line(fault));
                 }
                 Ok(value) if found.is_multiple_of(2) => x = value,
@@ -681,11 +685,14 @@ mod tests {
         let cases = read("1\n1 1 1\n0 0\n0 0\n7\n");
         assert_eq!(cases.len(), 2);
         assert_eq!(parse_error(&cases[1]).line, 5);
-        // A non-UTF-8 line.
-        let cases: Vec<_> = Cases::new(&b"1\n1 1 1\n\xFF\n0 0 0\n"[..]).collect();
-        assert_eq!(
-            parse_error(&cases[0]).kind,
-            ParseErrorKind::Line(LineFault::NotUtf8)
-        );
+        // A non-UTF-8 line: its words are lost, so where the next case
+        // starts is unknown (here it held two numbers, not one), and
+        // nothing after it is read.
+        let input = b"2\n1 1 1\n0 0\n\xFF3 4\n1 1 1\n0 0\n3 4\n";
+        let cases: Vec<_> = Cases::new(&input[..]).collect();
+        assert_eq!(cases.len(), 1);
+        let e = parse_error(&cases[0]);
+        assert_eq!((e.line, e.fatal), (4, true));
+        assert_eq!(e.kind, ParseErrorKind::Line(LineFault::NotUtf8));
     }
 }

@@ -14,7 +14,9 @@
 //! ## The search over candidates
 //! - Lower end: every city needs its nearest station, so R² is at least
 //!   the largest of the cities' nearest squared distances; when K stations
-//!   reach all those nearest stations, that is the answer.
+//!   reach all those nearest stations, that is the answer. (One pass over
+//!   the city–station pairs: nothing in a case's preparation is more than
+//!   O(N·M), besides sorting at most 2²² candidates.)
 //! - Upper end: farthest-first (pick the station that best serves all
 //!   cities, then repeatedly the station nearest to the worst-served city)
 //!   gives K stations and their radius.
@@ -203,19 +205,21 @@ where
     let k = usize::try_from(case.operators)
         .unwrap_or(usize::MAX)
         .clamp(1, case.stations.len());
-    // The lower end: every city's nearest station.
-    let mut nearest: Vec<usize> = case
-        .cities
-        .iter()
-        .map(|&city| {
-            (0..case.stations.len())
-                .min_by_key(|&s| (city.squared_distance(case.stations[s]), s))
-                .expect("there are stations")
-        })
+    // The lower end: every city's nearest station, found once per city
+    // (O(N·M); the radius they need is the largest of those distances).
+    let mut low = 0;
+    let mut is_nearest = vec![false; case.stations.len()];
+    for &city in &case.cities {
+        let (squared, s) = (0..case.stations.len())
+            .map(|s| (city.squared_distance(case.stations[s]), s))
+            .min()
+            .expect("there are stations");
+        low = low.max(squared);
+        is_nearest[s] = true;
+    }
+    let nearest: Vec<usize> = (0..case.stations.len())
+        .filter(|&s| is_nearest[s])
         .collect();
-    let mut low = squared_radius_of(case, &nearest);
-    nearest.sort_unstable();
-    nearest.dedup();
     if nearest.len() <= k {
         answer.squared_radius = low;
         answer.stations = nearest;
@@ -580,6 +584,38 @@ mod tests {
             1u64..=9,
         )
             .prop_map(|(cities, stations, k)| case(&cities, &stations, k))
+    }
+
+    /// Many cities on few places (so many reached alike) and up to 12
+    /// stations, for `cover_check`'s brute force.
+    fn crowded_case() -> impl Strategy<Value = RadarCase> {
+        let point = (0i64..=20, 0i64..=20);
+        (
+            proptest::collection::vec(point.clone(), 0..=60),
+            proptest::collection::vec(point, 1..=12),
+            1u64..=4,
+        )
+            .prop_map(|(cities, stations, k)| case(&cities, &stations, k))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// The answer is `cover_check`'s brute force's (every set of at
+        /// most K stations), and the stations chosen need no more.
+        #[test]
+        fn answers_agree_with_the_checkers_brute_force(c in crowded_case(), width in 1usize..=3) {
+            let answer = solve(&c, width, |probes| probes.iter().map(Probe::run).collect()).unwrap();
+            let pairs = |points: &[Point]| points.iter().map(|p| (p.x, p.y)).collect();
+            let checked = cover_check::radar::Case {
+                cities: pairs(&c.cities),
+                stations: pairs(&c.stations),
+                k: c.operators as usize,
+            };
+            prop_assert_eq!(Some(answer.squared_radius), cover_check::radar::brute_force(&checked));
+            prop_assert!(answer.stations.len() as u64 <= c.operators);
+            prop_assert!(squared_radius_of(&c, &answer.stations) <= answer.squared_radius);
+        }
     }
 
     proptest! {

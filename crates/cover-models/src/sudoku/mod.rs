@@ -45,6 +45,27 @@
 //! `1..=n²` with `0` for empty: a separated puzzle is read as numbers when
 //! one of its cells is longer than a character or is a digit that is not a
 //! symbol.
+//!
+//! ## Symbols
+//! Each size has default symbols ([`Symbols::default_for`]); `--symbols`
+//! (a [`Symbols`] given to [`Puzzles::new`]) replaces them for every
+//! puzzle, and then `0` is a digit when it is one of them, else an empty
+//! cell. Without it, 16×16 and 25×25 puzzles written one character per
+//! cell choose among their common sets ([`Symbols::common_for`]: A-P,
+//! 1-9A-G, 0-9A-F; A-Y, 1-9A-P) by the characters each puzzle holds, and
+//! are answered in the set they chose:
+//! - the one set that reads every cell (`G` with digits: 1-9A-G; letters
+//!   past `G`: A-P; ...);
+//! - of several that give the same puzzle up to relabelling (no `0`, or
+//!   `0` empty in all), the input's *settled* set (that of the last puzzle
+//!   only one set read), else the first: A-P for letters alone, 1-9A-G for
+//!   1-9A-F without `0` or `G`;
+//! - when `0` is a digit in one (0-9A-F) and empty in another (1-9A-G,
+//!   A-P), those are two different puzzles: `0` is a digit when the puzzle
+//!   marks empty cells with `.`, `-` or `_` too, else the input's settled
+//!   set decides, else the puzzle is an error asking for `--symbols`
+//!   ([`ParseErrorKind::ZeroTwoWays`]). So no reading ever changes which
+//!   cells are given.
 
 pub mod band;
 mod bit_search;

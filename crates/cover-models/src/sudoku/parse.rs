@@ -4,6 +4,10 @@
 //! The reader holds at most one puzzle and a few lines read ahead; a bad
 //! puzzle is a [`ParseError`] with its line and reason, and reading goes on
 //! with the next puzzle (for a grid, after the rest of the bad grid).
+//!
+//! It also owns the choice of a puzzle's symbol set where its size is
+//! commonly written in several (the [Symbols](super#symbols) section of
+//! the module docs), and the input's settled set that breaks ties.
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead};
@@ -62,7 +66,7 @@ pub enum ParseErrorKind {
     /// A cell that is neither a symbol nor an empty cell.
     #[error(
         "unknown symbol {symbol:?} in cell {cell} (the {size} symbols are {symbols}; \
-         empty cells are . - _ or 0){hint}"
+         empty cells are {empty}){hint}"
     )]
     UnknownSymbol {
         /// The cell as written.
@@ -73,9 +77,26 @@ pub enum ParseErrorKind {
         size: Size,
         /// The symbols in use.
         symbols: String,
-        /// Empty, or `; it reads with --symbols …` when the default symbols
-        /// were in use and a common other set fits the puzzle.
+        /// The empty-cell markers with those symbols (`. - _ or 0`).
+        empty: &'static str,
+        /// Empty, or, for a size written in several common sets none of
+        /// which reads every cell, a note naming them.
         hint: String,
+    },
+    /// A 16×16 puzzle whose `0`s may be a digit or empty cells, which
+    /// gives two different puzzles: only `--symbols` can tell.
+    #[error(
+        "the {size} puzzle reads two ways that are different puzzles: with `0` a digit \
+         ({digit}) or with `0` an empty cell ({empty}); give --symbols {digit} (`.` marks \
+         empty cells) or --symbols {empty} (`0` and `.` do)"
+    )]
+    ZeroTwoWays {
+        /// The size of the puzzle.
+        size: Size,
+        /// The symbols in which `0` is a digit.
+        digit: String,
+        /// The symbols in which `0` marks an empty cell.
+        empty: String,
     },
     /// A number that is not a digit of this size.
     #[error("number {value} in cell {cell} is larger than {side}")]
@@ -271,6 +292,75 @@ fn row_cells(text: &str, side: Option<usize>) -> Result<(Vec<&str>, bool), usize
     })
 }
 
+/// The characters of one puzzle's cells, for choosing its symbol set.
+#[derive(Debug, Default)]
+struct Seen {
+    /// The ASCII characters present, as bits.
+    ascii: u128,
+    /// Some cell is not one ASCII character.
+    other: bool,
+}
+
+impl Seen {
+    fn of_bytes(bytes: &[u8]) -> Seen {
+        let mut seen = Seen::default();
+        for &b in bytes {
+            match b {
+                0..=127 => seen.ascii |= 1 << b,
+                _ => seen.other = true,
+            }
+        }
+        seen
+    }
+
+    fn of_cells(cells: &[&str]) -> Seen {
+        let mut seen = Seen::default();
+        for cell in cells {
+            match cell.as_bytes() {
+                &[b] if b.is_ascii() => seen.ascii |= 1 << b,
+                _ => seen.other = true,
+            }
+        }
+        seen
+    }
+
+    fn has(&self, b: u8) -> bool {
+        b < 128 && self.ascii >> b & 1 == 1
+    }
+
+    /// The ASCII characters present.
+    fn bytes(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..128u8).filter(|&b| self.has(b))
+    }
+
+    /// Whether `symbols` read every cell (as a symbol or an empty cell).
+    fn fit(&self, symbols: &Symbols) -> bool {
+        !self.other && self.bytes().all(|b| symbols.cell_of_byte(b) != NOT_A_CELL)
+    }
+
+    /// How many of the characters present `symbols` read as digits.
+    fn read_by(&self, symbols: &Symbols) -> usize {
+        self.bytes()
+            .filter(|&b| !matches!(symbols.cell_of_byte(b), 0 | NOT_A_CELL))
+            .count()
+    }
+}
+
+/// The symbol set a puzzle's characters choose, when its size is written
+/// in several ([`Symbols::common_for`]).
+enum Choice {
+    /// Read with these.
+    Read(Arc<Symbols>),
+    /// `0` is a digit in one fitting set and empty in another, and nothing
+    /// tells which: two different puzzles.
+    ZeroTwoWays {
+        digit: Arc<Symbols>,
+        empty: Arc<Symbols>,
+    },
+    /// No set reads every cell; the one that reads most of them.
+    Unread(Arc<Symbols>),
+}
+
 /// Reads puzzles one at a time; see the [module](super) docs.
 #[derive(Debug)]
 pub struct Puzzles<R> {
@@ -281,7 +371,20 @@ pub struct Puzzles<R> {
     custom: Option<Arc<Symbols>>,
     /// The default symbols of each box side.
     defaults: Vec<Option<Arc<Symbols>>>,
+    /// The symbol sets of each box side read without `--symbols`, in the
+    /// order of preference ([`Symbols::common_for`]).
+    readings: Vec<Vec<Arc<Symbols>>>,
+    /// Per box side, the set of the last puzzle that fitted only it (or
+    /// whose `0` the `.` beside it showed to be a digit): the input's own
+    /// set, which settles later puzzles that fit several.
+    settled: Vec<Option<usize>>,
     layout: Option<Layout>,
+    /// The side of the last grid begun, to skip the rows of a grid whose
+    /// first row could not be read.
+    grid_side: Option<usize>,
+    /// A line that could not be read came before the layout was known,
+    /// with no blank line since: if grids follow, it was a grid's first row.
+    lost_first_row: bool,
     done: bool,
 }
 
@@ -298,12 +401,26 @@ impl<R: BufRead> Puzzles<R> {
         let defaults = (0..=Size::MAX_BOX)
             .map(|n| Size::new(n).and_then(Symbols::default_for).map(Arc::new))
             .collect();
+        let readings = (0..=Size::MAX_BOX)
+            .map(|n| {
+                Size::new(n)
+                    .map(Symbols::common_for)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(Arc::new)
+                    .collect()
+            })
+            .collect();
         Puzzles {
             lines,
             ahead: VecDeque::new(),
             custom: symbols.map(Arc::new),
             defaults,
+            readings,
+            settled: vec![None; Size::MAX_BOX + 1],
             layout: None,
+            grid_side: None,
+            lost_first_row: false,
             done: false,
         }
     }
@@ -336,6 +453,58 @@ impl<R: BufRead> Puzzles<R> {
             Some(symbols) => Some(symbols.clone()),
             None => self.defaults[size.box_side()].clone(),
         }
+    }
+
+    /// The set among `size`'s common ones that a puzzle with the characters
+    /// `seen` is written in: the only one that reads every cell; of several
+    /// that give the same puzzle up to relabelling (they agree on `0`), the
+    /// input's settled set, else the first in order of preference; when
+    /// `0` is a digit in one and empty in another, the one where it is a
+    /// digit if the puzzle marks empty cells otherwise (`.`, `-`, `_`),
+    /// else the input's settled set, else neither.
+    fn choose(&mut self, size: Size, seen: &Seen) -> Choice {
+        let n = size.box_side();
+        let readings = &self.readings[n];
+        let fitting: Vec<usize> = (0..readings.len())
+            .filter(|&k| seen.fit(&readings[k]))
+            .collect();
+        let Some(&first) = fitting.first() else {
+            let closest = (0..readings.len())
+                .rev()
+                .max_by_key(|&k| seen.read_by(&readings[k]))
+                .expect("a size with common sets has at least one");
+            return Choice::Unread(readings[closest].clone());
+        };
+        let settled = self.settled[n].filter(|k| fitting.contains(k));
+        let digit = fitting
+            .iter()
+            .copied()
+            .find(|&k| readings[k].zero_is_symbol());
+        let empty = fitting
+            .iter()
+            .copied()
+            .find(|&k| !readings[k].zero_is_symbol());
+        let pick = match (digit, empty) {
+            _ if fitting.len() == 1 => {
+                self.settled[n] = Some(first);
+                first
+            }
+            (Some(digit), Some(empty)) if seen.has(b'0') => {
+                if seen.has(b'.') || seen.has(b'-') || seen.has(b'_') {
+                    self.settled[n] = Some(digit);
+                    digit
+                } else if let Some(settled) = settled {
+                    settled
+                } else {
+                    return Choice::ZeroTwoWays {
+                        digit: readings[digit].clone(),
+                        empty: readings[empty].clone(),
+                    };
+                }
+            }
+            _ => settled.unwrap_or(first),
+        };
+        Choice::Read(self.readings[n][pick].clone())
     }
 
     /// Decides the layout from the first content line.
@@ -422,7 +591,7 @@ impl<R: BufRead> Puzzles<R> {
     }
 
     /// Reads the puzzle on line `number`.
-    fn line_puzzle(&self, number: usize, text: &str) -> Result<Puzzle, ParseError> {
+    fn line_puzzle(&mut self, number: usize, text: &str) -> Result<Puzzle, ParseError> {
         if let Some(puzzle) = self.compact_line(number, text) {
             return Ok(puzzle);
         }
@@ -459,7 +628,7 @@ impl<R: BufRead> Puzzles<R> {
     /// The fast path of [`Puzzles::line_puzzle`], for the usual line: one
     /// ASCII character per cell, every one a symbol or empty. `None` for
     /// anything else (which the general path then reads or reports).
-    fn compact_line(&self, number: usize, text: &str) -> Option<Puzzle> {
+    fn compact_line(&mut self, number: usize, text: &str) -> Option<Puzzle> {
         // By bytes: a compact line is all ASCII (else it is not one).
         let bytes = text.as_bytes();
         let end = bytes
@@ -471,7 +640,15 @@ impl<R: BufRead> Puzzles<R> {
             Some(symbols) => Some(symbols.size()).filter(|s| s.cells() == bytes.len())?,
             None => Size::from_cells(bytes.len())?,
         };
-        let symbols = self.symbols_for(size)?;
+        let symbols = if self.custom.is_none() && self.readings[size.box_side()].len() > 1 {
+            match self.choose(size, &Seen::of_bytes(bytes)) {
+                Choice::Read(symbols) => symbols,
+                // The general path reports it.
+                Choice::ZeroTwoWays { .. } | Choice::Unread(_) => return None,
+            }
+        } else {
+            self.symbols_for(size)?
+        };
         let digits: Vec<u8> = bytes.iter().map(|&b| symbols.cell_of_byte(b)).collect();
         if digits.contains(&NOT_A_CELL) {
             return None;
@@ -505,6 +682,7 @@ impl<R: BufRead> Puzzles<R> {
         };
         let size = Size::from_side(first.len()).expect("checked by row_cells");
         let side = size.side();
+        self.grid_side = Some(side);
         let mut cells: Vec<String> = Vec::with_capacity(size.cells());
         let mut places = Vec::with_capacity(size.cells());
         let mut separated = first_separated;
@@ -605,50 +783,17 @@ impl<R: BufRead> Puzzles<R> {
         Ok(())
     }
 
-    /// A hint for a puzzle whose cells are not all of the default symbols:
-    /// the first common other set of its size that they all fit, if any
-    /// (and none when the user chose the symbols).
-    fn symbols_hint(&self, size: Size, cells: &[&str]) -> String {
-        const COMMON: &[&str] = &[
-            "123456789ABCDEFG",
-            "0123456789ABCDEF",
-            "123456789ABCDEFGHIJKLMNOP",
-        ];
-        if self.custom.is_some() {
-            return String::new();
-        }
-        let fits = |candidate: &Symbols| {
-            cells.iter().all(|cell| {
-                let mut chars = cell.chars();
-                match (chars.next(), chars.next()) {
-                    (Some(c), None) => {
-                        candidate.digit(c).is_some() || is_empty_marker(c, candidate)
-                    }
-                    _ => false,
-                }
-            })
-        };
-        COMMON
-            .iter()
-            .filter_map(|text| Symbols::new(text).ok())
-            .find(|candidate| candidate.size() == size && fits(candidate))
-            .map_or_else(String::new, |candidate| {
-                format!("; it reads with --symbols {}", candidate.as_string())
-            })
-    }
-
     /// Turns the cells of one puzzle into digits. Cells that are all one
     /// character and all symbols (or empty) are symbols; otherwise, when
     /// separated, they are numbers.
     fn decode(
-        &self,
+        &mut self,
         size: Size,
         cells: &[&str],
         places: &[(usize, usize)],
         separated: bool,
         separator: Separator,
     ) -> Result<(Vec<u8>, Notation), ParseError> {
-        let symbols = self.symbols_for(size);
         let single = |cell: &str| {
             let mut chars = cell.chars();
             match (chars.next(), chars.next()) {
@@ -656,12 +801,49 @@ impl<R: BufRead> Puzzles<R> {
                 _ => None,
             }
         };
+        let mut hint = String::new();
+        // Separated numbers (`0` empty) stay numbers; single characters of
+        // a size written in several sets choose theirs.
+        let numbers = separated
+            && cells.iter().all(|cell| {
+                matches!(*cell, "." | "-" | "_") || cell.bytes().all(|b| b.is_ascii_digit())
+            });
+        let symbols =
+            if self.custom.is_some() || numbers || self.readings[size.box_side()].len() < 2 {
+                self.symbols_for(size)
+            } else {
+                match self.choose(size, &Seen::of_cells(cells)) {
+                    Choice::Read(symbols) => Some(symbols),
+                    Choice::ZeroTwoWays { digit, empty } => {
+                        return Err(ParseError {
+                            line: places.first().map_or(0, |p| p.0),
+                            kind: ParseErrorKind::ZeroTwoWays {
+                                size,
+                                digit: digit.as_string(),
+                                empty: empty.as_string(),
+                            },
+                        })
+                    }
+                    Choice::Unread(closest) => {
+                        let sets: Vec<String> = self.readings[size.box_side()]
+                            .iter()
+                            .map(|s| s.as_string())
+                            .collect();
+                        hint = format!(
+                        "; none of the common {size} sets ({}) reads every cell: give --symbols",
+                        sets.join(", ")
+                    );
+                        Some(closest)
+                    }
+                }
+            };
         if let Some(symbols) = &symbols {
             let symbol_cells = cells.iter().all(|cell| {
                 single(cell)
                     .is_some_and(|c| symbols.digit(c).is_some() || is_empty_marker(c, symbols))
             });
-            if symbol_cells || !separated {
+            // (A hint means no set reads the cells: report the closest.)
+            if symbol_cells || !separated || !hint.is_empty() {
                 let mut digits = Vec::with_capacity(cells.len());
                 for (cell, &(line, place)) in cells.iter().zip(places) {
                     let c = single(cell).unwrap_or('\0');
@@ -669,15 +851,8 @@ impl<R: BufRead> Puzzles<R> {
                         Some(d) => digits.push(d),
                         None if is_empty_marker(c, symbols) => digits.push(0),
                         None => {
-                            let hint = self.symbols_hint(size, cells);
-                            return Err(unknown(
-                                line,
-                                cell,
-                                place,
-                                size,
-                                symbols.as_string(),
-                                hint,
-                            ));
+                            let written = (symbols.as_string(), symbols.empty_markers());
+                            return Err(unknown(line, cell, place, size, written, hint));
                         }
                     }
                 }
@@ -703,7 +878,7 @@ impl<R: BufRead> Puzzles<R> {
                 continue;
             }
             if !cell.bytes().all(|b| b.is_ascii_digit()) {
-                let numbers = format!("the numbers 1 to {side}");
+                let numbers = (format!("the numbers 1 to {side}"), ". - _ or 0");
                 return Err(unknown(line, cell, place, size, numbers, String::new()));
             }
             let value = cell.trim_start_matches('0');
@@ -733,7 +908,7 @@ fn unknown(
     cell: &str,
     place: usize,
     size: Size,
-    symbols: String,
+    (symbols, empty): (String, &'static str),
     hint: String,
 ) -> ParseError {
     ParseError {
@@ -743,6 +918,7 @@ fn unknown(
             cell: place,
             size,
             symbols,
+            empty,
             hint,
         },
     }
@@ -772,11 +948,19 @@ impl<R: BufRead> Iterator for Puzzles<R> {
             let text = match line.text {
                 Ok(text) => text,
                 Err(fault) => {
-                    if self.layout == Some(Layout::Grid) {
-                        if let Err(e) = self.skip_grid(None) {
-                            self.done = true;
-                            return Some(Err(e.into()));
+                    // A grid's first row: the error stands for the grid,
+                    // whose other rows (as many as the last grid's, when
+                    // grids follow one another without blank lines) are
+                    // skipped, so no rows of two grids make one.
+                    match self.layout {
+                        Some(Layout::Grid) => {
+                            if let Err(e) = self.skip_grid(self.grid_side.map(|s| s - 1)) {
+                                self.done = true;
+                                return Some(Err(e.into()));
+                            }
                         }
+                        Some(Layout::Line) => {}
+                        None => self.lost_first_row = true,
                     }
                     return Some(Err(ParseError {
                         line: line.number,
@@ -786,13 +970,33 @@ impl<R: BufRead> Iterator for Puzzles<R> {
                 }
             };
             let content = match classify(&text) {
-                Kind::Blank | Kind::Comment | Kind::Rule => continue,
+                Kind::Blank => {
+                    self.lost_first_row = false;
+                    continue;
+                }
+                Kind::Comment | Kind::Rule => continue,
                 Kind::End => break,
                 Kind::Content(t) => t,
             };
             let layout = match self.layout {
                 Some(layout) => layout,
                 None => match self.detect(content) {
+                    Ok(Layout::Grid) if self.lost_first_row => {
+                        // The unread line was this grid's first row (and
+                        // reported): skip the rest of the grid.
+                        self.layout = Some(Layout::Grid);
+                        self.lost_first_row = false;
+                        let custom = self.custom.as_ref().map(|s| s.size().side());
+                        let side = row_cells(content, custom)
+                            .ok()
+                            .map(|(cells, _)| cells.len());
+                        self.grid_side = side;
+                        if let Err(e) = self.skip_grid(side.map(|s| s.saturating_sub(2))) {
+                            self.done = true;
+                            return Some(Err(e.into()));
+                        }
+                        continue;
+                    }
                     Ok(layout) => {
                         self.layout = Some(layout);
                         layout
@@ -895,12 +1099,12 @@ mod tests {
         assert!(got[3].is_ok());
     }
 
-    /// A 16×16 line in 1-9A-G under the default A-P is an error that
-    /// names the symbols it reads with; a 9×9 typo gets no such hint, nor
-    /// does a puzzle read with --symbols.
+    /// A 16×16 puzzle fits none of the common sets: an error naming the
+    /// closest and every set; a 9×9 typo gets no such note, nor does a
+    /// puzzle read with --symbols.
     #[test]
-    fn unknown_symbols_hint_at_common_sets() {
-        let line: String = "123456789ABCDEFG".repeat(16);
+    fn unknown_symbols_name_the_common_sets() {
+        let line: String = "123456789ABCDEFH".repeat(16);
         let message =
             |symbols: Option<Symbols>, text: &str| match Puzzles::new(text.as_bytes(), symbols)
                 .next()
@@ -908,11 +1112,162 @@ mod tests {
                 Some(Err(InputError::Parse(e))) => e.kind.to_string(),
                 other => panic!("{other:?}"),
             };
-        assert!(message(None, &line).ends_with("; it reads with --symbols 123456789ABCDEFG"));
+        let got = message(None, &line);
+        assert!(
+            got.starts_with(
+                "unknown symbol \"H\" in cell 16 (the 16×16 symbols are 123456789ABCDEFG;"
+            ),
+            "{got}"
+        );
+        assert!(got.ends_with("(ABCDEFGHIJKLMNOP, 123456789ABCDEFG, 0123456789ABCDEF) reads every cell: give --symbols"), "{got}");
         let typo = format!("x{}", ".".repeat(80));
         assert!(message(None, &typo).ends_with("or 0)"));
         let custom = Symbols::new("ABCDEFGHIJKLMNOP").unwrap();
         assert!(message(Some(custom), &line).ends_with("or 0)"));
+        let zero = Symbols::new("0123456789ABCDEF").unwrap();
+        assert!(message(Some(zero), &line).ends_with("empty cells are . - _)"));
+    }
+
+    /// One 16×16 puzzle (Gecode's first) written in 1-9A-G, `.` empty.
+    const G16: &str = "D92.....G...43..4CF.....9D.2.6EB.E.1....F.8BC..AG56.....A3C....1.7G5A8....61....2...C....B7.......AE.964..G......F9.5.7.4.......\
+                       .....29....A.C..........645D.1......D....1.C.B7F.....E.C2G...8A9B..9.G52.....EF6.256..F.....D.B.E13.6.D........7A...8BC3....954.";
+
+    /// `line` with each character of `from` replaced by the same place's
+    /// character of `to`.
+    fn relabel(line: &str, from: &str, to: &str) -> String {
+        line.chars()
+            .map(|c| from.find(c).map_or(c, |k| to.as_bytes()[k] as char))
+            .collect()
+    }
+
+    fn symbols_of(p: &Puzzle) -> String {
+        match &p.notation {
+            Notation::Compact(s) | Notation::Spaced(s, _) => s.as_string(),
+            Notation::Numbers(_) => "numbers".into(),
+        }
+    }
+
+    const P: &str = "ABCDEFGHIJKLMNOP";
+    const G: &str = "123456789ABCDEFG";
+    const F: &str = "0123456789ABCDEF";
+
+    /// 16×16 puzzles choose their set from their characters: the same
+    /// puzzle (the same digits) whether written in 1-9A-G, 0-9A-F or A-P,
+    /// each answered in its own set; one that fits several the same way
+    /// reads as the first (or the input's settled set).
+    #[test]
+    fn sixteen_by_sixteen_sets_are_told_apart() {
+        assert_eq!(G16.len(), 256);
+        let base = read(G16, None).remove(0).unwrap();
+        assert_eq!(symbols_of(&base), G);
+        assert_eq!((base.cells[0], base.cells[8]), (13, 16));
+        for set in [P, F] {
+            let text = relabel(G16, G, set);
+            let p = read(&text, None).remove(0).unwrap();
+            assert_eq!(symbols_of(&p), set, "{text}");
+            assert_eq!(p.cells, base.cells, "{set}");
+        }
+        // Separated single characters, and a grid of rows.
+        let spaced: Vec<String> = G16.chars().map(String::from).collect();
+        let p = read(&spaced.join(" "), None).remove(0).unwrap();
+        assert_eq!((symbols_of(&p), &p.cells), (G.to_owned(), &base.cells));
+        let f = relabel(G16, G, F);
+        let grid: String = f
+            .as_bytes()
+            .chunks(16)
+            .map(|row| format!("{}\n", std::str::from_utf8(row).unwrap()))
+            .collect();
+        let p = read(&grid, None).remove(0).unwrap();
+        assert_eq!(
+            (symbols_of(&p), p.layout, &p.cells),
+            (F.to_owned(), Layout::Grid, &base.cells)
+        );
+        // Only digits 1-9 and letters A-F, no 0: 1-9A-G and 0-9A-F give
+        // the same puzzle relabelled; 1-9A-G it is, unless the input
+        // settled 0-9A-F before.
+        let no_g = G16.replace('G', ".");
+        let p = read(&no_g, None).remove(0).unwrap();
+        assert_eq!(symbols_of(&p), G);
+        let got = read(&format!("{f}\n{}", relabel(&no_g, G, F)), None);
+        assert_eq!(symbols_of(got[1].as_ref().unwrap()), F);
+        // Only letters up to G: A-P.
+        let letters = ".".repeat(250) + "ABCDEG";
+        assert_eq!(symbols_of(&read(&letters, None).remove(0).unwrap()), P);
+        // `0` beside `G`: an empty cell of 1-9A-G.
+        let zeros = G16.replace('.', "0");
+        let p = read(&zeros, None).remove(0).unwrap();
+        assert_eq!((symbols_of(&p), &p.cells), (G.to_owned(), &base.cells));
+    }
+
+    /// A `0` that is a digit in one fitting set and empty in another: a
+    /// digit when the puzzle marks empty cells with `.`, else what the
+    /// input settled, else an error asking for --symbols; --symbols says
+    /// what `0` is.
+    #[test]
+    fn a_zero_that_reads_two_ways() {
+        let f = relabel(G16, G, F);
+        assert!(f.contains('0') && f.contains('.'));
+        // Without `.`, 0-9A-F would make it a full grid and 1-9A-G a
+        // puzzle whose `0`s are empty: two puzzles.
+        let no_dots = f.replace('.', "0");
+        match &read(&no_dots, None)[0] {
+            Err(ParseError {
+                line: 1,
+                kind: kind @ ParseErrorKind::ZeroTwoWays { .. },
+            }) => assert_eq!(
+                kind.to_string(),
+                "the 16×16 puzzle reads two ways that are different puzzles: with `0` a digit \
+                 (0123456789ABCDEF) or with `0` an empty cell (123456789ABCDEFG); give --symbols \
+                 0123456789ABCDEF (`.` marks empty cells) or --symbols 123456789ABCDEFG (`0` and \
+                 `.` do)"
+            ),
+            other => panic!("{other:?}"),
+        }
+        // Settled by an earlier puzzle that fits one set only.
+        let got = read(&format!("{f}\n{no_dots}"), None);
+        assert_eq!(symbols_of(got[1].as_ref().unwrap()), F);
+        assert_eq!(got[1].as_ref().unwrap().givens(), 256);
+        let got = read(&format!("{G16}\n{no_dots}"), None);
+        let p = got[1].as_ref().unwrap();
+        assert_eq!(
+            (symbols_of(p), p.givens()),
+            (G.to_owned(), base_givens() - count(G16, 'G'))
+        );
+        // --symbols decides: `0` a digit or an empty cell.
+        let p = read(&f, Some(F)).remove(0).unwrap();
+        assert_eq!(p.givens(), base_givens());
+        let p = read(&f, Some(G)).remove(0).unwrap();
+        assert_eq!(p.givens(), base_givens() - count(&f, '0'));
+    }
+
+    fn count(text: &str, c: char) -> usize {
+        text.chars().filter(|&x| x == c).count()
+    }
+
+    fn base_givens() -> usize {
+        256 - count(G16, '.')
+    }
+
+    /// Separated single digits of a 16×16 grid are numbers, as before:
+    /// `0` empty, written back as numbers.
+    #[test]
+    fn separated_digits_stay_numbers() {
+        let row = |r: usize| {
+            (0..16)
+                .map(|c| {
+                    if c == r % 9 {
+                        (r % 9 + 1).to_string()
+                    } else {
+                        "0".into()
+                    }
+                })
+                .collect::<Vec<String>>()
+                .join(" ")
+        };
+        let text: String = (0..16).map(|r| row(r) + "\n").collect();
+        let p = read(&text, None).remove(0).unwrap();
+        assert_eq!(p.notation, Notation::Numbers(Separator::Space));
+        assert_eq!(p.givens(), 16);
     }
 
     const POJ3076: &str =
@@ -1033,6 +1388,42 @@ mod tests {
             })
         );
         assert!(got[1].is_ok());
+    }
+
+    /// A grid whose first row cannot be read (over-long here) is one
+    /// error, its other rows skipped, even when grids follow one another
+    /// without blank lines: no puzzle is made of two grids' rows.
+    #[test]
+    fn a_grid_with_an_unread_first_row_is_skipped_whole() {
+        let grid = "53..7....\n6..195...\n.98....6.\n8...6...3\n4..8.3..1\n7...2...6\n\
+                    .6....28.\n...419..5\n....8..79\n";
+        let long = "5".repeat(200);
+        let bad = grid.replacen("53..7....", &long, 1);
+        let read_short = |text: &str| -> Vec<Result<usize, ParseError>> {
+            let lines = LineReader::with_limits(text.as_bytes(), 100, 1 << 20);
+            Puzzles::from_lines(lines, None)
+                .map(|r| match r {
+                    Ok(p) => Ok(p.line),
+                    Err(InputError::Parse(e)) => Err(e),
+                    Err(InputError::Io(e)) => panic!("{e}"),
+                })
+                .collect()
+        };
+        let too_long = |line| {
+            Err(ParseError {
+                line,
+                kind: ParseErrorKind::Line(LineFault::TooLong { limit: 100 }),
+            })
+        };
+        // The first grid's first row, before the layout is known.
+        let got = read_short(&format!("{bad}{grid}{grid}"));
+        assert_eq!(got, [too_long(1), Ok(10), Ok(19)]);
+        // A later grid's, the layout known.
+        let got = read_short(&format!("{grid}{bad}{grid}"));
+        assert_eq!(got, [Ok(1), too_long(10), Ok(19)]);
+        // A bad line before a blank line is no grid's row.
+        let got = read_short(&format!("{long}\n\n{grid}"));
+        assert_eq!(got, [too_long(1), Ok(3)]);
     }
 
     #[test]

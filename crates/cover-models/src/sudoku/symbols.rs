@@ -5,7 +5,10 @@
 //! them to and from the characters of the input. Each size has default
 //! symbols (1-4, 1-9, A-P as in POJ 3076, A-Y, 0-9A-Z); 49×49 and 64×64
 //! have none and are written with numbers or with symbols given by the
-//! user. Empty cells are `.`, `-`, `_`, and `0` when `0` is not a symbol.
+//! user. 16×16 and 25×25 are also commonly written in other sets
+//! ([`Symbols::common_for`]: 1-9A-G and 0-9A-F, 1-9A-P), which the reader
+//! tells apart by the characters of each puzzle. Empty cells are `.`, `-`,
+//! `_`, and `0` when `0` is not a symbol.
 
 use std::fmt;
 
@@ -153,6 +156,42 @@ impl Symbols {
             _ => return None,
         };
         Some(Symbols::new(text).expect("the default symbols are valid"))
+    }
+
+    /// The symbol sets a puzzle of `size` may be written in without
+    /// `--symbols`, the default first, in the order the reader prefers
+    /// them when a puzzle's characters fit several: 16×16 A-P, 1-9A-G,
+    /// 0-9A-F; 25×25 A-Y, 1-9A-P; the default alone for the other sizes
+    /// (none for 49×49 and 64×64).
+    pub fn common_for(size: Size) -> Vec<Symbols> {
+        let others: &[&str] = match size.side() {
+            16 => &["123456789ABCDEFG", "0123456789ABCDEF"],
+            25 => &["123456789ABCDEFGHIJKLMNOP"],
+            _ => &[],
+        };
+        Symbols::default_for(size)
+            .into_iter()
+            .chain(
+                others
+                    .iter()
+                    .map(|text| Symbols::new(text).expect("the common symbols are valid")),
+            )
+            .collect()
+    }
+
+    /// Whether `0` is one of the symbols (else it marks an empty cell).
+    pub fn zero_is_symbol(&self) -> bool {
+        self.cells[b'0' as usize] != 0
+    }
+
+    /// The characters that mark an empty cell, for messages: `. - _ or 0`,
+    /// or `. - _` when `0` is a symbol.
+    pub fn empty_markers(&self) -> &'static str {
+        if self.zero_is_symbol() {
+            ". - _"
+        } else {
+            ". - _ or 0"
+        }
     }
 
     /// The size these symbols are for.
