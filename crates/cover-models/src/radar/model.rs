@@ -40,10 +40,9 @@ pub fn decide(case: &RadarCase, squared_radius: u64, limits: &Limits) -> (Verdic
     let (items, reach) = coverage(case, squared_radius);
     let mut builder = Problem::builder(items, 0);
     let mut station_of_option = Vec::new();
-    let mut seen: HashSet<&[u32]> = HashSet::new();
     for s in 0..case.stations.len() {
         let cities = &reach.items[reach.starts[s] as usize..reach.starts[s + 1] as usize];
-        if !cities.is_empty() && seen.insert(cities) {
+        if !cities.is_empty() {
             builder
                 .add_option(cities.iter().map(|&item| item as usize))
                 .expect("items are distinct and in range");
@@ -67,7 +66,8 @@ pub fn decide(case: &RadarCase, squared_radius: u64, limits: &Limits) -> (Verdic
 }
 
 /// The items each station reaches: station `s`'s are
-/// `items[starts[s]..starts[s + 1]]`, ascending.
+/// `items[starts[s]..starts[s + 1]]`, ascending; none for a station that
+/// reaches the same items as one before it.
 struct Reach {
     starts: Vec<u32>,
     items: Vec<u32>,
@@ -75,46 +75,52 @@ struct Reach {
 
 /// The coverage within `squared_radius`, with cities reached by the same
 /// stations made one item (numbered in order of their first city): the
-/// number of items, and the items each station reaches.
+/// number of items, and the items each station reaches (none for a station
+/// reaching the same as an earlier one).
 fn coverage(case: &RadarCase, squared_radius: u64) -> (usize, Reach) {
     let m = case.stations.len();
-    let mut row = vec![0u64; m.div_ceil(64)];
+    let words = m.div_ceil(64).max(1);
+    let mut row = vec![0u64; words];
     let mut item_of_row: HashMap<Box<[u64]>, u32> = HashMap::new();
-    // (station, item) for each item's stations; at most N·M pairs.
-    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    // Each item's row of stations, one after another: N·M / 8 bytes at
+    // most.
+    let mut rows: Vec<u64> = Vec::new();
     for &city in &case.cities {
-        row.fill(0);
-        for (s, &station) in case.stations.iter().enumerate() {
-            if city.squared_distance(station) <= squared_radius {
-                row[s / 64] |= 1 << (s % 64);
+        for (word, stations) in row.iter_mut().zip(case.stations.chunks(64)) {
+            *word = 0;
+            for (bit, &station) in stations.iter().enumerate() {
+                *word |= u64::from(city.squared_distance(station) <= squared_radius) << bit;
             }
         }
-        if item_of_row.contains_key(&row[..]) {
-            continue;
-        }
-        let item = item_of_row.len() as u32;
-        item_of_row.insert(row.clone().into_boxed_slice(), item);
-        for (w, &word) in row.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                pairs.push(((w * 64) as u32 + bits.trailing_zeros(), item));
-                bits &= bits - 1;
-            }
+        if !item_of_row.contains_key(&row[..]) {
+            item_of_row.insert(row.clone().into_boxed_slice(), item_of_row.len() as u32);
+            rows.extend_from_slice(&row);
         }
     }
-    // By station, items ascending within each (a counting sort).
-    let mut starts = vec![0u32; m + 1];
-    for &(s, _) in &pairs {
-        starts[s as usize + 1] += 1;
-    }
+    // Station by station, its items in order (reading a bit of each row:
+    // the rows are small, and the items are written in sequence), and as
+    // a column of bits, hashed to find stations that reach alike.
+    let mut starts = Vec::with_capacity(m + 1);
+    let mut items = Vec::new();
+    let mut column = vec![0u64; item_of_row.len().div_ceil(64)];
+    let mut columns: HashSet<Box<[u64]>> = HashSet::new();
+    starts.push(0);
     for s in 0..m {
-        starts[s + 1] += starts[s];
-    }
-    let mut next = starts.clone();
-    let mut items = vec![0u32; pairs.len()];
-    for &(s, item) in &pairs {
-        items[next[s as usize] as usize] = item;
-        next[s as usize] += 1;
+        let (word, bit) = (s / 64, s % 64);
+        let from = items.len();
+        column.fill(0);
+        for (item, row) in rows.chunks(words).enumerate() {
+            if row[word] >> bit & 1 == 1 {
+                items.push(item as u32);
+                column[item / 64] |= 1 << (item % 64);
+            }
+        }
+        if columns.contains(&column[..]) {
+            items.truncate(from);
+        } else {
+            columns.insert(column.clone().into_boxed_slice());
+        }
+        starts.push(items.len() as u32);
     }
     (item_of_row.len(), Reach { starts, items })
 }
@@ -181,10 +187,8 @@ mod tests {
         );
         let (items, reach) = coverage(&c, 1);
         assert_eq!(items, 2);
-        assert_eq!(
-            (reach.starts, reach.items),
-            (vec![0, 1, 2, 3], vec![0, 0, 1])
-        );
+        // The second station reaches what the first does: no items.
+        assert_eq!((reach.starts, reach.items), (vec![0, 1, 1, 2], vec![0, 1]));
         assert_eq!(
             decide(&c, 1, &Limits::none()).0,
             Verdict::Covered(vec![0, 2])
