@@ -58,12 +58,6 @@ const RECOUNT_BUDGET: u64 = 2_000_000;
 /// A FAIL line shows at most this many reasons.
 const REASONS_SHOWN: usize = 3;
 
-/// 16×16 sets of the datasets write 1-9 then A-G (README).
-const SYMBOLS_16: &str = "123456789ABCDEFG";
-
-/// The 25×25 set writes 1-9 then A-P (README).
-const SYMBOLS_25: &str = "123456789ABCDEFGHIJKLMNOP";
-
 // ---------------------------------------------------------------------------
 // The sets.
 
@@ -128,14 +122,6 @@ const fn lines(counts: Counts) -> Kind {
     Kind::Sudoku(SudokuSet { counts, ..LINES })
 }
 
-const fn lines_16(counts: Counts) -> Kind {
-    Kind::Sudoku(SudokuSet {
-        symbols: Some(SYMBOLS_16),
-        counts,
-        ..LINES
-    })
-}
-
 const fn grids(counts: Counts) -> Kind {
     Kind::Sudoku(SudokuSet {
         layout: Layout::Grid,
@@ -171,12 +157,11 @@ const SETS: &[Set] = &[
     set("sudoku9/top95.txt", lines(Counts::Unique)),
     set("sudoku9/hardest.txt", lines(Counts::Unique)),
     set("sudoku9/gecode_9x9.txt", lines(Counts::Recount)),
-    set("sudoku16/gecode_16x16.txt", lines_16(Counts::Unique)),
-    set("sudoku16/satsolvers_16x16.txt", lines_16(Counts::Unique)),
+    set("sudoku16/gecode_16x16.txt", lines(Counts::Unique)),
+    set("sudoku16/satsolvers_16x16.txt", lines(Counts::Unique)),
     set(
         "sudoku25/gecode_25x25.txt",
         Kind::Sudoku(SudokuSet {
-            symbols: Some(SYMBOLS_25),
             counts: Counts::Unknown,
             max_nodes: Some(GECODE_25_MAX_NODES),
             ..LINES
@@ -407,8 +392,7 @@ fn read_sudoku<'a>(
             Counts::Recount => {
                 let cells = puzzles.cells(k);
                 let side = cells.len().isqrt();
-                let symbols = set.symbols.or(sudoku::default_symbols(side)).unwrap_or("");
-                let digits = sudoku::digits(&cells, Some(symbols))
+                let digits = sudoku::digits(&cells, set.symbols)
                     .map_err(|e| format!("puzzle {}: {e}", k + 1))?;
                 just(sudoku::count_within(&digits, side, LIMIT, RECOUNT_BUDGET))
             }
