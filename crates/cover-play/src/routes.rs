@@ -16,7 +16,7 @@ use axum::extract::{Request, State};
 use axum::http::{header, uri, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{get, post, MethodRouter};
 use axum::{Json, Router};
 use cover_models::text::excerpt;
 use http_body_util::{BodyExt, LengthLimitError, Limited};
@@ -119,39 +119,15 @@ pub(crate) fn app(shared: Arc<Shared>) -> Router {
         .route("/api/new", post(new_game))
         .route(
             "/api/check",
-            post(|State(shared), headers, body| {
-                search(
-                    shared,
-                    headers,
-                    body,
-                    |r: &PlayRequest| r.puzzle.len(),
-                    game::check,
-                )
-            }),
+            searching(|r: &PlayRequest| r.puzzle.len(), game::check),
         )
         .route(
             "/api/hint",
-            post(|State(shared), headers, body| {
-                search(
-                    shared,
-                    headers,
-                    body,
-                    |r: &PlayRequest| r.puzzle.len(),
-                    game::hint,
-                )
-            }),
+            searching(|r: &PlayRequest| r.puzzle.len(), game::hint),
         )
         .route(
             "/api/solve",
-            post(|State(shared), headers, body| {
-                search(
-                    shared,
-                    headers,
-                    body,
-                    |r: &SolveRequest| r.puzzle.len(),
-                    game::solve,
-                )
-            }),
+            searching(|r: &SolveRequest| r.puzzle.len(), game::solve),
         )
         .route("/api/import", post(import))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page or endpoint".into()) })
@@ -390,6 +366,23 @@ async fn new_game(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: B
     let (lane, retry_after) = shared.lane(size.cells());
     let made = lane.run(move |_| game::new_game(&request, seed)).await;
     respond(made, retry_after, shared.config.deadline)
+}
+
+/// A POST route whose JSON request `R` is answered by `answer` on the
+/// lane that its number of cells picks.
+fn searching<R, T>(
+    cells: fn(&R) -> usize,
+    answer: fn(&R, Budget) -> Result<T, GameError>,
+) -> MethodRouter<Arc<Shared>>
+where
+    R: DeserializeOwned + Send + 'static,
+    T: Serialize + Send + 'static,
+{
+    post(
+        move |State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Body| {
+            search(shared, headers, body, cells, answer)
+        },
+    )
 }
 
 /// An endpoint that searches: reads a `R`, then answers with `answer` in
