@@ -170,28 +170,27 @@ pub struct Searched {
     pub stats: Stats,
 }
 
-/// Searches `problem` as `mode` says, handing each solution (the chosen
-/// options, in the order the search chose them) to `visit`; in count mode
-/// `visit` is never called. Returning [`Control::Stop`] ends the search.
-/// `max_nodes` bounds the search ([`Limits::node_budget`]), and
-/// `time_limit` its time from now ([`Limits::deadline`]).
+/// Searches `problem` as `style.mode` says, handing each solution (the
+/// chosen options, in the order the search chose them) to `visit`; in count
+/// mode `visit` is never called. Returning [`Control::Stop`] ends the
+/// search. `style.max_nodes` bounds the search ([`Limits::node_budget`]),
+/// and `style.time_limit` its time from now ([`Limits::deadline`]).
 ///
 /// A count without a node bound or solution limit, with `parallel` set, is
 /// split across rayon's threads ([`dlx_core::count_parallel`]) when a copy
 /// of its links per thread fits ([`common::split_fits`]); its counters
 /// equal the serial search's. One bounded by nodes stays on this thread,
 /// so that whether it gives up does not depend on the threads.
-pub fn solve<V>(
-    problem: &Problem,
-    mode: Mode,
-    max_nodes: Option<u64>,
-    time_limit: TimeLimit,
-    parallel: bool,
-    mut visit: V,
-) -> Searched
+pub fn solve<V>(problem: &Problem, style: Style, parallel: bool, mut visit: V) -> Searched
 where
     V: FnMut(&[usize]) -> Control,
 {
+    let Style {
+        mode,
+        max_nodes,
+        time_limit,
+        ..
+    } = style;
     let bounds = time_limit.limits(max_nodes);
     if parallel
         && max_nodes.is_none()
@@ -338,17 +337,10 @@ pub fn answer(
     let problem = &instance.problem;
     if !style.json {
         let mut flush = Flush::new(flush);
-        let searched = solve(
-            problem,
-            style.mode,
-            style.max_nodes,
-            style.time_limit,
-            parallel,
-            |options| {
-                write_solution(text, instance, options);
-                flush.after_solution(text)
-            },
-        );
+        let searched = solve(problem, style, parallel, |options| {
+            write_solution(text, instance, options);
+            flush.after_solution(text)
+        });
         flush.finish()?;
         match style.mode {
             _ if searched.gave_up && matches!(style.mode, Mode::Count { .. }) => {
@@ -375,14 +367,7 @@ pub fn answer(
         Verdict::of(searched.gave_up, searched.count > 0, searched.stats).status()
     };
     if let Mode::Count { .. } = style.mode {
-        let searched = solve(
-            problem,
-            style.mode,
-            style.max_nodes,
-            style.time_limit,
-            parallel,
-            |_| Control::Continue,
-        );
+        let searched = solve(problem, style, parallel, |_| Control::Continue);
         let record = Record {
             index: at.index,
             file: at.file,
@@ -407,17 +392,10 @@ pub fn answer(
     record.field(text, "line", &instance.line);
     let mut solutions = record.list(text, "solutions");
     let mut flush = Flush::new(flush);
-    let searched = solve(
-        problem,
-        style.mode,
-        style.max_nodes,
-        style.time_limit,
-        parallel,
-        |options| {
-            solutions.item(text, &labels(instance, options));
-            flush.after_solution(text)
-        },
-    );
+    let searched = solve(problem, style, parallel, |options| {
+        solutions.item(text, &labels(instance, options));
+        flush.after_solution(text)
+    });
     flush.finish()?;
     solutions.end(text);
     record.field(text, "status", verdict(&searched));
@@ -588,9 +566,12 @@ mod tests {
         let mut seen = Vec::new();
         let searched = solve(
             &problem,
-            Mode::All { limit: None },
-            None,
-            TimeLimit::default(),
+            Style {
+                mode: Mode::All { limit: None },
+                max_nodes: None,
+                time_limit: TimeLimit::default(),
+                json: false,
+            },
             false,
             |o| {
                 seen.push(o.to_vec());
@@ -601,18 +582,24 @@ mod tests {
         assert_eq!((searched.count, searched.complete), (2, true));
         let searched = solve(
             &problem,
-            Mode::Count { limit: Some(1) },
-            None,
-            TimeLimit::default(),
+            Style {
+                mode: Mode::Count { limit: Some(1) },
+                max_nodes: None,
+                time_limit: TimeLimit::default(),
+                json: false,
+            },
             false,
             |_| unreachable!(),
         );
         assert_eq!((searched.count, searched.complete), (1, false));
         let searched = solve(
             &problem,
-            Mode::First,
-            None,
-            TimeLimit::default(),
+            Style {
+                mode: Mode::First,
+                max_nodes: None,
+                time_limit: TimeLimit::default(),
+                json: false,
+            },
             false,
             |_| Control::Continue,
         );

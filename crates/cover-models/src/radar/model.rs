@@ -146,17 +146,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::radar::parse::Point;
-
-    fn case(cities: &[(i64, i64)], stations: &[(i64, i64)], k: u64) -> RadarCase {
-        let points = |list: &[(i64, i64)]| list.iter().map(|&(x, y)| Point { x, y }).collect();
-        RadarCase {
-            cities: points(cities),
-            stations: points(stations),
-            operators: k,
-            line: 1,
-        }
-    }
+    use crate::radar::search::tests::case;
 
     /// The probe's question without merging cities or stations: every
     /// city an item, every station that reaches one an option.

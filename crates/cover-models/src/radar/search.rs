@@ -413,7 +413,7 @@ fn spread(sorted: &[u64], width: usize) -> Vec<u64> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use proptest::prelude::*;
 
     use super::*;
@@ -421,7 +421,12 @@ mod tests {
         format_radius, parse_error, read, InputError, ParseError, ParseErrorKind, Point,
     };
 
-    fn case(cities: &[(i64, i64)], stations: &[(i64, i64)], k: u64) -> RadarCase {
+    /// A case of these cities, stations and K, at line 1.
+    pub(in crate::radar) fn case(
+        cities: &[(i64, i64)],
+        stations: &[(i64, i64)],
+        k: u64,
+    ) -> RadarCase {
         let points = |list: &[(i64, i64)]| list.iter().map(|&(x, y)| Point { x, y }).collect();
         RadarCase {
             cities: points(cities),
