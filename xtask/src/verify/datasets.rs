@@ -80,8 +80,6 @@ enum Counts {
 #[derive(Debug, Clone, Copy)]
 struct SudokuSet {
     layout: Layout,
-    /// `--symbols`, when not the default ones for the size.
-    symbols: Option<&'static str>,
     counts: Counts,
     /// `--max-nodes`; when set, `gave up` answers are allowed (and counted).
     max_nodes: Option<u64>,
@@ -109,10 +107,10 @@ const fn set(file: &'static str, kind: Kind) -> Set {
     Set { file, kind }
 }
 
-/// A set of one puzzle a line in the default symbols, run without `--max-nodes`.
+/// A set of one puzzle a line, run without `--max-nodes` (every set runs
+/// without `--symbols`: `cover` reads each puzzle's symbols itself).
 const LINES: SudokuSet = SudokuSet {
     layout: Layout::Line,
-    symbols: None,
     counts: Counts::Unique,
     max_nodes: None,
     column: None,
@@ -392,8 +390,8 @@ fn read_sudoku<'a>(
             Counts::Recount => {
                 let cells = puzzles.cells(k);
                 let side = cells.len().isqrt();
-                let digits = sudoku::digits(&cells, set.symbols)
-                    .map_err(|e| format!("puzzle {}: {e}", k + 1))?;
+                let digits =
+                    sudoku::digits(&cells, None).map_err(|e| format!("puzzle {}: {e}", k + 1))?;
                 just(sudoku::count_within(&digits, side, LIMIT, RECOUNT_BUDGET))
             }
         });
@@ -526,7 +524,6 @@ fn refusal(text: &str, gave_up_ok: bool, fail: &mut dyn FnMut(String)) -> Answer
 fn judge_first(
     stdout: &str,
     layout: Layout,
-    symbols: Option<&str>,
     puzzles: &Puzzles,
     known: &[Known],
     gave_up_ok: bool,
@@ -550,7 +547,7 @@ fn judge_first(
             _ => {
                 // Read as the sudoku family reads answers.
                 let cells = sudoku::answer_cells(unit, layout == Layout::Grid);
-                if let Err(m) = sudoku::check_grid(&puzzles.cells(k), &cells, symbols) {
+                if let Err(m) = sudoku::check_grid(&puzzles.cells(k), &cells, None) {
                     fail(m);
                 } else if known.count == Some(0) {
                     fail("a grid for a puzzle without solution".to_owned());
@@ -873,9 +870,6 @@ impl Soak {
         let out_path = path.with_extension("out");
         let expected_out = std::fs::read_to_string(&out_path).ok();
         let mut extra: Vec<String> = Vec::new();
-        if let Some(symbols) = sudoku.symbols {
-            extra.extend(["--symbols".to_owned(), symbols.to_owned()]);
-        }
         if let Some(nodes) = sudoku.max_nodes {
             extra.extend(["--max-nodes".to_owned(), nodes.to_string()]);
         }
@@ -889,7 +883,6 @@ impl Soak {
             let mut verdict = judge_first(
                 stdout,
                 sudoku.layout,
-                sudoku.symbols,
                 &read.puzzles,
                 &read.known,
                 gave_up_ok,
@@ -1368,7 +1361,6 @@ mod tests {
         // solution of a unique puzzle.
         let set = SudokuSet {
             layout: Layout::Line,
-            symbols: None,
             counts: Counts::Stated,
             max_nodes: None,
             column: None,
@@ -1409,7 +1401,6 @@ mod tests {
     fn line_set(counts: Counts) -> SudokuSet {
         SudokuSet {
             layout: Layout::Line,
-            symbols: None,
             counts,
             max_nodes: None,
             column: None,
@@ -1421,14 +1412,7 @@ mod tests {
         let text = format!("{PUZZLE_9}\n{PUZZLE_9}\n");
         let read = read_sudoku(&text, &line_set(Counts::Unique), None).unwrap();
         let judge = |stdout: &str, gave_up_ok| {
-            judge_first(
-                stdout,
-                Layout::Line,
-                None,
-                &read.puzzles,
-                &read.known,
-                gave_up_ok,
-            )
+            judge_first(stdout, Layout::Line, &read.puzzles, &read.known, gave_up_ok)
         };
         let good = judge(&format!("{SOLUTION_9}\n{SOLUTION_9}\n"), false);
         assert!(good.problems.is_empty(), "{:?}", good.problems);
@@ -1455,7 +1439,7 @@ mod tests {
             solution: Some(SOLUTION_9.replace("812", "821")),
         };
         let known = [stated];
-        let other = judge_first(SOLUTION_9, Layout::Line, None, &read.puzzles, &known, false);
+        let other = judge_first(SOLUTION_9, Layout::Line, &read.puzzles, &known, false);
         assert!(!other.problems.is_empty());
     }
 
@@ -1488,23 +1472,14 @@ mod tests {
             .collect();
         let set = SudokuSet {
             layout: Layout::Grid,
-            symbols: None,
             counts: Counts::Recount,
             max_nodes: None,
             column: None,
         };
         let read = read_sudoku(&grid, &set, None).unwrap();
         assert_eq!(read.known[0].count, Some(1), "recounted");
-        let judge = |stdout: &str| {
-            judge_first(
-                stdout,
-                Layout::Grid,
-                None,
-                &read.puzzles,
-                &read.known,
-                false,
-            )
-        };
+        let judge =
+            |stdout: &str| judge_first(stdout, Layout::Grid, &read.puzzles, &read.known, false);
         assert!(judge(&format!("{answer}\n")).problems.is_empty());
         let broken = answer.replacen("8 1 2", "8 2 1", 1);
         assert!(!judge(&format!("{broken}\n")).problems.is_empty());
