@@ -69,6 +69,7 @@
 
 pub mod band;
 mod bit_search;
+pub mod human;
 pub mod logic;
 mod model;
 mod nine;

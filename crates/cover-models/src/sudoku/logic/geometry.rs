@@ -16,6 +16,10 @@ pub struct Geometry {
     unit_cells: Arc<[u16]>,
     /// The row, column and box unit of each cell (3·64 units fit a byte).
     pub(super) cell_units: Arc<[[u8; 3]]>,
+    /// The other cells of each cell's units, `peer_count` per cell, in
+    /// row-major order.
+    peers: Arc<[u16]>,
+    peer_count: usize,
 }
 
 /// The box (numbered row by row from 0) of the cell at `row` and `column`
@@ -49,13 +53,39 @@ impl Geometry {
                 let (r, c) = (cell / s, cell % s);
                 [r as u8, (s + c) as u8, (2 * s + box_of(n, r, c)) as u8]
             })
-            .collect();
+            .collect::<Arc<[[u8; 3]]>>();
+        // Row and column (2·(s-1)) plus the box cells in neither ((n-1)²).
+        let peer_count = 2 * (s - 1) + (n - 1) * (n - 1);
+        let mut peers = Vec::with_capacity(s * s * peer_count);
+        for (cell, units) in cell_units.iter().enumerate() {
+            let start = peers.len();
+            for &u in units {
+                let u = usize::from(u);
+                peers.extend(
+                    unit_cells[u * s..(u + 1) * s]
+                        .iter()
+                        .filter(|&&o| usize::from(o) != cell),
+                );
+            }
+            peers[start..].sort_unstable();
+            let mut kept = start;
+            for i in start..peers.len() {
+                if i == start || peers[i] != peers[kept - 1] {
+                    peers[kept] = peers[i];
+                    kept += 1;
+                }
+            }
+            peers.truncate(kept);
+            debug_assert_eq!(kept - start, peer_count);
+        }
         Geometry {
             size,
             side: s,
             box_side: n,
             unit_cells: unit_cells.into(),
             cell_units,
+            peers: peers.into(),
+            peer_count,
         }
     }
 
@@ -84,6 +114,23 @@ impl Geometry {
     /// The row, column and box units of `cell`.
     pub fn cell_units(&self, cell: usize) -> [usize; 3] {
         self.cell_units[cell].map(usize::from)
+    }
+
+    /// The cells that share a unit with `cell`, row-major.
+    pub fn peers(&self, cell: usize) -> &[u16] {
+        &self.peers[cell * self.peer_count..(cell + 1) * self.peer_count]
+    }
+
+    /// Whether two different cells share a unit.
+    #[inline]
+    pub fn sees(&self, a: usize, b: usize) -> bool {
+        let (x, y) = (self.cell_units[a], self.cell_units[b]);
+        a != b && (x[0] == y[0] || x[1] == y[1] || x[2] == y[2])
+    }
+
+    /// The box side (3 for 9×9).
+    pub fn box_side(&self) -> usize {
+        self.box_side
     }
 
     /// `unit` for people: "row 3", "column 5", "box 2" (counted from 1).

@@ -1,0 +1,32 @@
+//! Human logic: a puzzle solved as a person would, one technique at a
+//! time, simplest first, each [`Step`] rated on Sudoku Explainer's scale.
+//!
+//! This module owns the techniques (each written once, used by the
+//! rater, the hints and `--explain` alike), their order and values, and
+//! the words for a step. It must not know about search engines, the CLI
+//! or the game: they call [`next_step`], [`rate`] and [`Step::text`].
+//!
+//! - [`Board`] (`board`): values and candidate masks of one grid, and the
+//!   unit/peer queries every technique asks.
+//! - [`Step`], [`Technique`], [`Rating`] (`step`): what a technique found,
+//!   as data (pattern to highlight, placements, eliminations, chains) and
+//!   as text at three [`HintLevel`]s.
+//! - `solver`: the techniques in order ([`Catalogue`]), [`next_step`] and
+//!   [`rate`].
+//! - One file per family of techniques: `singles`, `intersections`,
+//!   `subsets`, `fish`, `wings`, `single_digit`, `uniqueness`,
+//!   `exclusion`, `colouring`, `als`, `chains`.
+//!
+//! Ratings follow Sudoku Explainer (Juillerat; SukakuExplainer's default
+//! technique set): a step's value is its technique's, a puzzle's rating
+//! the hardest step of the simplest-first path. Techniques SE lacks (W-Wing,
+//! finned fish, colouring, ALS) teach in hints but stay off the rating
+//! path ([`Catalogue::Rating`]).
+
+mod board;
+mod solver;
+mod step;
+
+pub use board::Board;
+pub use solver::{next_step, rate, Catalogue, Rated};
+pub use step::{Candidate, HintLevel, Node, Pattern, Rating, Step, Technique};
