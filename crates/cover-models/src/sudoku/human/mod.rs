@@ -26,6 +26,10 @@
 mod board;
 mod solver;
 mod step;
+#[cfg(test)]
+pub(crate) mod testing;
+#[cfg(test)]
+mod tests;
 
 pub use board::Board;
 pub use solver::{next_step, rate, Catalogue, Rated};
