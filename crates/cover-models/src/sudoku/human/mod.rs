@@ -24,6 +24,7 @@
 //! path ([`Catalogue::Rating`]).
 
 mod board;
+mod difficulty;
 mod solver;
 mod step;
 #[cfg(test)]
@@ -32,5 +33,8 @@ pub(crate) mod testing;
 mod tests;
 
 pub use board::Board;
+pub use difficulty::{
+    rate_within, BadRatingRange, Difficulty, GaveUp, RateLimits, RatingRange, UnknownDifficulty,
+};
 pub use solver::{next_step, rate, Catalogue, Rated};
 pub use step::{Candidate, HintLevel, Node, Pattern, Rating, Step, Technique};
