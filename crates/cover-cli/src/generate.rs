@@ -13,10 +13,13 @@ use std::io::Write;
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use clap::Args;
-use cover_models::generate::{Generated, Generator, Grade, Request, GENERATED_BOX_SIDES};
+use cover_models::generate::{Generated, Generator, Request, GENERATED_BOX_SIDES};
+use cover_models::sudoku::human::{
+    BadRatingRange, Difficulty, RatingRange, Technique, UnknownDifficulty,
+};
 use cover_models::sudoku::Size;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -36,12 +39,15 @@ With --clues N the removal stops at N clues instead; with --symmetric cells
 go in pairs that a 180° rotation swaps (the puzzle is then minimal among
 symmetric puzzles).
 
-Difficulty: `nodes` is the number of search nodes the classic dancing-links
-engine visits to solve the puzzle and prove its solution unique (default
-branching: the cell or constraint with the fewest candidates). The grade
-cuts nodes per cell at 1.25, 4 and 12: for 9×9, easy ≤ 101, medium ≤ 324,
-hard ≤ 972, extreme above (calibrated on public sets: most 17-clue puzzles
-grade easy or medium, the forum's hardest puzzles extreme).
+Difficulty: puzzles are rated by logic on Sudoku Explainer's scale (the
+hardest step of a solution that takes the simplest technique first, as
+`cover sudoku --rate` prints). --difficulty names a range:
+  easy     1.0-2.3  singles
+  medium   2.4-3.4  locked candidates, pairs, X-Wing
+  hard     3.5-4.4  triples, Swordfish, Turbot fish, XY- and XYZ-Wing
+  expert   4.5-6.4  uniqueness, quads, Jellyfish, BUG, larger wings
+  extreme  6.5 up   chains and forcing chains
+and --rating LO..HI any range. Puzzles are made until one is in range.
 
 Puzzle i depends only on the seed and i: the same --seed prints the same
 bytes with any --jobs, on any machine.";
@@ -58,13 +64,19 @@ JSON (--json), one object per puzzle per line:
   solution     its one solution
   clues        the number of given cells
   minimal      true when no clue (pair) can be removed
-  nodes        the difficulty: search nodes (see above)
-  grade        easy, medium, hard or extreme
-  attempts     puzzles made to meet --clues and --difficulty
+  rating       the SE rating (9×9 and 4×4; 16×16 with --difficulty or
+               --rating)
+  hardest      the technique of the hardest step
+  difficulty   the named range the rating falls in
+  nodes        search nodes the classic dancing-links engine needs to
+               solve the puzzle and prove it unique
+  search_grade those nodes per cell as a grade (cut at 1.25, 4 and 12)
+  attempts     puzzles made to meet --clues, --difficulty and --rating
   target_met   false when they were not met (the closest is printed)
 
-When a puzzle cannot meet --clues or --difficulty within --attempts tries,
-the closest one made is printed (nearest grade, then fewest clues), the
+When a puzzle cannot meet --clues or --difficulty within --attempts tries
+(or --time-limit), the closest one made is printed (nearest rating, then
+fewest clues), the
 reason goes to standard error, and the exit status is 1.
 
 Without --seed, a seed is taken from the clock and written to standard
@@ -78,7 +90,8 @@ Examples:
   cover generate --count 100 --seed 7      the same 100 puzzles every time
   cover generate --size 16 --symmetric     a symmetric 16×16 puzzle
   cover generate --clues 30 --json         30 clues, with solution and grade
-  cover generate --difficulty hard --count 10 --stats";
+  cover generate --difficulty hard --count 10 --stats
+  cover generate --rating 7.0..8.0 --json  a forcing-chain puzzle, rated";
 
 /// Generate sudoku puzzles with exactly one solution.
 #[derive(Args, Debug, Clone)]
@@ -105,11 +118,23 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub symmetric: bool,
 
-    /// Make puzzles until one has this grade: easy, medium, hard, extreme.
-    #[arg(long, value_name = "GRADE", value_parser = parse_grade)]
-    pub difficulty: Option<Grade>,
+    /// Make puzzles until one's Sudoku Explainer rating is in this named
+    /// range: easy, medium, hard, expert, extreme (see below).
+    #[arg(long, value_name = "NAME", value_parser = parse_difficulty, conflicts_with = "rating")]
+    pub difficulty: Option<Difficulty>,
 
-    /// Give up on --clues and --difficulty after N puzzles made for one.
+    /// Make puzzles until one's Sudoku Explainer rating is in LO..HI (e.g.
+    /// 6.6..7.2; LO.. has no upper end; one rating means exactly it).
+    #[arg(long, value_name = "LO..HI", value_parser = parse_range)]
+    pub rating: Option<RatingRange>,
+
+    /// Give up on one puzzle's targets after SECONDS (the closest puzzle
+    /// made by then is printed, exit 1).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub time_limit: Option<Duration>,
+
+    /// Give up on --clues, --difficulty and --rating after N puzzles made
+    /// for one.
     #[arg(long, value_name = "N", default_value = "1000")]
     pub attempts: NonZeroU32,
 
@@ -124,9 +149,26 @@ fn parse_size(text: &str) -> Result<Size, String> {
     }
 }
 
-fn parse_grade(text: &str) -> Result<Grade, String> {
-    text.parse()
-        .map_err(|e: cover_models::generate::UnknownGrade| e.to_string())
+fn parse_difficulty(text: &str) -> Result<Difficulty, String> {
+    text.parse().map_err(|e: UnknownDifficulty| e.to_string())
+}
+
+fn parse_range(text: &str) -> Result<RatingRange, String> {
+    text.parse().map_err(|e: BadRatingRange| e.to_string())
+}
+
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 1e9 => Ok(Duration::from_secs_f64(s)),
+        _ => Err("expected a number of seconds above 0".to_owned()),
+    }
+}
+
+impl GenerateArgs {
+    /// The rating range asked for, named or not.
+    fn range(&self) -> Option<RatingRange> {
+        self.rating.or(self.difficulty.map(Difficulty::range))
+    }
 }
 
 /// At most this many puzzles per thread are made before they are printed.
@@ -142,8 +184,11 @@ struct Record<'a> {
     solution: &'a str,
     clues: usize,
     minimal: bool,
+    rating: Option<f64>,
+    hardest: Option<&'static str>,
+    difficulty: Option<&'static str>,
     nodes: Option<u64>,
-    grade: Option<&'static str>,
+    search_grade: Option<&'static str>,
     attempts: u32,
     target_met: bool,
 }
@@ -154,11 +199,12 @@ fn miss_message(args: &GenerateArgs, index: u64, generated: &Generated) -> Strin
     if let Some(clues) = args.clues {
         wanted.push(format!("{clues} clues"));
     }
-    if let Some(grade) = args.difficulty {
-        wanted.push(format!("grade {grade}"));
+    if let Some(range) = args.range() {
+        wanted.push(format!("rating {range}"));
     }
-    let grade = match generated.rating {
-        Some(rating) => format!(", grade {} ({} nodes)", rating.grade, rating.nodes),
+    let grade = match generated.logic {
+        Some(logic) if logic.complete => format!(", rating {}", logic.rating),
+        Some(_) => ", not rated in time".to_owned(),
         None => String::new(),
     };
     format!(
@@ -183,7 +229,8 @@ pub fn run(args: &GenerateArgs, session: &mut Session) -> anyhow::Result<()> {
         size: args.size,
         clues: args.clues,
         symmetric: args.symmetric,
-        grade: args.difficulty,
+        rating: args.range(),
+        deadline: None,
         max_attempts: args.attempts.get(),
         rate: args.common.json,
     };
@@ -209,6 +256,10 @@ pub fn run(args: &GenerateArgs, session: &mut Session) -> anyhow::Result<()> {
         let puzzles: Vec<Generated> = (start..end)
             .into_par_iter()
             .map(|index| {
+                let request = Request {
+                    deadline: args.time_limit.map(|limit| Instant::now() + limit),
+                    ..request.clone()
+                };
                 let generated = with_generator(request.size, |generator| {
                     generator.generate(&request, seed, index)
                 });
@@ -262,6 +313,7 @@ fn write_puzzle(
     let puzzle = generated.puzzle_line();
     if args.common.json {
         let solution = generated.solution_line();
+        let logic = generated.logic.filter(|l| l.complete);
         let record = Record {
             index,
             seed,
@@ -270,8 +322,11 @@ fn write_puzzle(
             solution: &solution,
             clues: generated.clues,
             minimal: generated.minimal,
+            rating: logic.map(|l| l.rating.value()),
+            hardest: logic.and_then(|l| l.hardest).map(Technique::name),
+            difficulty: logic.map(|l| Difficulty::of(l.rating).as_str()),
             nodes: generated.rating.map(|r| r.nodes),
-            grade: generated.rating.map(|r| r.grade.as_str()),
+            search_grade: generated.rating.map(|r| r.grade.as_str()),
             attempts: generated.attempts,
             target_met: generated.target_met,
         };

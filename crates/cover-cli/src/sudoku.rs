@@ -18,11 +18,16 @@
 //! as they are found.
 
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::io::{self, BufRead};
+use std::time::Instant;
 
 use clap::{Args, ValueEnum};
-use cover_models::generate::{Rater, Rating};
-use cover_models::sudoku::logic::{self, End, Geometry};
+use cover_models::generate::Rater;
+use cover_models::sudoku::human::{
+    self, Catalogue, Difficulty, HintLevel, RateLimits, Rated, Step,
+};
+use cover_models::sudoku::logic::Geometry;
 use cover_models::sudoku::{
     Engine, InputError, Layout, Level, ParseError, Puzzle, Puzzles, Size, Solver, Symbols,
     SymbolsError,
@@ -95,17 +100,24 @@ Output (text), in input order, in the layout and symbols of the input:
   --all    every solution (up to --limit), each as above, then a blank line
            ending the puzzle's solutions.
   --pretty grids with box lines, each followed by a blank line.
-  --rate   the difficulty: `GRADE NODES` (easy, medium, hard or extreme, and
-           the search nodes the classic engine needs to solve the puzzle and
-           prove it unique; grades at 1.25, 4 and 12 nodes per cell, see
-           `cover generate --help`); `not unique NODES` or `no solution`.
+  --rate   the rating on Sudoku Explainer's scale and the hardest technique
+           of a logical solution, simplest technique first, as SE finds it:
+           `4.2 XY-Wing` (1.0-2.3 singles, 2.4-3.4 locked candidates, pairs,
+           X-Wing, 3.5-4.4 triples, Swordfish, XY-Wing, 4.5-6.4 uniqueness,
+           quads, BUG, 6.5 up chains and forcing chains); `not unique`, or
+           `no solution` (a search proves the puzzle unique first).
+  --explain  each step of that logical solution on a line (its rating, the
+           technique, the pattern, what it places or removes; techniques SE
+           lacks, such as W-Wing, colouring and ALS, included), then
+           `solved: GRID` and a blank line.
 A puzzle that cannot be read is reported on standard error as
 `cover: FILE:LINE: reason`, and `invalid` stands in its place on standard
 output, so answers stay aligned with puzzles; the other puzzles are answered.
 With --max-nodes N or --time-limit SECONDS, `gave up` stands in place of the
 answer (the solution, `no solution` or the count; with --all, after the
 solutions found) of a puzzle whose search reached N nodes, or ran SECONDS,
-first. (--explain runs no search: neither bounds it.)
+first. With --rate and --explain, N bounds the search that proves the
+puzzle unique, and SECONDS that search and the logic together.
 
 JSON (--json), one object per puzzle per line:
   index      the puzzle's number in its file, from 1
@@ -123,8 +135,12 @@ JSON (--json), one object per puzzle per line:
   nodes      search nodes (with the triad engine, the default for 9×9: its
              guesses plus one; a long search is shared between the threads;
              then the nodes of all, which vary from run to run)
-  grade      with --rate: the grade (only for puzzles with one solution)
-  unique     with --rate: whether the puzzle has exactly one solution
+  unique     with --rate or --explain: whether it has exactly one solution
+  rating     with --rate or --explain: the hardest step's SE rating
+  hardest    its technique
+  difficulty easy, medium, hard, expert or extreme (see `cover generate`)
+  techniques how many steps each technique took
+  steps      with --explain: each step, as in the text output
   error      for invalid puzzles: what is wrong
 
 Exit status: 0 every puzzle solved; 1 all input valid but some puzzle has no
@@ -149,9 +165,9 @@ pub struct SudokuArgs {
     #[command(flatten)]
     pub solutions: Solutions,
 
-    /// Rate each puzzle instead of printing its solution: its grade
-    /// (easy, medium, hard, extreme) and the search nodes the classic
-    /// engine needs to solve it and prove it unique.
+    /// Rate each puzzle instead of printing its solution: its rating on
+    /// Sudoku Explainer's scale and the hardest technique a logical
+    /// solution needs.
     #[arg(long, conflicts_with_all = ["count", "all", "limit", "pretty"])]
     pub rate: bool,
 
@@ -202,8 +218,8 @@ pub struct SudokuArgs {
 
     /// How much reasoning between the search's choices.
     ///
-    /// `--rate` always grades with the plain search, and `--explain`
-    /// reasons on its own; neither depends on this.
+    /// `--rate` and `--explain` reason on their own; neither depends on
+    /// this.
     ///
     /// `basic`: naked and hidden singles, box-line interactions (pointing,
     /// claiming), naked and hidden pairs and triples. `full`: singles,
@@ -220,8 +236,8 @@ pub struct SudokuArgs {
     pub propagate: PropagateArg,
 
     /// Print, for each puzzle, the logical steps a person can follow
-    /// (simplest rule first: singles, box-line, subsets, all-different)
-    /// until it is solved or a guess is needed, instead of the solution.
+    /// (simplest technique first, singles to forcing chains), each with
+    /// its rating, instead of the solution.
     #[arg(long, conflicts_with_all = ["count", "all", "limit", "rate", "pretty"])]
     pub explain: bool,
 
@@ -300,10 +316,9 @@ impl From<EngineArg> for Engine {
 pub enum Mode {
     /// The first solution, every one, or their number.
     Search(Search),
-    /// The difficulty ([`cover_models::generate::Rater`]).
+    /// The rating by logic ([`cover_models::sudoku::human::rate`]).
     Rate,
-    /// The logical steps until solved or stuck
-    /// ([`cover_models::sudoku::logic::explain`]).
+    /// The logical steps, with the techniques that teach.
     Explain,
 }
 
@@ -336,7 +351,7 @@ pub struct Style {
 }
 
 /// One line of `--json` output.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Default, Serialize)]
 struct Record<'a> {
     index: usize,
     file: &'a str,
@@ -352,19 +367,162 @@ struct Record<'a> {
     complete: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     nodes: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    grade: Option<&'static str>,
+    /// With --rate or --explain: whether the puzzle has one solution.
     #[serde(skip_serializing_if = "Option::is_none")]
     unique: Option<bool>,
+    /// With --rate or --explain: the hardest step on Sudoku Explainer's
+    /// scale (of the steps taken, when logic is stuck).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rating: Option<f64>,
+    /// Its technique.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hardest: Option<&'static str>,
+    /// The difficulty the rating falls in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    difficulty: Option<&'static str>,
+    /// How many steps each technique took.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    techniques: Option<BTreeMap<&'static str, usize>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
     /// With --explain: each step, as text.
     #[serde(skip_serializing_if = "Option::is_none")]
     steps: Option<Vec<String>>,
-    /// With --explain and a guess needed: the cell to guess at and its
-    /// candidates.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    guess: Option<String>,
+}
+
+impl Record<'_> {
+    /// The fields of what logic made of a puzzle.
+    fn logic(judged: Option<&Judged>, puzzle: &Puzzle, mode: Mode) -> Self {
+        let Some(Judged::Logic(rated)) = judged else {
+            return Record::default();
+        };
+        let hardest = rated.steps.iter().max_by_key(|s| s.rating);
+        Record {
+            rating: Some(rated.rating.value()),
+            hardest: hardest.map(|s| s.technique.name()),
+            difficulty: rated.solved.then(|| Difficulty::of(rated.rating).as_str()),
+            techniques: Some(
+                rated
+                    .counts()
+                    .into_iter()
+                    .map(|(technique, n)| (technique.name(), n))
+                    .collect(),
+            ),
+            steps: (mode == Mode::Explain).then(|| describe_steps(puzzle, &rated.steps)),
+            ..Record::default()
+        }
+    }
+}
+
+/// What `--rate` and `--explain` made of a puzzle.
+enum Judged {
+    /// The search proving it unique, or logic, ran out of nodes or time.
+    GaveUp,
+    /// It has no solution.
+    NoSolution,
+    /// It has several.
+    NotUnique,
+    /// It has one, and logic went this far (to the end when `solved`).
+    Logic(Rated),
+}
+
+impl Judged {
+    fn unique(&self) -> Option<bool> {
+        match self {
+            Judged::GaveUp => None,
+            Judged::NoSolution | Judged::NotUnique => Some(false),
+            Judged::Logic(_) => Some(true),
+        }
+    }
+}
+
+/// Proves `puzzle` unique by search (bounded by `--max-nodes` and
+/// `--time-limit`), then solves it by logic with `catalogue` (bounded by
+/// `--time-limit`): uniqueness techniques hold only for unique puzzles.
+fn judge(puzzle: &Puzzle, style: Style, catalogue: Catalogue) -> (Judged, Report) {
+    let started = Instant::now();
+    let counted = RATER.with(|rater| {
+        let mut rater = rater.borrow_mut();
+        rater.time_limit(style.time_limit.limit);
+        rater.rate_within(puzzle, style.max_nodes)
+    });
+    let gave_up = |stats| Report {
+        outcome: Outcome::NodeBudget,
+        stats,
+    };
+    let counted = match counted {
+        Ok(counted) => counted,
+        Err(stats) => return (Judged::GaveUp, gave_up(stats)),
+    };
+    let report = Report {
+        outcome: Outcome::SolutionLimit,
+        stats: counted.stats,
+    };
+    match counted.solutions {
+        0 => return (Judged::NoSolution, report),
+        1 => {}
+        _ => return (Judged::NotUnique, report),
+    }
+    let limits = RateLimits {
+        above: None,
+        deadline: style.time_limit.limit.map(|limit| started + limit),
+    };
+    match with_geometry(puzzle.size, |g| {
+        human::rate_within(g, &puzzle.cells, catalogue, limits)
+    }) {
+        Ok(rated) => (Judged::Logic(rated), report),
+        Err(_) => (Judged::GaveUp, gave_up(counted.stats)),
+    }
+}
+
+/// The text answer of `--rate` (one line) or `--explain` (a line a step,
+/// then how it ended, then a blank line).
+fn write_judgement(text: &mut String, puzzle: &Puzzle, mode: Mode, judged: &Judged) {
+    let end = match judged {
+        Judged::GaveUp => GAVE_UP.to_owned(),
+        Judged::NoSolution => NO_SOLUTION.to_owned(),
+        Judged::NotUnique => "not unique".to_owned(),
+        Judged::Logic(rated) => {
+            let hardest = rated.steps.iter().max_by_key(|s| s.rating);
+            let name = hardest.map_or("givens only", |s| s.technique.name());
+            if mode == Mode::Explain {
+                for line in describe_steps(puzzle, &rated.steps) {
+                    text.push_str(&line);
+                    text.push('\n');
+                }
+            }
+            match (mode, rated.solved) {
+                (Mode::Explain, true) => format!("solved: {}", puzzle.line_form(&rated.grid)),
+                (_, true) => format!("{} {name}", rated.rating),
+                (_, false) => format!(
+                    "stuck: no technique applies (hardest step so far {})",
+                    rated.rating
+                ),
+            }
+        }
+    };
+    text.push_str(&end);
+    text.push('\n');
+    if mode == Mode::Explain {
+        text.push('\n');
+    }
+}
+
+/// Each step on one line, its rating first, in the puzzle's symbols.
+fn describe_steps(puzzle: &Puzzle, steps: &[Step]) -> Vec<String> {
+    with_geometry(puzzle.size, |geometry| {
+        let symbol = |digit: u8| puzzle.digit_text(digit);
+        steps
+            .iter()
+            .map(|step| {
+                format!(
+                    "{} {}",
+                    step.rating,
+                    step.text(HintLevel::Full, geometry, &symbol)
+                )
+            })
+            .collect()
+    })
 }
 
 /// What one puzzle came to.
@@ -419,17 +577,9 @@ pub fn write_invalid(
             index: origin.index,
             file: origin.file,
             line: error.line,
-            size: None,
             status: "invalid",
-            solution: None,
-            count: None,
-            complete: None,
-            nodes: None,
-            grade: None,
-            unique: None,
             error: Some(error.kind.to_string()),
-            steps: None,
-            guess: None,
+            ..Record::default()
         };
         push_json(text, &record);
         return;
@@ -462,39 +612,24 @@ pub fn answer(
         ..Limits::none()
     };
     let mut solutions: Vec<String> = Vec::new();
-    let mut rated: Option<Rating> = None;
-    let mut explained: Option<(Vec<String>, Option<String>)> = None;
+    let mut judged: Option<Judged> = None;
     let (found, report) = match style.mode {
-        Mode::Explain => {
-            let (steps, end) = explain(puzzle);
-            let (found, guess) = match &end {
-                End::Solved(grid) => {
-                    solutions.push(puzzle.line_form(grid));
-                    (true, None)
-                }
-                End::Guess { .. } => (true, Some(describe_end(puzzle, &end))),
-                End::Contradiction { .. } => (false, None),
+        Mode::Rate | Mode::Explain => {
+            let catalogue = match style.mode {
+                Mode::Explain => Catalogue::Teaching,
+                _ => Catalogue::Rating,
             };
+            let (judgement, report) = judge(puzzle, style, catalogue);
             if !style.json {
-                for step in &steps {
-                    text.push_str(step);
-                    text.push('\n');
-                }
-                text.push_str(&describe_end(puzzle, &end));
-                text.push_str("\n\n");
+                write_judgement(text, puzzle, style.mode, &judgement);
             }
-            explained = Some((steps, guess));
-            // A puzzle that needs a guess is answered (exit 0) but has no
-            // solution to show: `--stats` counts none for it.
-            let solved = matches!(end, End::Solved(_));
-            let report = Report {
-                outcome: Outcome::Exhausted,
-                stats: Stats {
-                    solutions: u64::from(solved),
-                    ..Stats::default()
-                },
-            };
-            (found, report)
+            if let Judged::Logic(rated) = &judgement {
+                if rated.solved && style.mode == Mode::Explain {
+                    solutions.push(puzzle.line_form(&rated.grid));
+                }
+            }
+            judged = Some(judgement);
+            (report.stats.solutions > 0, report)
         }
         Mode::Search(Search::First) => {
             let report = solver.first_with(puzzle, |grid| {
@@ -534,43 +669,6 @@ pub fn answer(
             text.push('\n');
             (found, report)
         }
-        Mode::Rate => {
-            let rating = RATER.with(|rater| {
-                let mut rater = rater.borrow_mut();
-                rater.time_limit(style.time_limit.limit);
-                rater.rate_within(puzzle, style.max_nodes)
-            });
-            let report = match rating {
-                Ok(rating) => {
-                    if !style.json {
-                        match rating.solutions {
-                            0 => text.push_str("no solution\n"),
-                            1 => {
-                                let line = format!("{} {}\n", rating.grade.as_str(), rating.nodes);
-                                text.push_str(&line);
-                            }
-                            _ => text.push_str(&format!("not unique {}\n", rating.nodes)),
-                        }
-                    }
-                    rated = Some(rating);
-                    Report {
-                        outcome: Outcome::SolutionLimit,
-                        stats: rating.stats,
-                    }
-                }
-                Err(stats) => {
-                    if !style.json {
-                        text.push_str(GAVE_UP);
-                        text.push('\n');
-                    }
-                    Report {
-                        outcome: Outcome::NodeBudget,
-                        stats,
-                    }
-                }
-            };
-            (report.stats.solutions > 0, report)
-        }
         Mode::Search(Search::Count { limit }) => {
             let report = solver.count(puzzle, limit);
             if !style.json {
@@ -592,8 +690,8 @@ pub fn answer(
             file: origin.file,
             line: puzzle.line,
             size: Some(puzzle.size.side()),
-            status: match &explained {
-                Some((_, Some(_))) => "stuck",
+            status: match &judged {
+                Some(Judged::Logic(rated)) if !rated.solved => "stuck",
                 _ => Verdict::of(gave_up, found, report.stats).status(),
             },
             solution: match style.mode {
@@ -603,14 +701,9 @@ pub fn answer(
             count: counting.then_some(report.stats.solutions),
             complete: counting.then_some(report.outcome.is_complete()),
             nodes: Some(report.stats.nodes),
-            grade: rated
-                .as_ref()
-                .filter(|r| r.solutions == 1)
-                .map(|r| r.grade.as_str()),
-            unique: rated.as_ref().map(|r| r.solutions == 1),
+            unique: judged.as_ref().and_then(Judged::unique),
             error: None,
-            steps: explained.as_ref().map(|(steps, _)| steps.clone()),
-            guess: explained.and_then(|(_, guess)| guess),
+            ..Record::logic(judged.as_ref(), puzzle, style.mode)
         };
         push_json(text, &record);
     }
@@ -636,37 +729,6 @@ fn with_geometry<T>(size: Size, f: impl FnOnce(&Geometry) -> T) -> T {
         }
         f(geometries[n].get_or_insert_with(|| Geometry::new(size)))
     })
-}
-
-/// The steps of `puzzle`, each described in its own symbols, and how the
-/// explanation ended.
-fn explain(puzzle: &Puzzle) -> (Vec<String>, End) {
-    with_geometry(puzzle.size, |geometry| {
-        let explanation = logic::explain(geometry, &puzzle.cells);
-        let symbol = |digit: u8| puzzle.symbol_of(digit).unwrap_or('?');
-        let steps = explanation
-            .steps
-            .iter()
-            .map(|step| match puzzle.symbol_of(1) {
-                Some(_) => step.describe_with(geometry, &symbol),
-                None => step.describe(geometry),
-            })
-            .collect();
-        (steps, explanation.end)
-    })
-}
-
-/// The last line of an explanation.
-fn describe_end(puzzle: &Puzzle, end: &End) -> String {
-    match end {
-        End::Solved(grid) => format!("solved: {}", puzzle.line_form(grid)),
-        End::Guess { cell, candidates } => {
-            let digits: Vec<String> = candidates.iter().map(|&d| puzzle.digit_text(d)).collect();
-            let name = with_geometry(puzzle.size, |g| g.cell_name(*cell));
-            format!("a guess is needed: {name} is one of {}", digits.join(", "))
-        }
-        End::Contradiction { what } => format!("no solution: {what}"),
-    }
 }
 
 /// Appends the JSON record of every solution of `puzzle` (up to `limit`)

@@ -40,7 +40,12 @@ fn generate_checked(args: &[&str], side: usize, minimal: bool) -> Vec<Value> {
         let clues = puzzle.iter().filter(|&&d| d != 0).count();
         assert_eq!(record["clues"], clues);
         assert!(record["nodes"].as_u64().unwrap() > 0);
-        assert!(record["grade"].is_string());
+        assert!(record["search_grade"].is_string());
+        if side <= 9 {
+            let rating = record["rating"].as_f64().unwrap();
+            assert!((1.0..=12.0).contains(&rating), "{record}");
+            assert!(record["hardest"].is_string() && record["difficulty"].is_string());
+        }
         if minimal {
             assert_eq!(record["minimal"], true);
             for (k, _) in line.char_indices().filter(|&(_, c)| c != '.') {
@@ -140,16 +145,35 @@ fn a_clue_target_is_met_or_reported() {
     assert_eq!(out.lines().count(), 1, "the closest puzzle is printed");
 }
 
+/// Each named difficulty and a `--rating` range are met, and `cover sudoku
+/// --rate` gives each puzzle the rating `generate` printed.
 #[test]
 fn a_difficulty_target_is_met() {
-    for grade in ["easy", "medium"] {
-        let records = generate_checked(
-            &["--seed", "8", "--count", "2", "--difficulty", grade],
-            9,
-            true,
-        );
-        for record in records {
-            assert_eq!(record["grade"], grade);
+    let ranges = [
+        ("easy", 1.0, 2.3),
+        ("medium", 2.4, 3.4),
+        ("hard", 3.5, 4.4),
+        ("expert", 4.5, 6.4),
+        ("extreme", 6.5, 20.0),
+    ];
+    let mut cases: Vec<(Vec<&str>, f64, f64)> = ranges
+        .iter()
+        .map(|&(name, lo, hi)| (vec!["--difficulty", name], lo, hi))
+        .collect();
+    cases.push((vec!["--rating", "3.0..3.4"], 3.0, 3.4));
+    for (target, lo, hi) in cases {
+        let mut args = vec!["--seed", "8", "--count", "2"];
+        args.extend(&target);
+        for record in generate_checked(&args, 9, true) {
+            assert_eq!(record["target_met"], true, "{target:?}: {record}");
+            let rating = record["rating"].as_f64().unwrap();
+            assert!(lo <= rating && rating <= hi, "{target:?}: {record}");
+            let (rated, _, _) = cover(
+                &["sudoku", "--rate"],
+                record["puzzle"].as_str().unwrap().as_bytes(),
+            );
+            let printed: f64 = rated.split_once(' ').unwrap().0.parse().unwrap();
+            assert_eq!(printed, rating, "{rated}");
         }
     }
 }
@@ -162,6 +186,9 @@ fn bad_usage_exits_with_2() {
         "generate --count 0",
         "generate --count -1",
         "generate --difficulty impossible",
+        "generate --rating 7..6",
+        "generate --rating 1.25",
+        "generate --rating 3..4 --difficulty hard",
         "generate --attempts 0",
         "generate --clues 82",
         "generate --seed x",

@@ -579,21 +579,25 @@ fn rate_grades_unique_puzzles_and_says_when_not() {
     assert_eq!(code, 1, "a puzzle without solution makes exit status 1");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3, "{out}");
-    let (grade, nodes) = lines[0].split_once(' ').unwrap();
-    assert!(
-        ["easy", "medium", "hard", "extreme"].contains(&grade),
-        "{out}"
-    );
-    assert!(nodes.parse::<u64>().unwrap() > 0);
-    assert!(lines[1].starts_with("not unique "), "{out}");
+    // `RATING TECHNIQUE` on Sudoku Explainer's scale.
+    let (rating, technique) = lines[0].split_once(' ').unwrap();
+    let rating: f64 = rating.parse().unwrap();
+    assert!((1.0..=12.0).contains(&rating), "{out}");
+    assert!(!technique.is_empty());
+    assert_eq!(lines[1], "not unique", "{out}");
     assert_eq!(lines[2], "no solution");
 
     let (out, _, _) = cover(&["sudoku", "--rate", "--json"], input.as_bytes());
     let records = json_lines(&out);
-    assert_eq!(records[0]["grade"], grade);
+    assert_eq!(records[0]["rating"].as_f64(), Some(rating));
+    assert_eq!(records[0]["hardest"], technique);
     assert_eq!(records[0]["unique"], true);
+    let counts = records[0]["techniques"].as_object().unwrap();
+    assert!(counts.contains_key(technique), "{counts:?}");
+    assert!(counts.values().all(|n| n.as_u64().unwrap() > 0));
+    assert!(records[0]["difficulty"].is_string());
     assert_eq!(records[1]["unique"], false);
-    assert!(records[1].get("grade").is_none());
+    assert!(records[1].get("rating").is_none());
     assert_eq!(records[2]["status"], "no_solution");
 
     let (_, _, code) = cover(&["sudoku", "--rate", "--count"], b"");
@@ -660,73 +664,72 @@ fn every_propagation_level_gives_the_same_answers() {
     assert!(!err.contains("propagated:"), "{err}");
 }
 
-/// `--explain`: the steps of a puzzle that logic alone solves, each a line
-/// a person can follow, ending in the solution the solver finds; a puzzle
-/// that needs a guess says where; clashing givens say why there is none.
+/// The placements (`rRcC = D`) and eliminations (`rRcC ≠ D`) a step line
+/// of `--explain` ends with, after its last `: `.
+fn step_results(line: &str) -> Vec<(usize, char, bool)> {
+    let (_, results) = line.rsplit_once(": ").expect(line);
+    results
+        .split(", ")
+        .map(|result| {
+            let (cell, placed, digit) = match result.split_once(" = ") {
+                Some((cell, digit)) => (cell, true, digit),
+                None => {
+                    let (cell, digit) = result.split_once(" ≠ ").expect(line);
+                    (cell, false, digit)
+                }
+            };
+            let (r, c) = cell[1..].split_once('c').expect(line);
+            let (r, c): (usize, usize) = (r.parse().unwrap(), c.parse().unwrap());
+            (9 * (r - 1) + c - 1, digit.chars().next().unwrap(), placed)
+        })
+        .collect()
+}
+
+/// `--explain`: each step of a logical solution on a line, its rating
+/// first, ending in the solution the solver finds; every placement and
+/// elimination agrees with it. A puzzle with several solutions or none
+/// says so.
 #[test]
 fn explain_prints_the_logical_steps() {
-    let easy =
-        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n";
-    let (out, err, code) = cover(&["sudoku", "--explain"], easy.as_bytes());
-    assert_eq!(code, 0, "{err}");
-    let lines: Vec<&str> = out.lines().collect();
-    let last = lines.iter().rposition(|l| !l.is_empty()).unwrap();
-    let solution = lines[last].strip_prefix("solved: ").expect(lines[last]);
-    check(easy.trim(), solution, NINE);
-    assert!(
-        lines[0].contains(" = ") && lines[0].contains(": "),
-        "{}",
-        lines[0]
-    );
-    let placements = lines.iter().filter(|l| l.contains(" = ")).count();
-    assert_eq!(
-        placements,
-        easy.matches('.').count(),
-        "one placement per empty cell"
-    );
-    // Every placement agrees with the solution: `rRcC = D`.
-    for line in lines.iter().filter(|l| l.contains(" = ")) {
-        let (cell, rest) = line.split_once(" = ").unwrap();
-        let (r, c) = cell[1..].split_once('c').unwrap();
-        let (r, c): (usize, usize) = (r.parse().unwrap(), c.parse().unwrap());
-        let digit = rest.chars().next().unwrap();
+    // A classic, and one of the forum's hardest (forcing chains).
+    let easy = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    let hard = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..";
+    for puzzle in [easy, hard] {
+        let (out, err, code) = cover(&["sudoku", "--explain"], format!("{puzzle}\n").as_bytes());
+        assert_eq!(code, 0, "{err}");
+        let lines: Vec<&str> = out.lines().collect();
+        let last = lines.iter().rposition(|l| !l.is_empty()).unwrap();
+        let solution = lines[last].strip_prefix("solved: ").expect(lines[last]);
+        check(puzzle, solution, NINE);
+        let solution: Vec<char> = solution.chars().collect();
+        let mut placed = 0;
+        for line in &lines[..last] {
+            let (rating, _) = line.split_once(' ').unwrap();
+            assert!(rating.parse::<f64>().unwrap() >= 1.0, "{line}");
+            for (cell, digit, is_placement) in step_results(line) {
+                assert_eq!(solution[cell] == digit, is_placement, "{line}");
+                placed += usize::from(is_placement);
+            }
+        }
         assert_eq!(
-            solution.chars().nth((r - 1) * 9 + c - 1),
-            Some(digit),
-            "{line}"
+            placed,
+            puzzle.matches('.').count(),
+            "one placement per empty cell"
         );
+        // JSON: the same steps, the solution, the rating of the hardest.
+        let (out, _, _) = cover(&["sudoku", "--explain", "--json"], puzzle.as_bytes());
+        let records = json_lines(&out);
+        assert_eq!(records[0]["status"], "solved");
+        assert_eq!(records[0]["steps"].as_array().unwrap().len(), last);
+        assert!(records[0]["rating"].as_f64().unwrap() >= 1.0);
     }
 
-    // The empty grid needs a guess at once.
+    // The empty grid has many solutions; clashing givens none (exit 1).
     let (out, _, code) = cover(&["sudoku", "--explain"], ".".repeat(81).as_bytes());
-    assert_eq!(code, 0);
-    assert!(
-        out.starts_with("a guess is needed: r1c1 is one of 1, 2"),
-        "{out}"
-    );
-
-    // Clashing givens: no solution, exit 1.
+    assert_eq!((out.as_str(), code), ("not unique\n\n", 0));
     let clash = format!("11{}\n", ".".repeat(79));
     let (out, _, code) = cover(&["sudoku", "--explain"], clash.as_bytes());
-    assert_eq!(code, 1);
-    assert!(out.contains("no solution: "), "{out}");
-
-    // JSON: the steps, and the solution or the guess.
-    let (out, _, _) = cover(&["sudoku", "--explain", "--json"], easy.as_bytes());
-    let records = json_lines(&out);
-    assert_eq!(records[0]["status"], "solved");
-    assert_eq!(records[0]["solution"].as_str(), Some(solution));
-    assert_eq!(
-        records[0]["steps"].as_array().unwrap().len(),
-        placements + lines.iter().filter(|l| l.starts_with("not ")).count()
-    );
-    let (out, _, _) = cover(
-        &["sudoku", "--explain", "--json"],
-        ".".repeat(81).as_bytes(),
-    );
-    let records = json_lines(&out);
-    assert_eq!(records[0]["status"], "stuck");
-    assert!(records[0]["guess"].as_str().unwrap().contains("r1c1"));
+    assert_eq!((out.as_str(), code), ("no solution\n\n", 1));
 }
 
 /// A 25×25 puzzle of Gecode's examples (a minimal one with more givens): by default (full

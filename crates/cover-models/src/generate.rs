@@ -19,7 +19,7 @@
 //!    mean fewer solutions, so one pass leaves a **minimal** puzzle: putting
 //!    any clue back is needed (with `symmetric`, any *pair*). With a target
 //!    number of clues the pass stops as soon as it is reached.
-//! 3. **Attempts.** When the target clue count or grade is not met, the
+//! 3. **Attempts.** When the target clue count or rating is not met, the
 //!    puzzle is made again from the next random stream, up to
 //!    [`Request::max_attempts`]; then the closest puzzle is returned with
 //!    [`Generated::target_met`] false.
@@ -29,6 +29,14 @@
 //! number of threads give the same puzzles, on every machine.
 //!
 //! ## Difficulty
+//! A rating target ([`Request::rating`]: a [`RatingRange`] of Sudoku
+//! Explainer's scale, or a named [`Difficulty`](crate::sudoku::human::Difficulty)'s)
+//! is met by logic: [`human::rate_within`] solves each attempt as a person
+//! would and stops at the first step above the range, so a puzzle too hard
+//! costs no more than its easy part. The puzzle returned carries its
+//! whole rating ([`Generated::logic`]).
+//!
+//! The search measure remains for any size and for `--json`:
 //! [`Rating::nodes`] is the number of search nodes the classic linked engine
 //! ([`dlx_core::Solver`], default branching: first item with the fewest
 //! options) visits to solve the puzzle **and prove its solution unique**
@@ -54,6 +62,7 @@ use dlx_core::Search;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
+use std::time::Instant;
 
 use dlx_core::{CompactSolver, Control, Limits, Problem, Solver as Linked, Stats};
 use rand::rngs::ChaCha8Rng;
@@ -61,6 +70,9 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use thiserror::Error;
 
+use crate::sudoku::human::{
+    self, Catalogue, GaveUp, RateLimits, Rating as HumanRating, RatingRange, Technique,
+};
 use crate::sudoku::logic::Geometry;
 use crate::sudoku::{Engine, Layout, Model, NineSolver, Notation, Puzzle, Size, Solver, Symbols};
 
@@ -230,12 +242,17 @@ pub struct Request {
     pub clues: Option<usize>,
     /// Remove clues in pairs swapped by a 180° rotation.
     pub symmetric: bool,
-    /// Make puzzles until one has this grade.
-    pub grade: Option<Grade>,
+    /// Make puzzles until one's rating on Sudoku Explainer's scale (by
+    /// [`human::rate`](crate::sudoku::human::rate)) is in this range.
+    pub rating: Option<RatingRange>,
+    /// Stop making attempts once this instant has passed (the closest
+    /// puzzle made so far is returned, `target_met` false).
+    pub deadline: Option<Instant>,
     /// Give up on a puzzle's targets after this many attempts (at least 1).
     pub max_attempts: u32,
-    /// Rate every puzzle (always done when `grade` is set). Rating runs the
-    /// linked engine, which costs more than making a 16×16 puzzle.
+    /// Rate every puzzle by search nodes and, up to 9×9, by logic (by logic
+    /// always when `rating` is set). The node rating runs the linked
+    /// engine, which costs more than making a 16×16 puzzle.
     pub rate: bool,
 }
 
@@ -246,7 +263,8 @@ impl Request {
             size,
             clues: None,
             symmetric: false,
-            grade: None,
+            rating: None,
+            deadline: None,
             max_attempts: 1000,
             rate: true,
         }
@@ -267,8 +285,11 @@ pub struct Generated {
     /// No clue (with `symmetric`: no pair of clues) can be removed without
     /// losing uniqueness.
     pub minimal: bool,
-    /// Its difficulty, when it was rated ([`Request::rate`]).
+    /// Its difficulty by search nodes, when it was rated ([`Request::rate`]).
     pub rating: Option<Rating>,
+    /// Its rating by logic on Sudoku Explainer's scale, when it was rated
+    /// or a rating range was asked for.
+    pub logic: Option<LogicRating>,
     /// How many puzzles were made for this one (1 when the first fit).
     pub attempts: u32,
     /// Whether the requested clue count and grade were met.
@@ -316,6 +337,19 @@ fn line_puzzle(size: Size, cells: Vec<u8>) -> Puzzle {
     }
 }
 
+/// A puzzle's rating by logic ([`human::rate`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LogicRating {
+    /// Its hardest step on Sudoku Explainer's scale; when not `complete`,
+    /// a lower bound (the step that went past the range asked for), or
+    /// [`RatingRange::TOP`] when logic could not finish in time.
+    pub rating: HumanRating,
+    /// The technique of that step.
+    pub hardest: Option<Technique>,
+    /// Whether logic solved the puzzle to the end.
+    pub complete: bool,
+}
+
 /// Why a [`Generator`] cannot be made.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum GenerateError {
@@ -357,6 +391,8 @@ pub struct Generator {
     /// Rates puzzles: the classic engine, whose nodes are the measure;
     /// built when first needed.
     rater: Option<Linked>,
+    /// The units human logic rates puzzles on; built when first needed.
+    geometry: Option<Geometry>,
     /// Option numbers, shuffled for each full grid.
     order: Vec<usize>,
     givens: Vec<usize>,
@@ -399,6 +435,7 @@ impl Generator {
             singles_first: bit_engine,
             units: Units::new(size),
             rater: None,
+            geometry: None,
             order,
             givens: Vec::new(),
         })
@@ -414,20 +451,24 @@ impl Generator {
     pub fn generate(&mut self, request: &Request, seed: u64, index: u64) -> Generated {
         let mut best: Option<(u64, Generated)> = None;
         for attempt in 1..=request.max_attempts.max(1) {
+            if attempt > 1 && request.deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
             let mut rng = puzzle_rng(seed, index, attempt - 1);
             let solution = self.full_grid(&mut rng);
             let (cells, minimal) = self.remove_clues(&mut rng, &solution, request);
             let clues = cells.iter().filter(|&&d| d != 0).count();
-            let rating = (request.rate || request.grade.is_some()).then(|| self.rate_cells(&cells));
+            let rating = request.rate.then(|| self.rate_cells(&cells));
+            // Logic on a 16×16 grid can take seconds: only on request.
+            let logic = (request.rating.is_some() || request.rate && self.size.side() <= 9)
+                .then(|| self.logic_rating(&cells, request.rating, request.deadline));
             let clue_miss = request.clues.map_or(0, |t| clues.saturating_sub(t)) as u64;
-            let grade_miss = match (request.grade, rating) {
-                (Some(wanted), Some(rating)) => {
-                    (wanted as i64 - rating.grade as i64).unsigned_abs()
-                }
+            let rating_miss = match (request.rating, logic) {
+                (Some(range), Some(logic)) => u64::from(range.distance(logic.rating)),
                 _ => 0,
             };
-            // Misses in grade weigh more than any number of clues.
-            let miss = grade_miss << 32 | clue_miss;
+            // Misses in rating weigh more than any number of clues.
+            let miss = rating_miss << 32 | clue_miss;
             let generated = Generated {
                 size: self.size,
                 cells,
@@ -435,6 +476,7 @@ impl Generator {
                 clues,
                 minimal,
                 rating,
+                logic,
                 attempts: attempt,
                 target_met: miss == 0,
             };
@@ -447,7 +489,54 @@ impl Generator {
         }
         let (_, mut best) = best.expect("at least one attempt is made");
         best.attempts = request.max_attempts.max(1);
+        if best.logic.is_some_and(|l| !l.complete) {
+            // Its rating stopped at the first step past the range: the
+            // puzzle printed gets its whole rating.
+            best.logic = Some(self.logic_rating(&best.cells, None, None));
+        }
         best
+    }
+
+    /// The rating of `cells` by logic; with `range`, given up (incomplete)
+    /// at the first step above it, or at `deadline`.
+    pub fn logic_rating(
+        &mut self,
+        cells: &[u8],
+        range: Option<RatingRange>,
+        deadline: Option<Instant>,
+    ) -> LogicRating {
+        let geometry = self
+            .geometry
+            .get_or_insert_with(|| Geometry::new(self.size));
+        let limits = RateLimits {
+            above: range.map(|r| r.hi),
+            deadline,
+        };
+        match human::rate_within(geometry, cells, Catalogue::Rating, limits) {
+            Ok(rated) => LogicRating {
+                rating: if rated.solved {
+                    rated.rating
+                } else {
+                    RatingRange::TOP
+                },
+                hardest: rated
+                    .steps
+                    .iter()
+                    .max_by_key(|s| s.rating)
+                    .map(|s| s.technique),
+                complete: rated.solved,
+            },
+            Err(GaveUp::Above(rating)) => LogicRating {
+                rating,
+                hardest: None,
+                complete: false,
+            },
+            Err(GaveUp::Deadline) => LogicRating {
+                rating: RatingRange::TOP,
+                hardest: None,
+                complete: false,
+            },
+        }
     }
 
     /// A random full grid: the first solution of the empty grid with the
@@ -752,6 +841,7 @@ fn bits_full_grid(bits: &mut NineSolver, rng: &mut ChaCha8Rng) -> Option<Vec<u8>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sudoku::human::Difficulty;
 
     /// Checks `grid` without the engine: every row, column and box holds
     /// each digit once, and it keeps the clues of `cells`.
@@ -942,17 +1032,27 @@ mod tests {
     }
 
     #[test]
-    fn a_grade_target_is_met() {
+    fn a_rating_target_is_met() {
         let size = Size::new(3).unwrap();
         let mut generator = Generator::new(size).unwrap();
-        for grade in [Grade::Easy, Grade::Medium] {
+        let geometry = Geometry::new(size);
+        for difficulty in [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard] {
+            let range = difficulty.range();
             let request = Request {
-                grade: Some(grade),
+                rating: Some(range),
                 ..Request::new(size)
             };
             let g = generator.generate(&request, 5, 0);
-            assert!(g.target_met);
-            assert_eq!(g.rating.unwrap().grade, grade);
+            assert!(g.target_met, "{difficulty}: {:?}", g.logic);
+            let logic = g.logic.unwrap();
+            assert!(
+                logic.complete && range.contains(logic.rating),
+                "{difficulty}: {logic:?}"
+            );
+            // The rating printed is the puzzle's whole rating, not where a
+            // capped rating stopped.
+            let whole = human::rate(&geometry, &g.cells, Catalogue::Rating);
+            assert_eq!((whole.rating, whole.solved), (logic.rating, true));
         }
     }
 

@@ -7,7 +7,10 @@ const KEY = "cover-play-game";
 let game = null; // {size, box, symbols, puzzle, cells, marks, undo, redo, elapsed, solved, won}
 let selected = 0;
 let pencil = false;
-let hinted = -1;
+let hinted = -1; // the cell a hint points at
+let hintCells = new Set(); // the pattern a hint highlights
+let hintLevel = 0; // how much of the current hint is shown (1 nudge, 2 pattern, 3 all)
+let hintAnswer = null; // the hint for the board on screen, asked once
 let wrong = new Set();
 let lastTick = null;
 
@@ -28,7 +31,7 @@ function start(answer) {
   game = { size: answer.size, box: answer.box, symbols: answer.symbols, puzzle: answer.puzzle,
     cells: answer.puzzle.slice(), marks: answer.puzzle.map(() => []), undo: [], redo: [],
     elapsed: 0, solved: false, won: false };
-  selected = 0; hinted = -1; wrong = new Set();
+  selected = 0; hinted = -1; hintCells = new Set(); hintAnswer = null; wrong = new Set();
   $("win").hidden = true;
   save(); render();
   document.body.dataset.ready = "1";
@@ -84,6 +87,7 @@ function render() {
     if (bad.has(i)) cell.classList.add("conflict");
     if (wrong.has(i)) cell.classList.add("wrong");
     if (i === hinted) cell.classList.add("hinted");
+    if (hintCells.has(i)) cell.classList.add("hint-pattern");
     if (d) cell.textContent = symbols[d - 1];
     else if (marks[i].length) {
       const grid = document.createElement("div");
@@ -115,7 +119,7 @@ function change(apply) {
   game.undo.push({ cells: game.cells.slice(), marks: game.marks.map((m) => m.slice()) });
   game.redo = [];
   apply();
-  wrong = new Set(); hinted = -1;
+  wrong = new Set(); hinted = -1; hintCells = new Set(); hintAnswer = null;
   say(""); // a hint or a check is about the board before this change
   save(); render(); maybeWon();
 }
@@ -145,7 +149,7 @@ function step(from, to) {
   game[to].push({ cells: game.cells.slice(), marks: game.marks.map((m) => m.slice()) });
   const state = game[from].pop();
   game.cells = state.cells; game.marks = state.marks;
-  wrong = new Set(); hinted = -1;
+  wrong = new Set(); hinted = -1; hintCells = new Set(); hintAnswer = null;
   save(); render();
 }
 
@@ -161,12 +165,43 @@ async function maybeWon() {
   } catch (e) { say(e.message); }
 }
 
+// Each press of Hint on the same board shows more: where to look, then the
+// technique and its pattern, then the whole step (and the digit it leads to).
 async function hint() {
   try {
-    const answer = await api("hint", { puzzle: game.puzzle, cells: game.cells, symbols: game.symbols });
-    hinted = answer.cell ?? -1;
-    if (hinted >= 0) selected = hinted;
-    say(answer.text + (answer.before && answer.before.length ? " (after: " + answer.before.join("; ") + ")" : ""));
+    if (!hintAnswer) {
+      hintAnswer = await api("hint", { puzzle: game.puzzle, cells: game.cells, symbols: game.symbols });
+      hintLevel = 0;
+    }
+    const a = hintAnswer;
+    if (a.kind !== "step") {
+      hinted = a.cell ?? -1;
+      if (hinted >= 0) selected = hinted;
+      say(a.text); render();
+      return;
+    }
+    hintLevel = Math.min(hintLevel + 1, 3);
+    const unitCells = (u) => {
+      const { size, box } = game, out = [];
+      for (let k = 0; k < size; k++) {
+        if (u < size) out.push(u * size + k);
+        else if (u < 2 * size) out.push(k * size + (u - size));
+        else { const b = u - 2 * size; out.push((Math.floor(b / box) * box + Math.floor(k / box)) * size + (b % box) * box + (k % box)); }
+      }
+      return out;
+    };
+    if (hintLevel === 1) {
+      hintCells = new Set(a.units.length ? unitCells(a.units[0]) : a.cells);
+      say(a.nudge + " (Hint again for more)");
+    } else if (hintLevel === 2) {
+      hintCells = new Set(a.cells);
+      say(`${a.pattern} (rated ${a.rating.toFixed(1)}; Hint again for the whole step)`);
+    } else {
+      hintCells = new Set([...a.cells, ...a.eliminations.map((e) => e.cell)]);
+      const target = a.cell ?? (a.then ? a.then.cell : null);
+      if (target !== null) { hinted = target; selected = target; }
+      say(a.text + (a.then ? `. Then: ${a.then.text}` : ""));
+    }
     render();
   } catch (e) { say(e.message); }
 }

@@ -10,9 +10,13 @@ use std::cell::RefCell;
 use std::io::Cursor;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-use cover_models::generate::{Generator, Grade, Rater, Request, UnknownGrade};
-use cover_models::sudoku::logic::{self, Geometry, Step};
+use cover_models::generate::{Generator, Request};
+use cover_models::sudoku::human::{
+    self, Catalogue, Difficulty, HintLevel, RateLimits, UnknownDifficulty,
+};
+use cover_models::sudoku::logic::Geometry;
 use cover_models::sudoku::{
     Engine, Layout, Level, Notation, Puzzle, Puzzles, Separator, Size, Solver, Symbols,
 };
@@ -62,6 +66,10 @@ pub enum GameError {
     /// or has no solution or several): HTTP 422.
     #[error("{0}")]
     Unplayable(String),
+    /// No technique finds a step on this grid (a gap in the techniques,
+    /// never a guess from the solution): HTTP 422.
+    #[error("no technique I know finds the next step here")]
+    NoLogicalStep,
     /// The search ran out of its node budget (the budget): HTTP 503.
     #[error("the puzzle is too hard to answer within {0} search nodes")]
     TooHard(u64),
@@ -77,7 +85,8 @@ pub enum GameError {
 pub struct NewRequest {
     /// The side: 4, 9 or 16.
     pub size: usize,
-    /// `easy`, `medium`, `hard` or `extreme`.
+    /// `easy`, `medium`, `hard`, `expert` or `extreme`: a range of Sudoku
+    /// Explainer ratings ([`Difficulty`]).
     pub difficulty: String,
     /// The generator's seed (random when absent): the same seed, size and
     /// difficulty give the same puzzle.
@@ -86,9 +95,9 @@ pub struct NewRequest {
 }
 
 impl NewRequest {
-    /// The size and grade asked for, checked: a size the generator makes
-    /// (4, 9 or 16) and a known difficulty.
-    pub fn kind(&self) -> Result<(Size, Grade), GameError> {
+    /// The size and difficulty asked for, checked: a size the generator
+    /// makes (4, 9 or 16) and a known difficulty.
+    pub fn kind(&self) -> Result<(Size, Difficulty), GameError> {
         let size = Size::from_side(self.size)
             .filter(|s| s.side() <= 16 && s.side() >= 4)
             .ok_or_else(|| {
@@ -97,16 +106,16 @@ impl NewRequest {
                     self.size
                 ))
             })?;
-        let grade: Grade = self
+        let difficulty: Difficulty = self
             .difficulty
             .parse()
-            .map_err(|e: UnknownGrade| GameError::BadRequest(e.to_string()))?;
-        Ok((size, grade))
+            .map_err(|e: UnknownDifficulty| GameError::BadRequest(e.to_string()))?;
+        Ok((size, difficulty))
     }
 }
 
 /// A puzzle to play: what `new` and `import` answer.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Game {
     /// The side of the grid.
     pub size: usize,
@@ -117,9 +126,12 @@ pub struct Game {
     pub symbols: String,
     /// The givens, 0 for empty.
     pub puzzle: Vec<u8>,
-    /// The generator's grade (`new`), or the rater's (`import`).
+    /// The difficulty its rating falls in (`easy` … `extreme`); for a new
+    /// game not rated in time, the one asked for.
     pub grade: String,
-    /// Whether the grade asked for was met (always true for imports).
+    /// Its rating on Sudoku Explainer's scale, when logic rated it in time.
+    pub rating: Option<f64>,
+    /// Whether the difficulty asked for was met (always true for imports).
     pub target_met: bool,
     /// The seed that made it (`new` only).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -172,20 +184,12 @@ pub struct Check {
 }
 
 /// What `hint` answers.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Hint {
-    /// A digit that can be placed, and why.
-    Place {
-        /// The cell.
-        cell: usize,
-        /// The digit.
-        digit: u8,
-        /// Why, in words.
-        text: String,
-        /// The eliminations the reason rests on, in words, in order.
-        before: Vec<String>,
-    },
+    /// The next logical step, in words at three levels and as data to
+    /// highlight.
+    Step(Box<StepHint>),
     /// A filled cell that is not the solution's.
     Wrong {
         /// The cell.
@@ -198,6 +202,59 @@ pub enum Hint {
         /// In words.
         text: String,
     },
+}
+
+/// One candidate of a hint: `digit` in `cell`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct HintCandidate {
+    /// The cell, row-major.
+    pub cell: usize,
+    /// The digit.
+    pub digit: u8,
+}
+
+/// The next step of a logical solution, as a hint.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StepHint {
+    /// The technique's name: "X-Wing".
+    pub technique: String,
+    /// Its value on Sudoku Explainer's scale.
+    pub rating: f64,
+    /// Where to look, giving nothing else away.
+    pub nudge: String,
+    /// The technique and its pattern, not what it proves.
+    pub pattern: String,
+    /// The whole step.
+    pub text: String,
+    /// The pattern's cells, to highlight.
+    pub cells: Vec<usize>,
+    /// The pattern's units (rows `0..s`, columns `s..2s`, boxes `2s..3s`).
+    pub units: Vec<usize>,
+    /// The digits it is about.
+    pub digits: Vec<u8>,
+    /// Digits it places.
+    pub placements: Vec<HintCandidate>,
+    /// Candidates it removes.
+    pub eliminations: Vec<HintCandidate>,
+    /// The first cell it places a digit in, if any.
+    pub cell: Option<usize>,
+    /// When it places nothing: the first digit the steps after it place
+    /// (the server sees digits, not pencil marks, so this is what moves
+    /// the game on).
+    pub then: Option<ThenPlace>,
+}
+
+/// The first placement further along a logical solution.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ThenPlace {
+    /// The cell.
+    pub cell: usize,
+    /// The digit.
+    pub digit: u8,
+    /// The step that places it, in words.
+    pub text: String,
+    /// Steps between the hint's and that one.
+    pub steps_between: usize,
 }
 
 /// What `solve` answers.
@@ -215,38 +272,40 @@ thread_local! {
         solver.propagate(Level::Auto);
         solver
     });
-    /// One rater per thread, for imported puzzles.
-    static RATER: RefCell<Rater> = RefCell::new(Rater::new());
     /// One generator per thread and generated size (by box side).
     static GENERATORS: RefCell<Vec<Option<Generator>>> = const { RefCell::new(Vec::new()) };
 }
 
-/// How the game asks the generator for a grade: a clue count to stop at
-/// (none: minimal) and how many puzzles to try before giving the closest.
-/// Minimal 16×16 puzzles are nearly all extreme, and trying for an easy
-/// one took minutes, so 16×16 keeps clues to make the easier grades; the
-/// attempts bound the work of a request: to a second or less, but for
-/// 16×16 hard (12 attempts of up to a second, all of them more often than
-/// not), which is why the server makes 16×16 games ahead.
-fn recipe(side: usize, grade: Grade) -> (Option<usize>, u32) {
-    match (side, grade) {
-        (16, Grade::Easy) => (Some(140), 4),
-        (16, Grade::Medium) => (Some(105), 12),
-        (16, Grade::Hard) => (Some(95), 12),
-        (16, Grade::Extreme) => (None, 4),
-        (4, _) => (None, 4),
-        (_, Grade::Extreme) => (None, 60),
-        _ => (None, 30),
+/// How the game asks the generator for a difficulty: a clue count to
+/// stop at (none: minimal) and how many puzzles to try before giving the
+/// closest. Minimal 16×16 puzzles are nearly all hard to rate and to
+/// solve, so 16×16 keeps clues for the easier difficulties; 4×4 puzzles
+/// rarely need more than singles, so a few tries show whether one can.
+fn recipe(side: usize, difficulty: Difficulty) -> (Option<usize>, u32) {
+    match (side, difficulty) {
+        (16, Difficulty::Easy) => (Some(140), 4),
+        (16, Difficulty::Medium) => (Some(105), 12),
+        (16, Difficulty::Hard) => (Some(95), 12),
+        (16, _) => (None, 4),
+        (4, _) => (None, 8),
+        _ => (None, 5000),
     }
 }
 
-/// A new puzzle of `request.size` and difficulty, unique.
-/// The generator cannot be stopped inside an attempt, so this takes
-/// no [`Budget`]: its work is bounded by the recipe's attempts.
+/// How long one new game may take to meet its difficulty before the
+/// closest puzzle made is taken (extreme 9×9 puzzles are about one random
+/// minimal puzzle in a few dozen).
+pub const NEW_GAME_TIME: Duration = Duration::from_secs(3);
+
+/// How long rating an imported puzzle by logic may take.
+pub const RATE_TIME: Duration = Duration::from_secs(2);
+
+/// A new puzzle of `request.size` and difficulty, unique, made within
+/// [`NEW_GAME_TIME`] (then the closest made, `target_met` false).
 pub fn new_game(request: &NewRequest, fallback_seed: u64) -> Result<Game, GameError> {
-    let (size, grade) = request.kind()?;
+    let (size, difficulty) = request.kind()?;
     let seed = request.seed.unwrap_or(fallback_seed);
-    let (clues, max_attempts) = recipe(size.side(), grade);
+    let (clues, max_attempts) = recipe(size.side(), difficulty);
     let generated = GENERATORS.with_borrow_mut(|generators| {
         let slot = size.box_side();
         if generators.len() <= slot {
@@ -256,21 +315,24 @@ pub fn new_game(request: &NewRequest, fallback_seed: u64) -> Result<Game, GameEr
             .get_or_insert_with(|| Generator::new(size).expect("4, 9 and 16 are generated sizes"));
         let request = Request {
             clues,
-            grade: Some(grade),
+            rating: Some(difficulty.range()),
+            deadline: Some(Instant::now() + NEW_GAME_TIME),
             max_attempts,
+            rate: false,
             ..Request::new(size)
         };
         generator.generate(&request, seed, 0)
     });
     let symbols = Symbols::default_for(size).expect("generated sizes have default symbols");
+    let rated = generated.logic.filter(|l| l.complete);
     Ok(Game {
         size: size.side(),
         box_side: size.box_side(),
         symbols: symbols.as_string(),
-        grade: generated
-            .rating
-            .map_or(grade, |rating| rating.grade)
+        grade: rated
+            .map_or(difficulty, |l| Difficulty::of(l.rating))
             .to_string(),
+        rating: rated.map(|l| l.rating.value()),
         target_met: generated.target_met,
         seed: Some(seed),
         clues: generated.clues,
@@ -408,10 +470,10 @@ pub fn check(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Check, 
 }
 
 /// The next step for the player (`budget`: nodes, or a [`Budget`], as
-/// for every function here): a wrong entry first, then the next digit
-/// that logic places (with the eliminations it needs), else, when only a
-/// guess is left, the solution's digit for the cell with fewest
-/// candidates.
+/// for every function here): a wrong entry first, then the next step of a
+/// logical solution from the digits on the grid (the simplest technique
+/// that applies, those that teach included), never a digit taken from
+/// the solution.
 pub fn hint(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Hint, GameError> {
     let size = play_size(request)?;
     let solution = unique_solution(size, &request.puzzle, &budget.into())?;
@@ -438,41 +500,51 @@ pub fn hint(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Hint, Ga
             text: "the puzzle is solved".into(),
         });
     }
-    let explanation = logic::explain(&geometry, &request.cells);
-    let mut before = Vec::new();
-    for step in &explanation.steps {
-        let text = step.describe_with(&geometry, &symbol);
-        match *step {
-            Step::Place { cell, digit, .. } => {
-                return Ok(Hint::Place {
-                    cell,
-                    digit,
-                    text,
-                    before,
-                })
+    let mut board = human::Board::new(&geometry, &request.cells);
+    let step = human::next_step(&board, Catalogue::Teaching).ok_or(GameError::NoLogicalStep)?;
+    let symbol = |d: u8| symbol(d).to_string();
+    let mut then = None;
+    if step.placements.is_empty() {
+        board.apply(&step);
+        let mut between = 0;
+        while let Some(next) = human::next_step(&board, Catalogue::Teaching) {
+            if let Some(place) = next.placements.first() {
+                then = Some(ThenPlace {
+                    cell: usize::from(place.cell),
+                    digit: place.digit,
+                    text: next.text(HintLevel::Full, &geometry, &symbol),
+                    steps_between: between,
+                });
+                break;
             }
-            Step::Eliminate { .. } => before.push(text),
+            board.apply(&next);
+            between += 1;
         }
     }
-    // No rule places a digit: point at the cell a guess would take, with
-    // the solution's digit.
-    let cell = match explanation.end {
-        logic::End::Guess { cell, .. } => cell,
-        _ => (0..request.cells.len())
-            .find(|&c| request.cells[c] == 0)
-            .expect("an unsolved grid without wrong entries has an empty cell"),
+    let candidates = |list: &[human::Candidate]| -> Vec<HintCandidate> {
+        list.iter()
+            .map(|c| HintCandidate {
+                cell: usize::from(c.cell),
+                digit: c.digit,
+            })
+            .collect()
     };
-    let digit = solution[cell];
-    Ok(Hint::Place {
-        cell,
-        digit,
-        text: format!(
-            "{} is {}: no rule I know places a digit now, so this one is from the solution",
-            geometry.cell_name(cell),
-            symbol(digit)
-        ),
-        before,
-    })
+    Ok(Hint::Step(Box::new(StepHint {
+        technique: step.technique.name().to_owned(),
+        rating: step.rating.value(),
+        nudge: step.text(HintLevel::Nudge, &geometry, &symbol),
+        pattern: step.text(HintLevel::Technique, &geometry, &symbol),
+        text: step.text(HintLevel::Full, &geometry, &symbol),
+        cells: step.pattern.cells.iter().map(|&c| usize::from(c)).collect(),
+        units: step.pattern.units.iter().map(|&u| usize::from(u)).collect(),
+        digits: (1..=size.side() as u8)
+            .filter(|d| step.pattern.digits >> (d - 1) & 1 == 1)
+            .collect(),
+        placements: candidates(&step.placements),
+        eliminations: candidates(&step.eliminations),
+        cell: step.placements.first().map(|c| usize::from(c.cell)),
+        then,
+    })))
 }
 
 /// The solution of a puzzle that has exactly one.
@@ -527,10 +599,18 @@ pub fn import_puzzle(puzzle: Puzzle, budget: &Budget) -> Result<Game, GameError>
         Notation::Compact(symbols) | Notation::Spaced(symbols, _) => symbols.as_string(),
         Notation::Numbers(_) => display_symbols(puzzle.size),
     };
-    // A rating that runs out of nodes took more than any extreme puzzle.
-    let grade = RATER
-        .with_borrow_mut(|rater| rater.rate_within(&puzzle, Some(budget.nodes)))
-        .map_or(Grade::Extreme, |rating| rating.grade)
+    // Logic that does not finish in time is beyond any extreme puzzle.
+    let geometry = Geometry::new(puzzle.size);
+    let limits = RateLimits {
+        above: None,
+        deadline: Some(Instant::now() + RATE_TIME),
+    };
+    let rating = human::rate_within(&geometry, &puzzle.cells, Catalogue::Rating, limits)
+        .ok()
+        .filter(|rated| rated.solved)
+        .map(|rated| rated.rating);
+    let grade = rating
+        .map_or(Difficulty::Extreme, Difficulty::of)
         .to_string();
     Ok(Game {
         size: side,
@@ -539,6 +619,7 @@ pub fn import_puzzle(puzzle: Puzzle, budget: &Budget) -> Result<Game, GameError>
         clues: puzzle.givens(),
         puzzle: puzzle.cells,
         grade,
+        rating: rating.map(|r| r.value()),
         target_met: true,
         seed: None,
     })

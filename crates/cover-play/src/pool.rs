@@ -1,12 +1,12 @@
 //! New 16×16 games made ahead, off the request path. This module owns
-//! the one thread that makes them, the few games kept ready per grade,
+//! the one thread that makes them, the few games kept ready per difficulty,
 //! and the requests waiting for one.
 //!
 //! A 16×16 game takes the generator from milliseconds (easy) to seconds
 //! (hard: it often tries all its attempts, each up to a second), and an
 //! attempt cannot be stopped midway. So a request for a 16×16 game
 //! without a seed (what the page sends) takes a game made before, and
-//! the maker makes the next one. A grade is made for only once someone
+//! the maker makes the next one. A difficulty is made for only once someone
 //! asked for it: nothing is made for a server nobody plays 16×16 on.
 //! Its first request waits for the maker, at most `Config::game_wait`
 //! (a wait holds no thread, and at most [`WAITERS`] wait). Every
@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use cover_models::generate::Grade;
+use cover_models::sudoku::human::Difficulty;
 use tokio::sync::oneshot;
 
 use crate::game::{self, Game, NewRequest};
@@ -29,7 +29,7 @@ use crate::lanes::Refusal;
 /// The side of the games made ahead.
 pub const SIDE: usize = 16;
 
-/// Games kept ready per grade once it was asked for.
+/// Games kept ready per difficulty once it was asked for.
 const READY: usize = 2;
 
 /// Requests that may wait for a game at once.
@@ -52,12 +52,12 @@ struct Shared {
 
 #[derive(Debug, Default)]
 struct State {
-    /// Games ready, by grade (`Grade::ALL`'s order).
-    ready: [VecDeque<Game>; 4],
-    /// Grades asked for at least once: the maker keeps those ready.
-    wanted: [bool; 4],
-    /// Requests waiting for a game of a grade, oldest first.
-    waiters: VecDeque<(Grade, oneshot::Sender<Game>)>,
+    /// Games ready, by difficulty (`Difficulty::ALL`'s order).
+    ready: [VecDeque<Game>; Difficulty::ALL.len()],
+    /// Difficulties asked for at least once: the maker keeps those ready.
+    wanted: [bool; Difficulty::ALL.len()],
+    /// Requests waiting for a game of a difficulty, oldest first.
+    waiters: VecDeque<(Difficulty, oneshot::Sender<Game>)>,
     /// The server is gone: the maker ends.
     stop: bool,
 }
@@ -77,13 +77,13 @@ impl Pool {
         Ok(Pool { shared, deadline })
     }
 
-    /// A game of `grade`: a ready one at once, else the next one made,
+    /// A game of `difficulty`: a ready one at once, else the next one made,
     /// if it comes within the deadline.
-    pub async fn take(&self, grade: Grade) -> Result<Game, Refusal> {
+    pub async fn take(&self, difficulty: Difficulty) -> Result<Game, Refusal> {
         let made = {
             let mut state = self.shared.lock();
-            state.wanted[index(grade)] = true;
-            if let Some(game) = state.ready[index(grade)].pop_front() {
+            state.wanted[index(difficulty)] = true;
+            if let Some(game) = state.ready[index(difficulty)].pop_front() {
                 self.shared.wake.notify_one();
                 return Ok(game);
             }
@@ -93,7 +93,7 @@ impl Pool {
                 return Err(Refusal::Full);
             }
             let (waiter, made) = oneshot::channel();
-            state.waiters.push_back((grade, waiter));
+            state.waiters.push_back((difficulty, waiter));
             self.shared.wake.notify_one();
             made
         };
@@ -117,20 +117,20 @@ impl Shared {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The maker: makes the grade the oldest waiting request wants, else
-    /// a wanted grade short of games, else sleeps.
+    /// The maker: makes the difficulty the oldest waiting request wants, else
+    /// a wanted difficulty short of games, else sleeps.
     fn make_until_stopped(&self) {
         let seeds = AtomicU64::new(0);
         loop {
-            let grade = {
+            let difficulty = {
                 let mut state = self.lock();
                 loop {
                     if state.stop {
                         return;
                     }
                     state.waiters.retain(|(_, waiter)| !waiter.is_closed());
-                    if let Some(grade) = state.next_grade() {
-                        break grade;
+                    if let Some(difficulty) = state.next_difficulty() {
+                        break difficulty;
                     }
                     state = self
                         .wake
@@ -141,58 +141,58 @@ impl Shared {
             let seed = fresh_seed(&seeds);
             let request = NewRequest {
                 size: SIDE,
-                difficulty: grade.to_string(),
+                difficulty: difficulty.to_string(),
                 seed: Some(seed),
             };
-            // 16×16 and a known grade leave new_game nothing to refuse;
-            // should it fail all the same, the grade's requests hear it
+            // 16×16 and a known difficulty leave new_game nothing to refuse;
+            // should it fail all the same, the difficulty's requests hear it
             // and it is no longer made ahead.
             let made = catch_unwind(|| game::new_game(&request, seed));
             let mut state = self.lock();
             match made {
-                Ok(Ok(game)) => state.deliver(grade, game),
-                _ => state.give_up(grade),
+                Ok(Ok(game)) => state.deliver(difficulty, game),
+                _ => state.give_up(difficulty),
             }
         }
     }
 }
 
 impl State {
-    fn next_grade(&self) -> Option<Grade> {
-        if let Some((grade, _)) = self.waiters.front() {
-            return Some(*grade);
+    fn next_difficulty(&self) -> Option<Difficulty> {
+        if let Some((difficulty, _)) = self.waiters.front() {
+            return Some(*difficulty);
         }
-        Grade::ALL
-            .into_iter()
-            .find(|&grade| self.wanted[index(grade)] && self.ready[index(grade)].len() < READY)
+        Difficulty::ALL.into_iter().find(|&difficulty| {
+            self.wanted[index(difficulty)] && self.ready[index(difficulty)].len() < READY
+        })
     }
 
-    /// Drops the requests waiting for `grade` (they fail) and stops
+    /// Drops the requests waiting for `difficulty` (they fail) and stops
     /// making it ahead.
-    fn give_up(&mut self, grade: Grade) {
-        self.waiters.retain(|(g, _)| *g != grade);
-        self.wanted[index(grade)] = false;
+    fn give_up(&mut self, difficulty: Difficulty) {
+        self.waiters.retain(|(g, _)| *g != difficulty);
+        self.wanted[index(difficulty)] = false;
     }
 
-    /// Gives `game` to the oldest request waiting for its grade, else
+    /// Gives `game` to the oldest request waiting for its difficulty, else
     /// keeps it ready.
-    fn deliver(&mut self, grade: Grade, mut game: Game) {
-        while let Some(at) = self.waiters.iter().position(|(g, _)| *g == grade) {
+    fn deliver(&mut self, difficulty: Difficulty, mut game: Game) {
+        while let Some(at) = self.waiters.iter().position(|(g, _)| *g == difficulty) {
             let (_, waiter) = self.waiters.remove(at).expect("a position found");
             match waiter.send(game) {
                 Ok(()) => return,
                 Err(unsent) => game = unsent,
             }
         }
-        self.ready[index(grade)].push_back(game);
+        self.ready[index(difficulty)].push_back(game);
     }
 }
 
-fn index(grade: Grade) -> usize {
-    Grade::ALL
+fn index(difficulty: Difficulty) -> usize {
+    Difficulty::ALL
         .iter()
-        .position(|&g| g == grade)
-        .expect("every grade is in ALL")
+        .position(|&g| g == difficulty)
+        .expect("every difficulty is in ALL")
 }
 
 /// A seed for a game nobody chose a seed for: the clock, and a count so
@@ -216,7 +216,7 @@ mod tests {
             .enable_all()
             .build()
             .unwrap();
-        let first = runtime.block_on(pool.take(Grade::Easy)).unwrap();
+        let first = runtime.block_on(pool.take(Difficulty::Easy)).unwrap();
         assert_eq!((first.size, first.puzzle.len()), (16, 256));
         let seed = first.seed.expect("a game made ahead says its seed");
         let replay = game::new_game(
@@ -230,7 +230,7 @@ mod tests {
         .unwrap();
         assert_eq!(replay, first);
         // The maker keeps easy games ready now: the next is another.
-        let second = runtime.block_on(pool.take(Grade::Easy)).unwrap();
+        let second = runtime.block_on(pool.take(Difficulty::Easy)).unwrap();
         assert_ne!(second.seed, first.seed);
     }
 }

@@ -246,7 +246,7 @@ impl IntoResponse for GameError {
     fn into_response(self) -> Response {
         let status = match self {
             GameError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            GameError::Unplayable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            GameError::Unplayable(_) | GameError::NoLogicalStep => StatusCode::UNPROCESSABLE_ENTITY,
             GameError::TooHard(_) | GameError::Cancelled => StatusCode::SERVICE_UNAVAILABLE,
         };
         error(status, self.to_string())
@@ -354,12 +354,12 @@ async fn new_game(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: B
         Ok(request) => request,
         Err(response) => return response,
     };
-    let (size, grade) = match request.kind() {
+    let (size, difficulty) = match request.kind() {
         Ok(kind) => kind,
         Err(game_error) => return game_error.into_response(),
     };
     if request.seed.is_none() && size.side() == pool::SIDE {
-        let taken = shared.pool.take(grade).await.map(Ok);
+        let taken = shared.pool.take(difficulty).await.map(Ok);
         return respond(taken, RETRY_HEAVY, shared.config.game_wait);
     }
     let seed = pool::fresh_seed(&shared.seeds);

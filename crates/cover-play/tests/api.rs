@@ -7,6 +7,7 @@ mod common;
 use std::thread;
 
 use common::*;
+use cover_models::sudoku::human::{Difficulty, Rating};
 use cover_play::client::request;
 use cover_play::Config;
 use serde_json::{json, Value};
@@ -51,9 +52,18 @@ fn new_games_are_unique_keep_their_size_and_repeat_by_seed() {
                 puzzle.iter().filter(|&&d| d != 0).count()
             );
             assert_eq!(count_solutions(&puzzle, 2), 1, "{size} {difficulty}");
-            // A grade met is the grade asked for.
+            // A difficulty met is the one asked for, and its rating is in
+            // that difficulty's range; 9×9 meets every one.
             if game["target_met"] == true {
                 assert_eq!(game["grade"], difficulty);
+                let range = difficulty.parse::<Difficulty>().unwrap().range();
+                let rating = game["rating"].as_f64().unwrap();
+                assert!(
+                    range.contains(Rating((rating * 10.0).round() as u16)),
+                    "{game}"
+                );
+            } else {
+                assert_ne!(size, 9, "{difficulty}: {game}");
             }
             let (_, again) = post(
                 &server,
@@ -207,11 +217,14 @@ fn check_finds_wrong_entries_and_conflicts_and_the_win() {
     );
 }
 
-/// Plays a game by hints alone: each hint names an empty cell and the
-/// solution's digit there, with a reason in words.
-fn play_by_hints(server: &cover_play::Background, puzzle: &[u8]) -> usize {
+/// Plays a game by hints alone: each hint is a logical step, in words at
+/// three levels; the digit it places (or, for a step that only removes
+/// candidates, the first digit the steps after it place) goes in. Returns
+/// the hints taken and the techniques they named.
+fn play_by_hints(server: &cover_play::Background, puzzle: &[u8]) -> (usize, Vec<String>) {
     let mut cells = puzzle.to_vec();
     let mut hints = 0;
+    let mut techniques = Vec::new();
     loop {
         let (status, hint) = post(
             server,
@@ -221,13 +234,25 @@ fn play_by_hints(server: &cover_play::Background, puzzle: &[u8]) -> usize {
         assert_eq!(status, 200, "{hint}");
         match hint["kind"].as_str().unwrap() {
             "solved" => break,
-            "place" => {
-                let cell = hint["cell"].as_u64().unwrap() as usize;
-                let digit = hint["digit"].as_u64().unwrap() as u8;
+            "step" => {
+                for level in ["nudge", "pattern", "text"] {
+                    assert!(!hint[level].as_str().unwrap().is_empty(), "{hint}");
+                }
+                assert!(hint["rating"].as_f64().unwrap() >= 1.0, "{hint}");
+                let (cell, digit) = match hint["placements"].as_array().unwrap().first() {
+                    Some(place) => (place["cell"].clone(), place["digit"].clone()),
+                    None => {
+                        assert!(
+                            !hint["eliminations"].as_array().unwrap().is_empty(),
+                            "{hint}"
+                        );
+                        (hint["then"]["cell"].clone(), hint["then"]["digit"].clone())
+                    }
+                };
+                let cell = cell.as_u64().unwrap() as usize;
                 assert_eq!(cells[cell], 0, "{hint}");
-                assert!(!hint["text"].as_str().unwrap().is_empty());
-                assert!(hint["before"].is_array());
-                cells[cell] = digit;
+                cells[cell] = digit.as_u64().unwrap() as u8;
+                techniques.push(hint["technique"].as_str().unwrap().to_owned());
                 hints += 1;
                 assert!(hints <= puzzle.len(), "hints end");
             }
@@ -235,7 +260,7 @@ fn play_by_hints(server: &cover_play::Background, puzzle: &[u8]) -> usize {
         }
     }
     assert!(is_solution_of(puzzle, &cells));
-    hints
+    (hints, techniques)
 }
 
 #[test]
@@ -243,21 +268,13 @@ fn hints_alone_solve_a_game_and_point_at_wrong_entries_first() {
     let server = start();
     let puzzle = cells_of(CLASSIC);
     let empties = puzzle.iter().filter(|&&d| d == 0).count();
-    assert_eq!(play_by_hints(&server, &puzzle), empties);
-    // A hard puzzle needs a guess: the hint then gives the solution's digit.
-    let hard = cells_of(HARD);
-    play_by_hints(&server, &hard);
-    let (_, guess) = post(
-        &server,
-        "/api/hint",
-        &json!({"puzzle": hard, "cells": hard}),
-    );
+    assert_eq!(play_by_hints(&server, &puzzle).0, empties);
+    // One of the hardest puzzles: every hint is still logic (no digit is
+    // ever taken from the solution), some of it chains.
+    let (_, techniques) = play_by_hints(&server, &cells_of(HARD));
     assert!(
-        guess["text"]
-            .as_str()
-            .unwrap()
-            .contains("from the solution"),
-        "{guess}"
+        techniques.iter().any(|t| t.contains("Chain")),
+        "{techniques:?}"
     );
 
     let (_, first) = post(
@@ -265,7 +282,11 @@ fn hints_alone_solve_a_game_and_point_at_wrong_entries_first() {
         "/api/hint",
         &json!({"puzzle": puzzle, "cells": puzzle}),
     );
-    assert_eq!(first["text"], "r5c5 = 5: the only digit left in r5c5");
+    assert_eq!(first["kind"], "step", "{first}");
+    assert!(
+        first["nudge"].as_str().unwrap().starts_with("Look at"),
+        "{first}"
+    );
 
     let mut cells = puzzle.clone();
     cells[2] = 1;
@@ -293,7 +314,7 @@ fn hints_alone_solve_a_game_and_point_at_wrong_entries_first() {
         "/api/hint",
         &json!({"puzzle": puzzle16, "cells": puzzle16, "symbols": "ABCDEFGHIJKLMNOP"}),
     );
-    let digit = hint["digit"].as_u64().unwrap() as u8;
+    let digit = hint["placements"][0]["digit"].as_u64().unwrap() as u8;
     let letter = (b'A' + digit - 1) as char;
     assert!(
         hint["text"]
@@ -384,7 +405,10 @@ fn bad_requests_get_a_4xx_with_a_json_message() {
         (r#"{"size": 12, "difficulty": "easy"}"#, "12×12"),
         (r#"{"size": 25, "difficulty": "easy"}"#, "sizes: 4, 9, 16"),
         (r#"{"size": -1, "difficulty": "easy"}"#, "bad request JSON"),
-        (r#"{"size": 9, "difficulty": "insane"}"#, "unknown grade"),
+        (
+            r#"{"size": 9, "difficulty": "insane"}"#,
+            "unknown difficulty",
+        ),
         (
             r#"{"size": 9, "difficulty": "easy", "x": 1}"#,
             "unknown field",

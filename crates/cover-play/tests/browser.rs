@@ -229,8 +229,35 @@ fn a_9x9_game_survives_a_reload_and_a_server_restart_with_a_hint_on_the_way() {
     assert_eq!(count_solutions(&puzzle, 2), 1);
     let solution = first_solution(&puzzle).unwrap();
 
-    // A hint by key: it selects a cell, says why in words, and its digit
+    // A hint by key, in three presses: where to look, the technique and
+    // its pattern, then the whole step, which selects the cell whose digit
     // (typed by the player) is the solution's.
+    browser.keys(&board, "h");
+    let nudge = browser.wait_for(
+        "the hint's nudge",
+        "const t = document.getElementById('message').textContent; return t.startsWith('Look at') && t",
+    );
+    assert_eq!(
+        state(&browser)["hinted"],
+        -1,
+        "a nudge selects nothing: {nudge}"
+    );
+    browser.keys(&board, "h");
+    browser.wait_for(
+        "the hint's technique",
+        "const t = document.getElementById('message').textContent; return t.includes('rated') && t",
+    );
+    assert!(
+        browser
+            .run(
+                "return document.querySelectorAll('.cell.hint-pattern').length",
+                json!([])
+            )
+            .as_u64()
+            .unwrap()
+            > 0,
+        "the pattern is highlighted"
+    );
     browser.keys(&board, "h");
     let text = browser.wait_for(
         "the hint",
@@ -240,8 +267,8 @@ fn a_9x9_game_survives_a_reload_and_a_server_restart_with_a_hint_on_the_way() {
     assert_eq!(puzzle[hinted], 0, "the hint is about an empty cell");
     let words = text.as_str().unwrap();
     assert!(
-        words.contains(&format!("must be {}", solution[hinted])) || words.contains("only"),
-        "the hint gives a reason: {words}"
+        words.contains(&format!("= {}", solution[hinted])),
+        "the hint gives the step: {words}"
     );
     assert_eq!(
         state(&browser)["selected"],

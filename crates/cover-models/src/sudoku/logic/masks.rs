@@ -37,6 +37,7 @@ impl Iterator for Bits {
 }
 
 /// The digits (`1..=64`) of a mask, lowest first.
+#[cfg(test)]
 pub(super) fn digits_of(mask: u64) -> Vec<u8> {
     Bits(mask).map(|b| b as u8 + 1).collect()
 }

@@ -1,5 +1,5 @@
-//! Sudoku logic on candidate masks: constraint propagation for a search,
-//! and step-by-step explanations for people.
+//! Sudoku logic on candidate masks: constraint propagation for a search.
+//! (Step-by-step logic for people, rated, is [`human`](super::human).)
 //!
 //! Every size from 4×4 to 64×64 is handled the same way. Cells are
 //! row-major (`r·s + c` for side `s`), digits are `1..=s`, and a candidate
@@ -12,15 +12,12 @@
 //!   fixpoint on the masks of a search state, reporting each removal; a
 //!   solved cell has mask 0 there, and a digit already placed in a unit
 //!   has no candidate left in it.
-//! - `rules`: what each rule finds in a unit, written once for both.
-//! - [`explain`], [`hint`] (`explanation`): solve a puzzle as a person would, simplest rule
-//!   first, as a list of [`Step`]s that [`Step::describe`] puts in words.
+//! - `rules`: what each rule finds in a unit.
 //!
 //! Every rule is sound (it never removes a candidate some solution uses)
 //! and monotone (whatever it concludes from some masks it still concludes
 //! from fewer), so the fixpoint does not depend on the order rules fire in.
 
-mod explanation;
 mod geometry;
 mod masks;
 mod propagation;
@@ -28,7 +25,6 @@ mod rules;
 #[cfg(test)]
 mod tests;
 
-pub use explanation::{explain, hint, End, Explanation, Reason, Step};
 pub use geometry::{box_of, Geometry};
 pub use masks::candidates;
 pub use propagation::{Propagation, Rules};
