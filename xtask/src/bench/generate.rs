@@ -2,13 +2,18 @@
 //! [`Generator`] (what `cover generate` runs), 9×9 and 16×16, on one and
 //! two threads, best of `--runs`, beside the 9×9 generator on the
 //! exact-cover engines alone (the baseline of issue 18); fails below 200
-//! minimal 9×9 puzzles a second on one thread (issue 7's bar). Details:
-//! `docs/measurements.md`.
+//! minimal 9×9 puzzles a second on one thread (issue 7's bar). With
+//! `--difficulty`, instead: 9×9 puzzles per second for each named
+//! difficulty (SE rating ranges), one thread, and the attempts each took;
+//! with `--serate DIR`, Sudoku Explainer's own rating of those puzzles
+//! (via `xtask/peers/serate.sh`) and the share in range, issue 34's bar
+//! being 95%. Details: `docs/measurements.md`.
 
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use cover_models::generate::{Generator, Request};
+use cover_models::sudoku::human::{Difficulty, Rating as HumanRating};
 use cover_models::sudoku::{Engine, Size};
 use rayon::prelude::*;
 
@@ -57,9 +62,52 @@ fn rate(size: Size, checker: Engine, count: u64, threads: usize) -> Result<f64> 
     Ok(count as f64 / seconds)
 }
 
-/// `cargo xtask bench generate [--runs N] [--quick]`.
+/// Makes `count` 9×9 puzzles of each difficulty on one thread, prints
+/// their rate and attempts, and returns them (difficulty, puzzle line,
+/// our rating).
+fn by_difficulty(count: u64) -> Result<Vec<(Difficulty, String, HumanRating)>> {
+    let size = Size::new(3).context("a size")?;
+    let mut generator = Generator::new(size)?;
+    let table = Table::new("difficulty -10|SE range -10|puzzles 8|per second 11|attempts 9|met 5");
+    let mut made = Vec::new();
+    for difficulty in Difficulty::ALL {
+        let request = Request {
+            rating: Some(difficulty.range()),
+            rate: false,
+            max_attempts: 100_000,
+            ..Request::new(size)
+        };
+        let start = Instant::now();
+        let (mut attempts, mut met) = (0u64, 0u64);
+        for index in 0..count {
+            let generated = generator.generate(&request, 34, index);
+            attempts += u64::from(generated.attempts);
+            met += u64::from(generated.target_met);
+            let logic = generated.logic.context("rated by logic")?;
+            made.push((difficulty, generated.puzzle_line(), logic.rating));
+        }
+        let seconds = start.elapsed().as_secs_f64();
+        table.row(&[
+            &difficulty,
+            &difficulty.range(),
+            &count,
+            &fixed(count as f64 / seconds, 1),
+            &fixed(attempts as f64 / count as f64, 1),
+            &met,
+        ]);
+    }
+    Ok(made)
+}
+
+/// `cargo xtask bench generate [--runs N] [--quick] [--difficulty [--per N]]`.
 pub fn run(args: &[String]) -> Result<()> {
-    let flags = Flags::parse(args, &["--runs"], &["--quick"])?;
+    let flags = Flags::parse(args, &["--runs", "--per"], &["--quick", "--difficulty"])?;
+    if flags.switch("--difficulty") {
+        let per: u64 = flags.parsed("--per", 20)?;
+        println!("9×9 puzzles by difficulty, one thread (seed 34)");
+        by_difficulty(per)?;
+        return Ok(());
+    }
     let runs: usize = flags.parsed("--runs", 3)?;
     let scale = if flags.switch("--quick") { 10 } else { 1 };
     let rows = [
