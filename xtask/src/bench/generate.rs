@@ -5,9 +5,9 @@
 //! minimal 9×9 puzzles a second on one thread (issue 7's bar). With
 //! `--difficulty`, instead: 9×9 puzzles per second for each named
 //! difficulty (SE rating ranges), one thread, and the attempts each took;
-//! with `--serate DIR`, Sudoku Explainer's own rating of those puzzles
-//! (via `xtask/peers/serate.sh`) and the share in range, issue 34's bar
-//! being 95%. Details: `docs/measurements.md`.
+//! `--write FILE` keeps them (`DIFFICULTY PUZZLE RATING` lines) for Sudoku
+//! Explainer to rate (`xtask/peers/serate.sh`), whose share in range is
+//! issue 34's bar (95%). Details: `docs/measurements.md`.
 
 use std::time::Instant;
 
@@ -101,11 +101,25 @@ fn by_difficulty(count: u64) -> Result<Vec<(Difficulty, String, HumanRating)>> {
 
 /// `cargo xtask bench generate [--runs N] [--quick] [--difficulty [--per N]]`.
 pub fn run(args: &[String]) -> Result<()> {
-    let flags = Flags::parse(args, &["--runs", "--per"], &["--quick", "--difficulty"])?;
+    let flags = Flags::parse(
+        args,
+        &["--runs", "--per", "--write"],
+        &["--quick", "--difficulty"],
+    )?;
     if flags.switch("--difficulty") {
         let per: u64 = flags.parsed("--per", 20)?;
         println!("9×9 puzzles by difficulty, one thread (seed 34)");
-        by_difficulty(per)?;
+        let made = by_difficulty(per)?;
+        if let Some(path) = flags.value("--write") {
+            // `DIFFICULTY PUZZLE RATING` lines, for Sudoku Explainer to rate
+            // (`xtask/peers/serate.sh`) and compare.
+            let lines: String = made
+                .iter()
+                .map(|(difficulty, puzzle, rating)| format!("{difficulty} {puzzle} {rating}\n"))
+                .collect();
+            std::fs::write(path, lines).with_context(|| format!("writing {path}"))?;
+            println!("wrote {} puzzles to {path}", made.len());
+        }
         return Ok(());
     }
     let runs: usize = flags.parsed("--runs", 3)?;
