@@ -4,10 +4,14 @@
 # jar lives outside the repository and is never shipped (SukakuExplainer is
 # LGPL; nothing of it is copied here).
 #
-#   serate.sh build [SOURCE]   builds $SERATE_DIR/SukakuExplainer.jar from
+#   serate.sh build [SOURCE [REV]]
+#                              builds $SERATE_DIR/SukakuExplainer.jar from
 #                              SOURCE: a source folder (holding diuf/) or a
-#                              git repository (its HEAD); default the mirror
-#                              /work/.mirror/SudokuMonster+SukakuExplainer/repo
+#                              git repository (its REV, default HEAD);
+#                              default the mirror
+#                              /work/.mirror/SudokuMonster+SukakuExplainer/repo.
+#                              se_rated.txt's ratings are v1.15.10's (all
+#                              1,587 agree); HEAD (1.18.1) rates 42 lower
 #   serate.sh run FILE [OPT]   rates each puzzle of FILE (the first
 #                              81-character field of each line, so
 #                              se_rated.txt's "hash puzzle rating" lines do;
@@ -27,6 +31,7 @@ mirror=/work/.mirror/SudokuMonster+SukakuExplainer/repo
 
 build() {
     source=${1:-$mirror}
+    rev=${2:-HEAD}
     repo=$(git -C "$(dirname "$0")" rev-parse --show-toplevel 2>/dev/null || echo /nonexistent)
     case "$(realpath -m "$dir")/" in
     "$(realpath -m "$repo")"/*) echo "serate.sh: SERATE_DIR $dir is inside the repository" >&2; exit 2 ;;
@@ -36,7 +41,7 @@ build() {
     if [ -d "$source/diuf" ]; then
         cp -r "$source/diuf" "$dir/src/"
     else
-        git -C "$source" archive HEAD | tar -x -C "$dir/src"
+        git -C "$source" archive "$rev" | tar -x -C "$dir/src"
     fi
     # The sources are Latin-1 (a few comments and strings say so).
     (cd "$dir/src" && find diuf -name '*.java' >../sources.txt &&
@@ -70,5 +75,5 @@ case "${1:-}" in
 build) shift; build "$@" ;;
 run) shift; [ $# -ge 1 ] || { echo "usage: serate.sh run FILE [OPTION ...]" >&2; exit 2; }; run "$@" ;;
 jar) echo "$jar" ;;
-*) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+*) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0" >&2; exit 2 ;;
 esac
