@@ -183,8 +183,8 @@ pub fn check_path(
         if step.placements.is_empty() && step.eliminations.is_empty() {
             return Err(error(at, Fault::Empty));
         }
-        let moves = step.placements.iter().chain(&step.eliminations);
-        if let Some(&(cell, digit)) = moves.clone().find(|&&m| !grid.in_range(m)) {
+        let mut moves = step.placements.iter().chain(&step.eliminations);
+        if let Some(&(cell, digit)) = moves.find(|&&m| !grid.in_range(m)) {
             return Err(error(at, Fault::OutOfRange { cell, digit }));
         }
         for &(cell, digit) in &step.placements {
@@ -204,8 +204,8 @@ pub fn check_path(
             return Err(error(at, fault));
         }
         for &(cell, digit) in &step.eliminations {
-            // A filled cell has no candidates left, so the elimination is
-            // a no-op there, but the true digit is still never removable.
+            // A filled cell keeps no candidates: removing its digit there
+            // (as some techniques list it) takes nothing away.
             if digit == solution[cell] && grid.values[cell] == 0 {
                 return Err(error(at, Fault::TrueDigitEliminated { cell, digit }));
             }

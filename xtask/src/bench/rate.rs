@@ -167,6 +167,8 @@ fn spearman(a: &[f64], b: &[f64]) -> Option<f64> {
 
 /// One puzzle rated by us (and by serate when run).
 struct Rating {
+    /// The puzzle's line in `se_rated.txt`.
+    line: usize,
     se: u16,
     /// Our rating in tenths, [`UNSOLVED`] when not solved.
     ours: u16,
@@ -191,6 +193,7 @@ fn rate_ours(puzzles: &[SePuzzle]) -> Vec<Rating> {
             let rated = rate(&geometry, &p.cells, Catalogue::Rating);
             let time = start.elapsed();
             Rating {
+                line: p.line,
                 se: p.se,
                 ours: if rated.solved {
                     rated.rating.0
@@ -301,6 +304,9 @@ fn mean(values: impl Iterator<Item = f64>) -> String {
     }
 }
 
+/// How many of the puzzles furthest from SE's rating are listed.
+const LISTED: usize = 5;
+
 /// Whether a rating in tenths is within a tenth of SE's.
 fn near(ours: u16, se: u16) -> bool {
     ours.abs_diff(se) <= 1
@@ -333,9 +339,14 @@ fn report(ratings: &[Rating], whole_file: bool) {
             .iter()
             .filter(|r| r.serate.is_some_and(|(s, _)| s == r.se))
             .count();
+        let same = ratings
+            .iter()
+            .filter(|r| r.serate.is_some_and(|(s, _)| s == r.ours))
+            .count();
         println!(
-            "serate agrees with the file on {agree} of {n} ({}%)",
-            percent(agree, n)
+            "serate agrees with the file on {agree} of {n} ({}%), with ours on {same} ({}%)",
+            percent(agree, n),
+            percent(same, n)
         );
     }
 
@@ -394,6 +405,23 @@ fn report(ratings: &[Rating], whole_file: bool) {
         println!(
             "bar: all of se_rated.txt in ≤ {BAR_SECONDS} s: {}",
             if met { "met" } else { "not met" }
+        );
+    }
+}
+
+/// Lists the [`LISTED`] puzzles whose rating is furthest from SE's.
+fn list_furthest(ratings: &[Rating]) {
+    let mut furthest: Vec<&Rating> = ratings.iter().filter(|r| r.ours != r.se).collect();
+    furthest.sort_by_key(|r| std::cmp::Reverse(r.ours.abs_diff(r.se)));
+    for r in furthest.iter().take(LISTED) {
+        let ours = match r.solved {
+            true => format!("{:.1}", f64::from(r.ours) / 10.0),
+            false => "unsolved".into(),
+        };
+        println!(
+            "  far from SE: se_rated.txt line {}: SE {:.1}, ours {ours}",
+            r.line,
+            f64::from(r.se) / 10.0
         );
     }
 }
@@ -461,6 +489,7 @@ pub fn run(args: &[String]) -> Result<()> {
         );
     }
     report(&ratings, per_band.is_none());
+    list_furthest(&ratings);
     Ok(())
 }
 
