@@ -20,6 +20,7 @@ pub mod harness;
 mod play;
 mod propagate;
 mod radar;
+mod rate;
 mod shard;
 mod sudoku;
 mod target;
@@ -88,6 +89,13 @@ pub const WORKLOADS: &[Command] = &[
         usage: "[--runs N] [--quick] [--bin PATH] [--dlx2 PATH] [--dlx3 PATH] [FILE ...]",
         summary: "`cover exact` on the colour and multiplicity files beside Knuth's DLX2, DLX3",
         run: xcc::run,
+    },
+    Command {
+        name: "rate",
+        usage: "[--quick] [--sample N] [--serate JAR] | --complete [--quick]",
+        summary: "the human-logic rating against SE's on se_rated.txt, beside SE's serate; \
+                  --complete: every path checked against the solution",
+        run: rate::run,
     },
 ];
 
