@@ -24,12 +24,18 @@
 //! path ([`Catalogue::Rating`]).
 
 mod board;
+mod exclusion;
+mod fish;
+mod intersections;
+mod singles;
 mod solver;
 mod step;
+mod subsets;
 #[cfg(test)]
 pub(crate) mod testing;
 #[cfg(test)]
 mod tests;
+mod uniqueness;
 
 pub use board::Board;
 pub use solver::{next_step, rate, Catalogue, Rated};
