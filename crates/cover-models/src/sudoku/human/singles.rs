@@ -65,8 +65,8 @@ pub(super) fn naked_singles(board: &Board, out: &mut Vec<Step>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{board_before, nine, solution, walk};
-    use super::super::{Catalogue, Technique};
+    use super::super::testing::nine;
+    use super::super::Technique;
     use super::*;
 
     #[test]
@@ -80,31 +80,5 @@ mod tests {
         assert_eq!(found[0].technique, Technique::FullHouse);
         assert_eq!(found[0].placements, vec![Candidate::new(80, 9)]);
         assert_eq!(found[0].rating.0, 10);
-    }
-
-    #[test]
-    fn singles_alone_solve_an_easy_puzzle_soundly() {
-        // SE 1.2: hidden singles in boxes (and full houses) suffice.
-        let line =
-            "000105000140000670080002400063070010900000003010090520007200080026000035000409000";
-        let rated = walk(line, Catalogue::Rating);
-        assert!(rated.solved);
-        let truth = solution(line);
-        assert_eq!(rated.grid, truth);
-        assert!(rated.rating.0 <= 23);
-    }
-
-    #[test]
-    fn a_naked_single_fires_where_no_hidden_single_is_left() {
-        let geometry = nine();
-        let line =
-            "000105000140000670080002400063070010900000003010090520007200080026000035000409000";
-        if let Some((board, step)) = board_before(&geometry, line, Catalogue::Rating, |s| {
-            s.technique == Technique::NakedSingle
-        }) {
-            let mut found = Vec::new();
-            naked_singles(&board, &mut found);
-            assert_eq!(found[0], step);
-        }
     }
 }
