@@ -27,6 +27,9 @@ impl CellSet {
     fn new(cells: usize) -> CellSet {
         CellSet(vec![0; cells.div_ceil(64)])
     }
+    fn clear(&mut self) {
+        self.0.fill(0);
+    }
     fn insert(&mut self, cell: usize) {
         self.0[cell / 64] |= 1 << (cell % 64);
     }
@@ -61,7 +64,8 @@ fn aligned_exclusion(board: &Board, degree: usize, out: &mut Vec<Step>) {
     let geometry = board.geometry();
     let cells = board.side() * board.side();
     let mut bases = Vec::new();
-    let mut is_base = CellSet::new(cells);
+    // Each cell's place in `bases`, if it is one.
+    let mut base_at = vec![usize::MAX; cells];
     for cell in 0..cells {
         if board.candidates(cell).count_ones() < 2 {
             continue;
@@ -83,21 +87,26 @@ fn aligned_exclusion(board: &Board, degree: usize, out: &mut Vec<Step>) {
         for &e in &excluders {
             excluder_set.insert(e);
         }
-        is_base.insert(cell);
+        base_at[cell] = bases.len();
         bases.push(Base {
             cell,
             excluders,
             excluder_set,
         });
     }
+    let mut common = CellSet::new(cells);
+    let mut common3 = CellSet::new(cells);
+    let mut seen = CellSet::new(cells);
+    let mut scratch = Vec::new();
     // Pairs of bases as SE takes them: (0,1), (0,2), (1,2), (0,3)…
     for second in 1..bases.len() {
         for first in 0..second {
             let (a, b) = (&bases[first], &bases[second]);
-            let mut common = a.excluder_set.clone();
+            common.clone_from(&a.excluder_set);
             common.intersect(&b.excluder_set);
             if degree == 2 {
-                if let Some(step) = exclusion_step(board, &[a.cell, b.cell], &common) {
+                if let Some(step) = exclusion_step(board, &[a.cell, b.cell], &common, &mut scratch)
+                {
                     out.push(step);
                     return;
                 }
@@ -105,22 +114,20 @@ fn aligned_exclusion(board: &Board, degree: usize, out: &mut Vec<Step>) {
             }
             // The third cell: a base among the excluders of the first two,
             // the first's excluders before the second's.
-            let mut seen = CellSet::new(cells);
-            let tails = a
-                .excluders
-                .iter()
-                .chain(&b.excluders)
-                .copied()
-                .filter(|&c| {
-                    let fresh = !seen.contains(c);
-                    seen.insert(c);
-                    fresh && is_base.contains(c) && c != a.cell && c != b.cell
-                });
-            for tail in tails.collect::<Vec<_>>() {
-                let base = bases.iter().find(|x| x.cell == tail).expect("a base");
-                let mut common = common.clone();
-                common.intersect(&base.excluder_set);
-                if let Some(step) = exclusion_step(board, &[a.cell, b.cell, tail], &common) {
+            seen.clear();
+            for &tail in a.excluders.iter().chain(&b.excluders) {
+                if seen.contains(tail) {
+                    continue;
+                }
+                seen.insert(tail);
+                let at = base_at[tail];
+                if at == usize::MAX || tail == a.cell || tail == b.cell {
+                    continue;
+                }
+                common3.clone_from(&common);
+                common3.intersect(&bases[at].excluder_set);
+                let triple = [a.cell, b.cell, tail];
+                if let Some(step) = exclusion_step(board, &triple, &common3, &mut scratch) {
                     out.push(step);
                     return;
                 }
@@ -130,50 +137,77 @@ fn aligned_exclusion(board: &Board, degree: usize, out: &mut Vec<Step>) {
 }
 
 /// The step of `cells` against the `excluders` they share (two or more):
-/// the candidates no possible combination uses.
-fn exclusion_step(board: &Board, cells: &[usize], excluders: &CellSet) -> Option<Step> {
+/// the candidates no possible combination uses. `scratch` holds the
+/// excluders' candidates.
+fn exclusion_step(
+    board: &Board,
+    cells: &[usize],
+    excluders: &CellSet,
+    scratch: &mut Vec<u64>,
+) -> Option<Step> {
     if excluders.len() < 2 {
         return None;
     }
     let geometry = board.geometry();
-    let excluder_masks: Vec<u64> = excluders.iter().map(|e| board.candidates(e)).collect();
-    let masks: Vec<u64> = cells.iter().map(|&c| board.candidates(c)).collect();
-    let mut used = vec![0u64; cells.len()];
-    let mut digits = vec![0u8; cells.len()];
-    let mut visit = |digits: &[u8]| {
-        for i in 0..digits.len() {
-            for j in i + 1..digits.len() {
-                if digits[i] == digits[j] && geometry.sees(cells[i], cells[j]) {
-                    return;
+    let mut masks = [0u64; 3];
+    for (m, &c) in masks.iter_mut().zip(cells) {
+        *m = board.candidates(c);
+    }
+    // An excluder with a digit no base cell holds never empties.
+    let reach = masks.iter().fold(0, |a, &m| a | m);
+    scratch.clear();
+    scratch.extend(
+        excluders
+            .iter()
+            .map(|e| board.candidates(e))
+            .filter(|&e| e & !reach == 0),
+    );
+    let n = cells.len();
+    // Whether cells i and j see each other: then they cannot share a digit.
+    let sees = |i: usize, j: usize| geometry.sees(cells[i], cells[j]);
+    let see = [sees(0, 1), n == 3 && sees(0, 2), n == 3 && sees(1, 2)];
+    let blocked = |combination: u64| scratch.iter().any(|&e| e & !combination == 0);
+    let mut used = [0u64; 3];
+    for d0 in bits(masks[0]) {
+        let m0 = 1u64 << d0;
+        for d1 in bits(masks[1]) {
+            let m1 = 1u64 << d1;
+            if see[0] && m0 == m1 {
+                continue;
+            }
+            if n == 2 {
+                if !blocked(m0 | m1) {
+                    used[0] |= m0;
+                    used[1] |= m1;
                 }
+                continue;
+            }
+            for d2 in bits(masks[2]) {
+                let m2 = 1u64 << d2;
+                if (see[1] && m0 == m2) || (see[2] && m1 == m2) || blocked(m0 | m1 | m2) {
+                    continue;
+                }
+                used[0] |= m0;
+                used[1] |= m1;
+                used[2] |= m2;
             }
         }
-        let combination = digits.iter().fold(0u64, |m, &d| m | 1 << (d - 1));
-        if excluder_masks.iter().any(|&e| e & !combination == 0) {
-            return;
-        }
-        for (u, &d) in used.iter_mut().zip(digits) {
-            *u |= 1 << (d - 1);
-        }
+    }
+    if (0..n).all(|i| masks[i] & !used[i] == 0) {
+        return None;
+    }
+    let (technique, rating) = if n == 2 {
+        (Technique::AlignedPairExclusion, 62)
+    } else {
+        (Technique::AlignedTripleExclusion, 75)
     };
-    combinations(&masks, 0, &mut digits, &mut visit);
-    let mut step = Step::new(
-        if cells.len() == 2 {
-            Technique::AlignedPairExclusion
-        } else {
-            Technique::AlignedTripleExclusion
-        },
-        if cells.len() == 2 { 62 } else { 75 },
-    );
+    let mut step = Step::new(technique, rating);
     for (i, &cell) in cells.iter().enumerate() {
         for b in bits(masks[i] & !used[i]) {
             step.eliminations.push(Candidate::new(cell, b as u8 + 1));
         }
         step.pattern.cells.push(cell as u16);
         step.pattern.digits |= masks[i];
-    }
-    if step.eliminations.is_empty() {
-        return None;
     }
     for e in excluders.iter() {
         step.pattern.cells.push(e as u16);
@@ -182,16 +216,4 @@ fn exclusion_step(board: &Board, cells: &[usize], excluders: &CellSet) -> Option
         }
     }
     Some(step)
-}
-
-/// Calls `visit` with every choice of one candidate per mask.
-fn combinations(masks: &[u64], at: usize, digits: &mut [u8], visit: &mut impl FnMut(&[u8])) {
-    if at == masks.len() {
-        visit(digits);
-        return;
-    }
-    for b in bits(masks[at]) {
-        digits[at] = b as u8 + 1;
-        combinations(masks, at + 1, digits, visit);
-    }
 }

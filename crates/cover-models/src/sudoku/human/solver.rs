@@ -43,8 +43,10 @@ pub enum Catalogue {
 
 /// A family of techniques and the function that finds its steps.
 pub(super) struct Finder {
-    /// Pushes the steps found on a board. A family whose steps are all
-    /// worth the same may stop at its first.
+    /// Pushes the steps found on a board, in Sudoku Explainer's scanning
+    /// order; [`next_step`] takes the easiest, the first among equals. A
+    /// family whose steps are all worth the same stops at its first, as
+    /// SE's rating loop does.
     pub(super) find: fn(&Board, &mut Vec<Step>),
     /// Whether Sudoku Explainer's default set has it.
     pub(super) in_rating: bool,
