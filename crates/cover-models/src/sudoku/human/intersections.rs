@@ -16,6 +16,11 @@ const PASSES: [(usize, usize); 4] = [(2, 1), (2, 0), (1, 2), (0, 2)];
 /// Direct Pointing (1.7) and Direct Claiming (1.9): a locked digit whose
 /// removal would leave a hidden single in another unit of the first kind.
 /// As in SE, the step only places that single; the removals stay undone.
+///
+/// On a consistent board a Direct Claiming never comes first: the stack
+/// (or band) of its line holds a third box whose digit is then confined
+/// to one line, a Direct Pointing (or hidden single) on the same cell,
+/// which SE tries before.
 pub(super) fn direct_intersections(board: &Board, out: &mut Vec<Step>) {
     scan(board, true, out);
 }

@@ -365,3 +365,18 @@ fn a_hard_puzzle_walks_soundly_as_far_as_the_techniques_go() {
         Catalogue::Teaching,
     );
 }
+
+#[test]
+fn a_four_by_four_puzzle_is_solved_to_a_valid_grid() {
+    use crate::sudoku::logic::Geometry;
+    use crate::sudoku::Size;
+    let geometry = Geometry::new(Size::new(2).unwrap());
+    // One solution: 1234/3412/2143/4321.
+    let puzzle = [1, 0, 0, 0, 3, 0, 0, 2, 0, 0, 0, 3, 0, 0, 2, 0];
+    let rated = super::rate(&geometry, &puzzle, Catalogue::Teaching);
+    assert!(rated.solved);
+    assert_eq!(
+        rated.grid,
+        vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
+    );
+}

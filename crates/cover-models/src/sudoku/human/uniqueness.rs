@@ -538,7 +538,9 @@ pub(super) fn bug(board: &Board, out: &mut Vec<Step>) {
         Some(set) => (0..cells).filter(|&c| set[c]).collect(),
         None => Vec::new(),
     };
-    let step = if bug_cells.len() == 1 {
+    // SE counts no extra for cells added as the one digit's (see above);
+    // alone, such a cell would lose every candidate: not a BUG type 1.
+    let step = if bug_cells.len() == 1 && all_bug_values != 0 {
         let cell = bug_cells[0];
         let mut step = bug_step(Technique::Bug, 56, &bug_cells, all_bug_values);
         step.eliminations = bits(board.candidates(cell) & !all_bug_values)
