@@ -380,3 +380,32 @@ fn a_four_by_four_puzzle_is_solved_to_a_valid_grid() {
         vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]
     );
 }
+
+#[test]
+fn a_sixteen_by_sixteen_puzzle_is_solved_to_a_valid_grid() {
+    use crate::sudoku::logic::Geometry;
+    use crate::sudoku::Size;
+    let geometry = Geometry::new(Size::new(4).unwrap());
+    // Gecode's sudoku example 1 (MIT); A = 10 … G = 16.
+    let line = "D92.....G...43..4CF.....9D.2.6EB.E.1....F.8BC..AG56.....A3C....1.7G5A8....61....2...C....B7.......AE.964..G......F9.5.7.4............29....A.C..........645D.1......D....1.C.B7F.....E.C2G...8A9B..9.G52.....EF6.256..F.....D.B.E13.6.D........7A...8BC3....954.";
+    let puzzle: Vec<u8> = line
+        .bytes()
+        .map(|b| match b {
+            b'.' => 0,
+            b'1'..=b'9' => b - b'0',
+            _ => b - b'A' + 10,
+        })
+        .collect();
+    let rated = super::rate(&geometry, &puzzle, Catalogue::Teaching);
+    assert!(rated.solved);
+    for (given, got) in puzzle.iter().zip(&rated.grid) {
+        assert!(*given == 0 || given == got);
+    }
+    for unit in 0..geometry.units() {
+        let seen = geometry
+            .unit_cells(unit)
+            .iter()
+            .fold(0u64, |m, &c| m | 1 << rated.grid[usize::from(c)]);
+        assert_eq!(seen, 0x1_fffe, "unit {unit}");
+    }
+}
