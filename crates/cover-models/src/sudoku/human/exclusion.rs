@@ -66,7 +66,7 @@ fn aligned_exclusion(board: &Board, degree: usize, out: &mut Vec<Step>) {
     let mut bases = Vec::new();
     // Each cell's place in `bases`, if it is one.
     let mut base_at = vec![usize::MAX; cells];
-    for cell in 0..cells {
+    for (cell, at) in base_at.iter_mut().enumerate() {
         if board.candidates(cell).count_ones() < 2 {
             continue;
         }
@@ -87,7 +87,7 @@ fn aligned_exclusion(board: &Board, degree: usize, out: &mut Vec<Step>) {
         for &e in &excluders {
             excluder_set.insert(e);
         }
-        base_at[cell] = bases.len();
+        *at = bases.len();
         bases.push(Base {
             cell,
             excluders,
