@@ -112,6 +112,10 @@ fn aligned_exclusion(board: &Board, degree: usize, out: &mut Vec<Step>) {
                 }
                 continue;
             }
+            // A third cell only narrows the shared excluders.
+            if common.len() < 2 {
+                continue;
+            }
             // The third cell: a base among the excluders of the first two,
             // the first's excluders before the second's.
             seen.clear();

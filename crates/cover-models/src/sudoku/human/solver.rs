@@ -21,6 +21,11 @@
 //!   skipped by [`Catalogue::Rating`], so ratings never see them.
 //! - Steps are the same on every size, scanned in the same order; SE only
 //!   knows 9×9.
+//! - A BUG whose only extra cell was added as "the one digit's" (SE counts
+//!   no extra digit for it) is no type 1: SE would remove every candidate
+//!   of that cell.
+//! - SE stops a puzzle no technique solves at 20.0 ("beyond solver");
+//!   [`rate`] returns the hardest step taken and `solved: false`.
 
 use std::collections::BTreeMap;
 
@@ -88,6 +93,7 @@ pub(super) const FINDERS: &[Finder] = &[
     // single-digit: Turbot Fish, SE's 2 strong-linked fish (4.0-4.3)
     // wings: XY-Wing (4.2)
     // wings: XYZ-Wing (4.4)
+    // wings (teaching): W-Wing, where its value puts it
     teaching(fish::finned_swordfish), // 4.4, sashimi 4.5
     rated(uniqueness::unique_loops),  // 4.5-5.0 and up by type
     rated(subsets::naked_quads),      // 5.0
@@ -100,6 +106,8 @@ pub(super) const FINDERS: &[Finder] = &[
     // single-digit: 4 strong-linked fish (5.8-6.1)
     // wings: VWXYZ-Wing (6.2-6.4)
     rated(exclusion::aligned_pair_exclusion), // 6.2
+    // colouring, als (teaching): Simple and Multi-Colouring, ALS-XZ,
+    // ALS-XY-Wing, where their values put them
     // wings: UVWXYZ-Wing (6.6)
     // Chaining producers (SE sorts each one's findings by difficulty).
     // chains: Forcing Chains & Cycles (X-Cycles, Y-Cycles, forcing X/XY chains: 6.5 up)
