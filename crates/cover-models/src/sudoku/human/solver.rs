@@ -95,14 +95,14 @@ pub(super) const FINDERS: &[Finder] = &[
     // wings: XYZ-Wing (4.4)
     // wings (teaching): W-Wing, where its value puts it
     teaching(fish::finned_swordfish), // 4.4, sashimi 4.5
-    rated(uniqueness::unique_loops),  // 4.5-5.0 and up by type
+    rated(uniqueness::unique_loops),  // 4.5 up: length, type 3's set
     rated(subsets::naked_quads),      // 5.0
     rated(fish::jellyfish),           // 5.2
     rated(subsets::hidden_quads),     // 5.4
     teaching(fish::finned_jellyfish), // 5.4, sashimi 5.5
     // single-digit: 3 strong-linked fish (5.4-5.7)
     // wings: WXYZ-Wing (5.5-5.6)
-    rated(uniqueness::bug), // 5.6-6.0
+    rated(uniqueness::bug), // 5.6-6.2
     // single-digit: 4 strong-linked fish (5.8-6.1)
     // wings: VWXYZ-Wing (6.2-6.4)
     rated(exclusion::aligned_pair_exclusion), // 6.2
@@ -112,12 +112,13 @@ pub(super) const FINDERS: &[Finder] = &[
     // Chaining producers (SE sorts each one's findings by difficulty).
     // chains: Forcing Chains & Cycles (X-Cycles, Y-Cycles, forcing X/XY chains: 6.5 up)
     // wings: TUVWXYZ-Wing (7.5)
-    rated(exclusion::aligned_triple_exclusion), // 7.5
-                                                // chains: Nishio Forcing Chains (7.5 up)
-                                                // chains: Multiple Forcing Chains (cell, region: 8.0 up)
-                                                // chains: Dynamic Forcing Chains (8.5 up)
-                                                // chains: Dynamic Forcing Chains (+) (9.0 up)
-                                                // chains: Nested Forcing Chains (9.5 up)
+    // Aligned Triple Exclusion (7.5)
+    rated(exclusion::aligned_triple_exclusion),
+    // chains: Nishio Forcing Chains (7.5 up)
+    // chains: Multiple Forcing Chains (cell, region: 8.0 up)
+    // chains: Dynamic Forcing Chains (8.5 up)
+    // chains: Dynamic Forcing Chains (+) (9.0 up)
+    // chains: Nested Forcing Chains (9.5 up)
 ];
 
 fn finders(catalogue: Catalogue) -> impl Iterator<Item = &'static Finder> {
