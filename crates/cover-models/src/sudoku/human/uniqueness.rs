@@ -286,23 +286,21 @@ fn type_3(
                     {
                         continue;
                     }
+                    // SE's plain-sudoku rule: the set's digits go from the
+                    // unit's other cells (not from cells elsewhere that see them).
                     let mut step = loop_step(board, ring, pair, degree as u16 - 1);
-                    for b in bits(union) {
-                        let digit = b as u8 + 1;
-                        let mut holders: Vec<usize> = others
-                            .iter()
-                            .copied()
-                            .filter(|&c| board.has(c, digit))
-                            .collect();
-                        holders.extend([c1, c2].into_iter().filter(|&c| board.has(c, digit)));
-                        step.eliminations.extend(
-                            seen_by_all(board, &holders, digit).map(|c| Candidate::new(c, digit)),
-                        );
+                    for (i, &cell) in cells.iter().enumerate() {
+                        let cell = usize::from(cell);
+                        if set >> i & 1 == 1 || cell == c2 {
+                            continue;
+                        }
+                        for b in bits(board.candidates(cell) & union) {
+                            step.eliminations.push(Candidate::new(cell, b as u8 + 1));
+                        }
                     }
                     if step.eliminations.is_empty() {
                         continue;
                     }
-                    step.eliminations.sort_unstable();
                     step.pattern.units.push(unit as u16);
                     step.pattern.digits |= union;
                     step.pattern.cells.extend(others.iter().map(|&c| c as u16));
@@ -640,26 +638,20 @@ fn bug_type_3(board: &Board, bug_cells: &[usize], all: u64, common: &[usize]) ->
                     continue;
                 }
                 let set = others | all;
+                // SE's plain-sudoku rule: the set's digits go from the other
+                // cells of the unit that see every BUG cell.
                 let mut step = bug_step(Technique::Bug, 57 + degree as u16 - 1, bug_cells, all);
-                for b in bits(set) {
-                    let digit = b as u8 + 1;
-                    let holders: Vec<usize> = naked
-                        .iter()
-                        .chain(bug_cells)
-                        .copied()
-                        .filter(|&c| board.has(c, digit))
-                        .collect();
-                    if holders.is_empty() {
+                for &cell in &region {
+                    if naked.contains(&cell) {
                         continue;
                     }
-                    step.eliminations.extend(
-                        seen_by_all(board, &holders, digit).map(|c| Candidate::new(c, digit)),
-                    );
+                    for b in bits(board.candidates(cell) & set) {
+                        step.eliminations.push(Candidate::new(cell, b as u8 + 1));
+                    }
                 }
                 if step.eliminations.is_empty() {
                     continue;
                 }
-                step.eliminations.sort_unstable();
                 step.pattern.cells.extend(naked.iter().map(|&c| c as u16));
                 step.pattern.units.push(unit as u16);
                 step.pattern.digits |= set;
