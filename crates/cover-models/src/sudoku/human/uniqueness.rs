@@ -228,9 +228,10 @@ fn seen_by_all<'a>(
 }
 
 /// Type 3: the two extra cells act as one cell holding their extra digits,
-/// which with other cells of a unit they share forms a naked set (SE's
-/// first per loop, smallest first), or with their loop digits a hidden
-/// set; the set's removals follow.
+/// which with other cells of a unit they share forms a naked set (its
+/// digits go from the unit's other cells), or with their loop digits a
+/// hidden set (its cells lose their other digits); per loop SE keeps the
+/// first of each, smallest first.
 fn type_3(
     board: &Board,
     ring: &[usize],
@@ -603,7 +604,7 @@ fn bug_type_4(board: &Board, bug_cells: &[usize], bug_values: &[u64], all: u64) 
 
 /// Type 3: the BUG cells, all in one unit, act as one cell holding their
 /// extras, which with other cells of the unit seeing them all forms a
-/// naked set.
+/// naked set; its digits go from the unit's other cells that see them all.
 fn bug_type_3(board: &Board, bug_cells: &[usize], all: u64, common: &[usize]) -> Option<Step> {
     let geometry = board.geometry();
     for degree in 2..=6usize {
