@@ -3,9 +3,9 @@
 //! every step of those paths agrees with the solution found by search, and
 //! puzzles our techniques solve get SE's rating.
 
-use super::solver::subsets;
+use super::solver::{next_step, subsets};
 use super::testing::{assert_sound, board_before, nine, solution, walk};
-use super::{Catalogue, Rating, Technique};
+use super::{Board, Catalogue, Rating, Technique};
 
 /// Puzzles of se_rated.txt with SE's rating, each solved by this module's
 /// techniques alone with that rating.
@@ -407,5 +407,133 @@ fn a_sixteen_by_sixteen_puzzle_is_solved_to_a_valid_grid() {
             .iter()
             .fold(0u64, |m, &c| m | 1 << rated.grid[usize::from(c)]);
         assert_eq!(seen, 0x1_fffe, "unit {unit}");
+    }
+}
+
+/// A position Sudoku Explainer reached on an se_rated puzzle (values, and
+/// candidate masks with digit `d` in bit `d - 1`) and the step it took
+/// there, printed from SukakuExplainer's own rating loop.
+struct SeState {
+    values: &'static str,
+    candidates: &'static str,
+    rating: u16,
+    eliminations: &'static str,
+    placement: &'static str,
+}
+
+const SE_STATES: &[SeState] = &[
+    // SE: UniqueLoopType3NakedHint
+    SeState {
+        values: "640000072320060008007020360294080710000201000100040205002050400400032050536000920",
+        candidates: "0,0,401,405,257,404,17,0,0,0,0,273,89,0,344,17,264,0,384,145,0,153,0,152,0,0,264,0,0,0,52,0,52,0,0,36,192,240,148,0,320,0,160,396,264,0,224,132,356,0,356,0,388,0,448,193,0,289,0,288,0,132,101,0,193,385,352,0,0,160,0,97,0,0,0,136,65,136,0,0,65",
+        rating: 46,
+        eliminations: "r3c2-8",
+        placement: "",
+    },
+    // SE: UniqueLoopType3HiddenHint
+    SeState {
+        values: "300504006401000700026010040602095470035470060704000501068040920243000607000206004",
+        candidates: "0,448,320,0,130,0,131,385,0,0,144,0,420,166,390,0,404,390,400,0,0,452,0,452,132,0,404,0,129,0,133,0,0,0,0,132,385,0,0,0,0,129,130,0,386,0,384,0,164,166,134,0,388,0,17,0,0,69,0,69,0,0,20,0,0,0,385,144,384,0,145,0,257,337,320,0,148,0,133,149,0",
+        rating: 45,
+        eliminations: "r6c2-8",
+        placement: "",
+    },
+    // SE: Bug3Hint
+    SeState {
+        values: "862705901190600500750192086040309805905800004381500090430200059008957003509463208",
+        candidates: "0,0,0,0,12,0,0,12,0,0,0,12,0,140,136,0,66,66,0,0,12,0,0,0,12,0,0,34,0,96,0,67,0,0,3,0,0,66,0,0,66,33,5,36,0,0,0,0,0,10,40,96,0,66,0,0,96,0,129,129,96,0,0,34,3,0,0,0,0,9,40,0,0,65,0,0,0,0,0,65,0",
+        rating: 58,
+        eliminations: "r1c5-4,r5c5-2",
+        placement: "",
+    },
+    // SE: Bug1Hint
+    SeState {
+        values: "062470150001065204504002036047000002603204005258796341430821007820607410006049020",
+        candidates: "260,0,0,0,0,132,0,0,384,68,384,0,260,0,0,0,192,0,0,192,0,257,129,0,320,0,0,257,0,0,21,20,132,160,288,0,0,257,0,0,129,0,320,192,0,0,0,0,0,0,0,0,0,0,0,0,272,0,0,0,48,288,0,0,0,272,0,20,0,0,0,260,65,65,0,20,0,0,144,0,132",
+        rating: 56,
+        eliminations: "r4c4-1,r4c4-5",
+        placement: "",
+    },
+    // SE: UniqueLoopType4Hint
+    SeState {
+        values: "080010030070030040000609000700462000001050600060000070245000068039000420017000953",
+        candidates: "280,0,42,82,0,88,18,0,288,273,0,34,146,0,144,19,0,288,29,18,14,0,10,0,211,129,83,0,272,132,0,0,0,133,385,17,12,258,0,196,0,196,0,384,10,28,0,142,389,384,133,150,0,26,0,0,0,261,320,5,65,0,0,160,0,0,145,192,177,0,0,65,160,0,0,130,10,168,0,0,0",
+        rating: 45,
+        eliminations: "r8c6-8,r9c6-8",
+        placement: "",
+    },
+    // SE: UniqueLoopType2Hint
+    SeState {
+        values: "400030008351849672000050030090513060504786003003924000135298746742365189986471325",
+        candidates: "0,98,320,33,0,66,272,273,0,0,0,0,0,0,0,0,0,0,162,98,448,33,0,66,264,0,9,130,0,192,0,0,0,138,0,72,0,3,0,0,0,0,258,257,0,160,97,0,0,0,0,144,17,65,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0",
+        rating: 45,
+        eliminations: "r3c1-6,r6c2-6",
+        placement: "",
+    },
+    // SE: AlignedExclusionHint
+    SeState {
+        values: "006320190029500030000496000083009250910200063602703908090875000208000509000902000",
+        candidates: "152,88,0,0,0,192,0,0,88,200,0,0,0,129,193,104,0,104,85,84,81,0,0,0,192,194,82,72,0,0,33,41,0,0,0,73,0,0,88,0,152,136,72,0,0,0,24,0,0,25,0,0,9,0,13,0,9,0,0,0,36,11,35,0,100,0,33,45,9,0,72,0,93,124,89,0,44,0,140,136,73",
+        rating: 75,
+        eliminations: "r9c7-4",
+        placement: "",
+    },
+    // SE: AlignedExclusionHint
+    SeState {
+        values: "420910060300478012100062004874156293591237486632894000900740020240680009710029048",
+        candidates: "0,0,208,0,0,20,212,0,80,0,48,304,0,0,0,272,0,0,0,144,464,20,0,0,452,84,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,81,80,81,0,176,180,0,0,21,53,0,17,0,0,20,0,0,17,85,84,0,0,0,52,20,0,0,48,0,0",
+        rating: 62,
+        eliminations: "r3c8-5",
+        placement: "",
+    },
+    // SE: DirectHiddenSetHint
+    SeState {
+        values: "693004085481053062725086340069300000008695200000001600030010006050460800806530020",
+        candidates: "0,0,0,67,66,0,65,0,0,0,0,0,320,0,0,320,0,0,0,0,0,257,0,0,0,0,257,19,0,0,0,74,194,25,81,201,5,73,0,0,0,0,0,69,77,22,72,74,194,74,0,0,340,460,258,0,74,194,0,450,280,336,0,259,0,66,0,0,322,0,325,325,0,73,0,0,0,320,265,0,329",
+        rating: 25,
+        eliminations: "",
+        placement: "r6c4=8",
+    },
+    // SE: DirectLockingHint
+    SeState {
+        values: "010203470004000902600040003040000090000094000007608240701080004008407109403050687",
+        candidates: "400,0,272,0,32,0,0,0,176,148,212,0,209,97,49,0,49,0,0,466,274,465,0,273,144,17,0,151,0,50,85,71,19,212,0,177,151,182,50,85,0,0,212,53,177,277,276,0,0,5,0,0,0,17,0,306,0,260,0,290,20,22,0,18,50,0,0,38,0,0,22,0,0,258,0,257,0,259,0,0,0",
+        rating: 17,
+        eliminations: "",
+        placement: "r6c1=9",
+    },
+];
+
+#[test]
+fn on_positions_sudoku_explainer_reached_the_next_step_is_its_step() {
+    let geometry = nine();
+    for state in SE_STATES {
+        let values: Vec<u8> = state.values.bytes().map(|b| b - b'0').collect();
+        let candidates: Vec<u64> = state
+            .candidates
+            .split(',')
+            .map(|m| m.parse().unwrap())
+            .collect();
+        let board = Board::with_candidates(&geometry, &values, &candidates);
+        let step = next_step(&board, Catalogue::Rating).expect("a step");
+        let name = |c: &super::Candidate, sign: char| {
+            format!(
+                "{}{sign}{}",
+                geometry.cell_name(usize::from(c.cell)),
+                c.digit
+            )
+        };
+        let mut eliminations: Vec<String> =
+            step.eliminations.iter().map(|c| name(c, '-')).collect();
+        eliminations.sort();
+        let placements: Vec<String> = step.placements.iter().map(|c| name(c, '=')).collect();
+        assert_eq!(step.rating, Rating(state.rating), "{}", state.values);
+        assert_eq!(
+            eliminations.join(","),
+            state.eliminations,
+            "{}",
+            state.values
+        );
+        assert_eq!(placements.join(","), state.placement, "{}", state.values);
     }
 }
