@@ -25,17 +25,19 @@ const BOX_ROW_COLUMN: [usize; 3] = [2, 0, 1];
 pub(super) fn unique_loops(board: &Board, out: &mut Vec<Step>) {
     let mut found: Vec<(Step, u8, Vec<usize>)> = Vec::new();
     let cells = board.side() * board.side();
+    let mut search = LoopSearch {
+        board,
+        pair: 0,
+        path: Vec::new(),
+        parities: vec![0; board.geometry().units()],
+        loops: Vec::new(),
+    };
     for start in 0..cells {
         let pair = board.candidates(start);
         if pair.count_ones() != 2 {
             continue;
         }
-        let mut search = LoopSearch {
-            board,
-            pair,
-            path: Vec::new(),
-            loops: Vec::new(),
-        };
+        search.pair = pair;
         search.extend(start, 2, 0, None);
         for ring in std::mem::take(&mut search.loops) {
             if !is_valid_loop(board, &ring) {
@@ -82,6 +84,12 @@ struct LoopSearch<'b, 'g> {
     board: &'b Board<'g>,
     pair: u64,
     path: Vec<usize>,
+    /// For each unit, whether a cell at an even (bit 0) or odd (bit 1)
+    /// place of the path lies in it: a valid loop meets each unit once
+    /// at each parity, so a path meeting one twice at a parity leads to
+    /// no valid loop and SE's search may skip it without changing what
+    /// it keeps.
+    parities: Vec<u8>,
     loops: Vec<Vec<usize>>,
 }
 
@@ -91,7 +99,13 @@ impl LoopSearch<'_, '_> {
     /// still allowed (it may go below zero while the extras are one digit).
     fn extend(&mut self, cell: usize, spare: i32, extra: u64, last_kind: Option<usize>) {
         let geometry = self.board.geometry();
+        let parity = 1u8 << (self.path.len() % 2);
+        for unit in geometry.cell_units(cell) {
+            self.parities[unit] |= parity;
+        }
         self.path.push(cell);
+        // The parity bit of the next place.
+        let next_parity = 1u8 << (self.path.len() % 2);
         for kind in BOX_ROW_COLUMN {
             if Some(kind) == last_kind {
                 continue;
@@ -103,7 +117,12 @@ impl LoopSearch<'_, '_> {
                     self.loops.push(self.path.clone());
                 } else if !self.path.contains(&next) {
                     let candidates = self.board.candidates(next);
-                    if candidates & self.pair != self.pair {
+                    if candidates & self.pair != self.pair
+                        || geometry
+                            .cell_units(next)
+                            .iter()
+                            .any(|&u| self.parities[u] & next_parity != 0)
+                    {
                         continue;
                     }
                     let extra = (extra | candidates) & !self.pair;
@@ -115,6 +134,9 @@ impl LoopSearch<'_, '_> {
             }
         }
         self.path.pop();
+        for unit in geometry.cell_units(cell) {
+            self.parities[unit] &= !parity;
+        }
     }
 }
 
