@@ -141,10 +141,12 @@ fn basic_fish(board: &Board, degree: usize, out: &mut Vec<Step>) {
     }
 }
 
-/// Values of the finned fish, which SE lacks, on its scale: HoDoKu scores
-/// a finned X-Wing below a Swordfish and a sashimi one level with it, and
-/// finned Swordfish and Jellyfish above XY-Wing; SE's steps of those values
-/// are Hidden Pair (3.4), Naked Triple (3.6) and XYZ-Wing (4.4).
+/// Values of the finned fish, which SE lacks, on its scale (sashimi 0.1
+/// above finned): HoDoKu scores a finned X-Wing (130) between X-Wing and
+/// Swordfish, so 3.4, by SE's Hidden Pair; a finned Swordfish (200) above
+/// XY- and XYZ-Wing (160, 180), so 4.4, by SE's XYZ-Wing; a finned
+/// Jellyfish (250) above Jellyfish, so 5.4, by SE's Hidden Quad.
+/// SudokuWiki ranks them all later (Extreme), HoDoKu's order is kept.
 const FINNED_RATINGS: [(Technique, u16, Technique, u16); 3] = [
     (Technique::FinnedXWing, 34, Technique::SashimiXWing, 35),
     (
