@@ -24,6 +24,7 @@
 //! path ([`Catalogue::Rating`]).
 
 mod board;
+mod chains;
 mod solver;
 mod step;
 #[cfg(test)]

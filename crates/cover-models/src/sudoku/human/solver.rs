@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use crate::sudoku::logic::Geometry;
 
 use super::board::Board;
+use super::chains;
 use super::step::{Rating, Step, Technique};
 
 /// Which techniques a solver may use.
@@ -31,7 +32,28 @@ pub(super) struct Finder {
 }
 
 /// Every family, in the order they are tried.
-pub(super) const FINDERS: &[Finder] = &[];
+pub(super) const FINDERS: &[Finder] = &[
+    Finder {
+        find: chains::cycles_and_forcing_chains,
+        in_rating: true,
+    },
+    Finder {
+        find: chains::nishio_forcing_chains,
+        in_rating: true,
+    },
+    Finder {
+        find: chains::multiple_forcing_chains,
+        in_rating: true,
+    },
+    Finder {
+        find: chains::dynamic_forcing_chains,
+        in_rating: true,
+    },
+    Finder {
+        find: chains::dynamic_plus_forcing_chains,
+        in_rating: true,
+    },
+];
 
 fn finders(catalogue: Catalogue) -> impl Iterator<Item = &'static Finder> {
     FINDERS

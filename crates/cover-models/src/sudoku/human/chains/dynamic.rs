@@ -1,0 +1,268 @@
+//! The propagation of one assumption ("this candidate is true", or
+//! "false") to everything it forces, as Sudoku Explainer's chaining does
+//! it: a queue of "on" and "off" nodes, each kept with its parents so the
+//! chains can be drawn and their complexity counted.
+//!
+//! Static mode reads the links of the grid as it is; dynamic mode takes
+//! each "off" out of a working copy so later links see the changed grid
+//! (then a node also rests on the candidates already taken out, its hidden
+//! parents). From level 1 ("+"), when the queue runs dry the set-based
+//! rules of [`super::plus`] (locking, hidden and naked pairs, X-Wing) run
+//! on the hypothetical grid for more "off"s.
+
+use std::collections::VecDeque;
+
+use crate::sudoku::logic::Geometry;
+
+use super::links::{cell_of, digit_of, hidden_parents, off_to_on, on_to_off, Bits};
+use super::plus;
+use crate::sudoku::human::step::{Candidate, Node};
+
+/// How a propagation follows links.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Mode {
+    /// Whether each "off" changes the grid later links read.
+    pub(super) dynamic: bool,
+    /// Whether links inside a cell count (Nishio follows only a digit's
+    /// places).
+    pub(super) cell_links: bool,
+    /// 0 plain; 1 adds the set-based rules when the queue runs dry.
+    pub(super) level: u8,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// One node of a propagation: a candidate on or off and where its parents
+/// sit in [`Implications::parents`].
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Record {
+    pub(super) cand: u32,
+    pub(super) on: bool,
+    first: u32,
+    len: u32,
+}
+
+/// What an assumption forces: its nodes in the order found (the first is
+/// the assumption), the sets of candidates forced on and off, and the
+/// contradiction that stopped it, if any.
+#[derive(Debug, Clone)]
+pub(super) struct Implications {
+    pub(super) records: Vec<Record>,
+    parents: Vec<u32>,
+    at_on: Vec<u32>,
+    at_off: Vec<u32>,
+    pub(super) on: Bits,
+    pub(super) off: Bits,
+    /// The records of a candidate found both on and off.
+    pub(super) contradiction: Option<(u32, u32)>,
+}
+
+impl Implications {
+    /// No nodes yet, over `cands` candidates.
+    pub(super) fn empty(cands: usize) -> Implications {
+        Implications {
+            records: Vec::new(),
+            parents: Vec::new(),
+            at_on: vec![NONE; cands],
+            at_off: vec![NONE; cands],
+            on: Bits::new(cands),
+            off: Bits::new(cands),
+            contradiction: None,
+        }
+    }
+
+    /// Adds a node; `indexed` ones join the sets (a contradiction's second
+    /// node does not).
+    pub(super) fn push(&mut self, cand: u32, on: bool, parents: &[u32], indexed: bool) -> u32 {
+        let id = self.records.len() as u32;
+        self.records.push(Record {
+            cand,
+            on,
+            first: self.parents.len() as u32,
+            len: parents.len() as u32,
+        });
+        self.parents.extend_from_slice(parents);
+        if indexed {
+            let c = cand as usize;
+            if on {
+                self.on.insert(c);
+                self.at_on[c] = id;
+            } else {
+                self.off.insert(c);
+                self.at_off[c] = id;
+            }
+        }
+        id
+    }
+
+    /// The record of `cand` forced `on` (or off), if it is.
+    pub(super) fn record_of(&self, cand: u32, on: bool) -> Option<u32> {
+        let at = if on { &self.at_on } else { &self.at_off }[cand as usize];
+        (at != NONE).then_some(at)
+    }
+
+    pub(super) fn parents_of(&self, record: u32) -> &[u32] {
+        let r = self.records[record as usize];
+        &self.parents[r.first as usize..(r.first + r.len) as usize]
+    }
+
+    /// How many distinct nodes `record` rests on, itself included: Sudoku
+    /// Explainer's complexity of a chain.
+    pub(super) fn ancestors(&self, record: u32, seen: &mut Bits) -> usize {
+        let mut stack = vec![record];
+        let mut count = 0;
+        let mut touched = Vec::new();
+        while let Some(r) = stack.pop() {
+            let rec = self.records[r as usize];
+            let node = rec.cand as usize * 2 + usize::from(rec.on);
+            if seen.has(node) {
+                continue;
+            }
+            seen.insert(node);
+            touched.push(node);
+            count += 1;
+            stack.extend_from_slice(self.parents_of(r));
+        }
+        seen.clear_all(&touched);
+        count
+    }
+
+    /// The chain from the assumption to `record`, along first parents.
+    pub(super) fn chain(&self, record: u32, side: usize) -> Vec<Node> {
+        let mut nodes = Vec::new();
+        let mut r = record;
+        loop {
+            let rec = self.records[r as usize];
+            nodes.push(node(rec.cand, rec.on, side));
+            match self.parents_of(r).first() {
+                Some(&p) if nodes.len() <= self.records.len() => r = p,
+                _ => break,
+            }
+        }
+        nodes.reverse();
+        nodes
+    }
+}
+
+/// A candidate as a chain node.
+pub(super) fn node(cand: u32, on: bool, side: usize) -> Node {
+    Node {
+        candidate: Candidate::new(cell_of(cand, side), digit_of(cand, side)),
+        on,
+    }
+}
+
+/// Propagates `start` taken `on` (or off) on the grid `source` (candidate
+/// masks per cell) by `mode`, up to the first contradiction.
+pub(super) fn propagate(
+    geometry: &Geometry,
+    source: &[u64],
+    mode: Mode,
+    start: u32,
+    on: bool,
+) -> Implications {
+    let side = geometry.side();
+    let mut imp = Implications::empty(source.len() * side);
+    let mut masks = source.to_vec();
+    let mut pending_on = VecDeque::new();
+    let mut pending_off = VecDeque::new();
+    let first = imp.push(start, on, &[], true);
+    if on {
+        pending_on.push_back(first);
+    } else {
+        pending_off.push_back(first);
+    }
+    let mut offs = Vec::new();
+    let mut ons = Vec::new();
+    let mut parents = Vec::new();
+    let mut advanced = Vec::new();
+    loop {
+        if let Some(p) = pending_on.pop_front() {
+            offs.clear();
+            on_to_off(
+                geometry,
+                &masks,
+                imp.records[p as usize].cand,
+                mode.cell_links,
+                &mut offs,
+            );
+            for &c in &offs {
+                if let Some(conj) = imp.record_of(c, true) {
+                    let off = imp.push(c, false, &[p], false);
+                    imp.contradiction = Some((conj, off));
+                    return imp;
+                }
+                if imp.record_of(c, false).is_none() {
+                    let r = imp.push(c, false, &[p], true);
+                    pending_off.push_back(r);
+                }
+            }
+            continue;
+        }
+        if let Some(p) = pending_off.pop_front() {
+            let cand = imp.records[p as usize].cand;
+            ons.clear();
+            off_to_on(geometry, &masks, cand, mode.cell_links, true, &mut ons);
+            for &(c, reason) in &ons {
+                parents.clear();
+                parents.push(p);
+                if mode.dynamic {
+                    let mark = parents.len();
+                    hidden_parents(geometry, source, &masks, c, reason, cand, &mut parents);
+                    // Each hidden parent was taken out by a processed "off".
+                    let hidden: Vec<u32> = parents[mark..]
+                        .iter()
+                        .map(|&h| imp.record_of(h, false).unwrap_or(NONE))
+                        .collect();
+                    parents.truncate(mark);
+                    parents.extend(hidden.into_iter().filter(|&h| h != NONE));
+                }
+                if let Some(conj) = imp.record_of(c, false) {
+                    let r = imp.push(c, true, &parents, false);
+                    imp.contradiction = Some((r, conj));
+                    return imp;
+                }
+                if imp.record_of(c, true).is_none() {
+                    let r = imp.push(c, true, &parents, true);
+                    pending_on.push_back(r);
+                }
+            }
+            if mode.dynamic {
+                let cell = cell_of(cand, side);
+                masks[cell] &= !(1u64 << (digit_of(cand, side) - 1));
+            }
+            continue;
+        }
+        if mode.level == 0 {
+            break;
+        }
+        advanced.clear();
+        plus::deductions(geometry, source, &masks, &mut advanced);
+        let mut grew = false;
+        for (c, rule_parents) in &advanced {
+            if imp.record_of(*c, false).is_some() {
+                continue;
+            }
+            let parents: Vec<u32> = rule_parents
+                .iter()
+                .filter_map(|&q| imp.record_of(q, false))
+                .collect();
+            let r = imp.push(*c, false, &parents, true);
+            pending_off.push_back(r);
+            grew = true;
+        }
+        if !grew {
+            break;
+        }
+    }
+    imp
+}
+
+impl Bits {
+    /// Takes the listed members out again.
+    pub(super) fn clear_all(&mut self, members: &[usize]) {
+        for &m in members {
+            self.remove(m);
+        }
+    }
+}

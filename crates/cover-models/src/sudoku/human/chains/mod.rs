@@ -1,0 +1,202 @@
+//! Sudoku Explainer's chaining techniques, its "Chaining" engine: cycles
+//! and forcing X/XY chains (6.5–7.x), Nishio (7.5+), cell and region
+//! forcing chains (8.0+), dynamic forcing chains (8.5+) and dynamic
+//! forcing chains (+) (9.0+).
+//!
+//! - `links`: candidates as numbers, bitsets, the direct links.
+//! - `dynamic`: one assumption propagated (static, dynamic, "+"), its
+//!   nodes kept with their parents.
+//! - `plus`: the set-based rules "+" runs on the hypothetical grid.
+//! - `cycles`: cycles and forcing X/XY chains.
+//! - `forcing`: Nishio, cell, region, contradiction and double chains.
+//!
+//! Each finder keeps the easiest of its findings as SE picks it: the
+//! lowest value (base plus the increment for the chain's complexity, the
+//! number of nodes it rests on), then the lowest complexity, then SE's
+//! order of kinds.
+
+mod cycles;
+mod dynamic;
+mod forcing;
+mod links;
+mod plus;
+
+use super::board::Board;
+use super::step::{Candidate, Node, Pattern, Rating, Step, Technique};
+
+use forcing::Producer;
+
+/// One finding before the easiest is picked.
+#[derive(Debug, Clone)]
+pub(super) struct Hint {
+    technique: Technique,
+    /// SE's base value in tenths.
+    base: u16,
+    /// The nodes the conclusion rests on (SE's complexity).
+    complexity: usize,
+    /// SE's order among findings of the same value and complexity.
+    sort_key: u8,
+    eliminations: Vec<Candidate>,
+    chains: Vec<Vec<Node>>,
+    cells: Vec<u16>,
+    units: Vec<u16>,
+    digits: u64,
+}
+
+impl Hint {
+    fn new(
+        technique: Technique,
+        base: u16,
+        complexity: usize,
+        sort_key: u8,
+        eliminations: Vec<Candidate>,
+        chains: Vec<Vec<Node>>,
+    ) -> Hint {
+        Hint {
+            technique,
+            base,
+            complexity,
+            sort_key,
+            eliminations,
+            chains,
+            cells: Vec::new(),
+            units: Vec::new(),
+            digits: 0,
+        }
+    }
+
+    fn rating(&self) -> u16 {
+        self.base + length_increment(self.complexity)
+    }
+
+    fn into_step(self) -> Step {
+        let rating = self.rating();
+        let mut cells = self.cells;
+        let mut digits = self.digits;
+        if cells.is_empty() {
+            // A cycle or a single chain: its own cells and digits.
+            for node in self.chains.iter().flatten() {
+                if !cells.contains(&node.candidate.cell) {
+                    cells.push(node.candidate.cell);
+                }
+                digits |= 1 << (node.candidate.digit - 1);
+            }
+        }
+        let candidates = self
+            .chains
+            .iter()
+            .filter_map(|c| c.first().map(|n| n.candidate))
+            .fold(Vec::new(), |mut v, c| {
+                if !v.contains(&c) {
+                    v.push(c);
+                }
+                v
+            });
+        Step {
+            technique: self.technique,
+            rating: Rating(rating),
+            placements: Vec::new(),
+            eliminations: self.eliminations,
+            pattern: Pattern {
+                cells,
+                units: self.units,
+                digits,
+                candidates,
+                chains: self.chains,
+            },
+        }
+    }
+}
+
+/// SE's increment for a chain of `complexity` nodes, in tenths: one more
+/// each time the length passes 4, 6, 8, 12, 16, 24, 32, … (alternately
+/// ×3/2 and ×4/3).
+fn length_increment(complexity: usize) -> u16 {
+    let length = complexity as i64 - 2;
+    let mut ceiling = 4i64;
+    let mut added = 0;
+    let mut odd = false;
+    while length > ceiling {
+        added += 1;
+        ceiling = if odd {
+            ceiling * 4 / 3
+        } else {
+            ceiling * 3 / 2
+        };
+        odd = !odd;
+    }
+    added
+}
+
+/// Pushes the easiest of `hints` as a step.
+fn push_easiest(hints: Vec<Hint>, steps: &mut Vec<Step>) {
+    let best = hints
+        .into_iter()
+        .enumerate()
+        .min_by_key(|(i, h)| (h.rating(), h.complexity, h.sort_key, *i));
+    if let Some((_, hint)) = best {
+        steps.push(hint.into_step());
+    }
+}
+
+/// X-cycles (6.5), Y- and XY-cycles (6.5/7.0), forcing X-chains (6.6) and
+/// forcing XY-chains (7.0), plus their length increments.
+pub(super) fn cycles_and_forcing_chains(board: &Board, steps: &mut Vec<Step>) {
+    let mut hints = Vec::new();
+    cycles::find(board, &mut hints);
+    push_easiest(hints, steps);
+}
+
+fn run(board: &Board, producer: Producer, steps: &mut Vec<Step>) {
+    let mut hints = Vec::new();
+    forcing::find(board, producer, &mut hints);
+    push_easiest(hints, steps);
+}
+
+/// Nishio forcing chains (7.5+).
+pub(super) fn nishio_forcing_chains(board: &Board, steps: &mut Vec<Step>) {
+    let producer = Producer {
+        multiple: false,
+        dynamic: true,
+        nishio: true,
+        level: 0,
+    };
+    run(board, producer, steps);
+}
+
+/// Static cell and region forcing chains (8.0+).
+pub(super) fn multiple_forcing_chains(board: &Board, steps: &mut Vec<Step>) {
+    let producer = Producer {
+        multiple: true,
+        dynamic: false,
+        nishio: false,
+        level: 0,
+    };
+    run(board, producer, steps);
+}
+
+/// Dynamic contradiction, double, cell and region forcing chains (8.5+).
+pub(super) fn dynamic_forcing_chains(board: &Board, steps: &mut Vec<Step>) {
+    let producer = Producer {
+        multiple: true,
+        dynamic: true,
+        nishio: false,
+        level: 0,
+    };
+    run(board, producer, steps);
+}
+
+/// Dynamic forcing chains (+) (9.0+): locking, pairs and X-Wings on the
+/// hypothetical grids too.
+pub(super) fn dynamic_plus_forcing_chains(board: &Board, steps: &mut Vec<Step>) {
+    let producer = Producer {
+        multiple: true,
+        dynamic: true,
+        nishio: false,
+        level: 1,
+    };
+    run(board, producer, steps);
+}
+
+#[cfg(test)]
+mod tests;
