@@ -25,12 +25,18 @@
 
 mod board;
 mod chains;
+mod exclusion;
+mod fish;
+mod intersections;
+mod singles;
 mod solver;
 mod step;
+mod subsets;
 #[cfg(test)]
 pub(crate) mod testing;
 #[cfg(test)]
 mod tests;
+mod uniqueness;
 
 pub use board::Board;
 pub use solver::{next_step, rate, Catalogue, Rated};
