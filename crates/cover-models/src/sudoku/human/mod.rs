@@ -24,12 +24,14 @@
 //! path ([`Catalogue::Rating`]).
 
 mod board;
+mod single_digit;
 mod solver;
 mod step;
 #[cfg(test)]
 pub(crate) mod testing;
 #[cfg(test)]
 mod tests;
+mod wings;
 
 pub use board::Board;
 pub use solver::{next_step, rate, Catalogue, Rated};

@@ -9,6 +9,7 @@ use crate::sudoku::logic::Geometry;
 
 use super::board::Board;
 use super::step::{Rating, Step, Technique};
+use super::{single_digit, wings};
 
 /// Which techniques a solver may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -31,7 +32,54 @@ pub(super) struct Finder {
 }
 
 /// Every family, in the order they are tried.
-pub(super) const FINDERS: &[Finder] = &[];
+pub(super) const FINDERS: &[Finder] = &[
+    // Sudoku Explainer's order: ... Swordfish, Hidden Triple, then:
+    Finder {
+        find: single_digit::two_strong_links,
+        in_rating: true,
+    },
+    Finder {
+        find: wings::xy_wing,
+        in_rating: true,
+    },
+    Finder {
+        find: wings::xyz_wing,
+        in_rating: true,
+    },
+    Finder {
+        find: wings::w_wing,
+        in_rating: false,
+    },
+    // ... Unique Loop, Naked Quad, Jellyfish, Hidden Quad, then:
+    Finder {
+        find: single_digit::three_strong_links,
+        in_rating: true,
+    },
+    Finder {
+        find: wings::wxyz_wing,
+        in_rating: true,
+    },
+    // ... BUG, then:
+    Finder {
+        find: single_digit::four_strong_links,
+        in_rating: true,
+    },
+    Finder {
+        find: wings::vwxyz_wing,
+        in_rating: true,
+    },
+    // ... Aligned Pair Exclusion, then:
+    Finder {
+        find: wings::uvwxyz_wing,
+        in_rating: true,
+    },
+    // ... the chaining producers: cycles, then:
+    Finder {
+        find: wings::tuvwxyz_wing,
+        in_rating: true,
+    },
+    // ... Aligned Triple Exclusion, forcing chains.
+];
 
 fn finders(catalogue: Catalogue) -> impl Iterator<Item = &'static Finder> {
     FINDERS
