@@ -28,6 +28,7 @@ mod chains;
 mod exclusion;
 mod fish;
 mod intersections;
+mod single_digit;
 mod singles;
 mod solver;
 mod step;
@@ -37,6 +38,7 @@ pub(crate) mod testing;
 #[cfg(test)]
 mod tests;
 mod uniqueness;
+mod wings;
 
 pub use board::Board;
 pub use solver::{next_step, rate, Catalogue, Rated};

@@ -405,13 +405,13 @@ pub(super) fn bug(board: &Board, out: &mut Vec<Step>) {
 
     // Adds `digit` as the extra of `cell`; false when no cell sees them all.
     let add = |cell: usize,
-                   digit: u8,
-                   count_value: bool,
-                   bug_cells: &mut Vec<usize>,
-                   bug_values: &mut Vec<u64>,
-                   all_bug_values: &mut u64,
-                   common: &mut Option<Vec<bool>>,
-                   temp: &mut Vec<u64>|
+               digit: u8,
+               count_value: bool,
+               bug_cells: &mut Vec<usize>,
+               bug_values: &mut Vec<u64>,
+               all_bug_values: &mut u64,
+               common: &mut Option<Vec<bool>>,
+               temp: &mut Vec<u64>|
      -> bool {
         let at = match bug_cells.iter().position(|&c| c == cell) {
             Some(at) => at,
