@@ -9,7 +9,7 @@ use crate::sudoku::human::board::Board;
 use crate::sudoku::human::step::{Candidate, Technique};
 
 use super::dynamic::Implications;
-use super::links::{cand_of, cell_of, digit_of, off_to_on, on_to_off, Bits};
+use super::links::{cand_of, cell_of, digit_of, Bits, Context};
 use super::Hint;
 
 /// Which links a search follows.
@@ -23,6 +23,8 @@ struct Links {
 /// X links alone, then Y links alone, then both.
 pub(super) fn find(board: &Board, hints: &mut Vec<Hint>) {
     let masks = board.all_candidates();
+    let ctx = Context::new(board.geometry(), masks);
+    let mut imp = Implications::empty(masks.len() * board.side());
     for links in [
         Links { y: false, x: true },
         Links { y: true, x: false },
@@ -35,10 +37,10 @@ pub(super) fn find(board: &Board, hints: &mut Vec<Hint>) {
             }
             for digit in mask_digits(masks[cell]) {
                 let start = cand_of(cell, digit, board.side());
-                cycles_from(board, start, links, hints);
+                cycles_from(board, &ctx, &mut imp, start, links, hints);
                 if links.x {
-                    forcing_chain_from(board, start, true, links, hints);
-                    forcing_chain_from(board, start, false, links, hints);
+                    forcing_chain_from(board, &ctx, &mut imp, start, true, links, hints);
+                    forcing_chain_from(board, &ctx, &mut imp, start, false, links, hints);
                 }
             }
         }
@@ -65,11 +67,18 @@ fn follows(imp: &Implications, record: u32, cand: u32) -> bool {
 
 /// The cycles through `start` taken on, found breadth first: "off" nodes
 /// are kept once per path (not once per candidate) so a loop can close.
-fn cycles_from(board: &Board, start: u32, links: Links, hints: &mut Vec<Hint>) {
+fn cycles_from(
+    board: &Board,
+    ctx: &Context,
+    imp: &mut Implications,
+    start: u32,
+    links: Links,
+    hints: &mut Vec<Hint>,
+) {
     let geometry = board.geometry();
     let masks = board.all_candidates();
     let side = board.side();
-    let mut imp = Implications::empty(masks.len() * side);
+    imp.clear();
     let root = imp.push(start, true, &[], true);
     let mut pending_on = vec![root];
     let mut pending_off = Vec::new();
@@ -81,24 +90,17 @@ fn cycles_from(board: &Board, start: u32, links: Links, hints: &mut Vec<Hint>) {
         length += 2;
         for p in std::mem::take(&mut pending_on) {
             buf.clear();
-            on_to_off(
-                geometry,
-                masks,
-                imp.records[p as usize].cand,
-                links.y,
-                &mut buf,
-            );
+            ctx.on_to_off(&ctx.source, imp.records[p as usize].cand, links.y, &mut buf);
             for &c in &buf {
-                if !follows(&imp, p, c) {
+                if !follows(imp, p, c) {
                     pending_off.push(imp.push(c, false, &[p], true));
                 }
             }
         }
         for p in std::mem::take(&mut pending_off) {
             ons.clear();
-            off_to_on(
-                geometry,
-                masks,
+            ctx.off_to_on(
+                &ctx.source,
                 imp.records[p as usize].cand,
                 links.y,
                 links.x,
@@ -175,11 +177,18 @@ pub(super) fn members(set: &Bits, side: usize) -> Vec<Candidate> {
 }
 
 /// The forcing chain from `start` taken `on` to its negation, if any.
-fn forcing_chain_from(board: &Board, start: u32, on: bool, links: Links, hints: &mut Vec<Hint>) {
-    let geometry = board.geometry();
+fn forcing_chain_from(
+    board: &Board,
+    ctx: &Context,
+    imp: &mut Implications,
+    start: u32,
+    on: bool,
+    links: Links,
+    hints: &mut Vec<Hint>,
+) {
     let masks = board.all_candidates();
     let side = board.side();
-    let mut imp = Implications::empty(masks.len() * side);
+    imp.clear();
     let root = imp.push(start, on, &[], true);
     let (mut pending_on, mut pending_off) = if on {
         (vec![root], vec![])
@@ -192,13 +201,7 @@ fn forcing_chain_from(board: &Board, start: u32, on: bool, links: Links, hints: 
     'search: while !pending_on.is_empty() || !pending_off.is_empty() {
         for p in std::mem::take(&mut pending_on) {
             buf.clear();
-            on_to_off(
-                geometry,
-                masks,
-                imp.records[p as usize].cand,
-                links.y,
-                &mut buf,
-            );
+            ctx.on_to_off(&ctx.source, imp.records[p as usize].cand, links.y, &mut buf);
             for &c in &buf {
                 if on && c == start {
                     target = Some(imp.push(c, false, &[p], false));
@@ -211,9 +214,8 @@ fn forcing_chain_from(board: &Board, start: u32, on: bool, links: Links, hints: 
         }
         for p in std::mem::take(&mut pending_off) {
             ons.clear();
-            off_to_on(
-                geometry,
-                masks,
+            ctx.off_to_on(
+                &ctx.source,
                 imp.records[p as usize].cand,
                 links.y,
                 true,

@@ -12,9 +12,7 @@
 
 use std::collections::VecDeque;
 
-use crate::sudoku::logic::Geometry;
-
-use super::links::{cell_of, digit_of, hidden_parents, off_to_on, on_to_off, Bits};
+use super::links::{cell_of, digit_of, Bits, Context};
 use super::plus;
 use crate::sudoku::human::step::{Candidate, Node};
 
@@ -69,6 +67,20 @@ impl Implications {
             off: Bits::new(cands),
             contradiction: None,
         }
+    }
+
+    /// Forgets every node, keeping the storage.
+    pub(super) fn clear(&mut self) {
+        for r in &self.records {
+            let c = r.cand as usize;
+            self.at_on[c] = NONE;
+            self.at_off[c] = NONE;
+            self.on.remove(c);
+            self.off.remove(c);
+        }
+        self.records.clear();
+        self.parents.clear();
+        self.contradiction = None;
     }
 
     /// Adds a node; `indexed` ones join the sets (a contradiction's second
@@ -152,18 +164,24 @@ pub(super) fn node(cand: u32, on: bool, side: usize) -> Node {
     }
 }
 
-/// Propagates `start` taken `on` (or off) on the grid `source` (candidate
-/// masks per cell) by `mode`, up to the first contradiction.
-pub(super) fn propagate(
-    geometry: &Geometry,
-    source: &[u64],
+/// Propagates `start` taken `on` (or off) on the board of `ctx` by
+/// `mode`, up to the first contradiction.
+pub(super) fn propagate(ctx: &Context, mode: Mode, start: u32, on: bool) -> Implications {
+    let mut imp = Implications::empty(ctx.source.masks.len() * ctx.side);
+    propagate_into(ctx, mode, start, on, &mut imp);
+    imp
+}
+
+/// [`propagate`] into `imp`, which is cleared first.
+pub(super) fn propagate_into(
+    ctx: &Context,
     mode: Mode,
     start: u32,
     on: bool,
-) -> Implications {
-    let side = geometry.side();
-    let mut imp = Implications::empty(source.len() * side);
-    let mut masks = source.to_vec();
+    imp: &mut Implications,
+) {
+    imp.clear();
+    let mut grid = ctx.source.clone();
     let mut pending_on = VecDeque::new();
     let mut pending_off = VecDeque::new();
     let first = imp.push(start, on, &[], true);
@@ -175,24 +193,20 @@ pub(super) fn propagate(
     let mut offs = Vec::new();
     let mut ons = Vec::new();
     let mut parents = Vec::new();
+    let mut hidden = Vec::new();
     let mut advanced = Vec::new();
     loop {
         if let Some(p) = pending_on.pop_front() {
             offs.clear();
-            on_to_off(
-                geometry,
-                &masks,
-                imp.records[p as usize].cand,
-                mode.cell_links,
-                &mut offs,
-            );
+            let cand = imp.records[p as usize].cand;
+            ctx.on_to_off(&grid, cand, mode.cell_links, &mut offs);
             for &c in &offs {
                 if let Some(conj) = imp.record_of(c, true) {
                     let off = imp.push(c, false, &[p], false);
                     imp.contradiction = Some((conj, off));
-                    return imp;
+                    return;
                 }
-                if imp.record_of(c, false).is_none() {
+                if !imp.off.has(c as usize) {
                     let r = imp.push(c, false, &[p], true);
                     pending_off.push_back(r);
                 }
@@ -202,34 +216,28 @@ pub(super) fn propagate(
         if let Some(p) = pending_off.pop_front() {
             let cand = imp.records[p as usize].cand;
             ons.clear();
-            off_to_on(geometry, &masks, cand, mode.cell_links, true, &mut ons);
+            ctx.off_to_on(&grid, cand, mode.cell_links, true, &mut ons);
             for &(c, reason) in &ons {
                 parents.clear();
                 parents.push(p);
                 if mode.dynamic {
-                    let mark = parents.len();
-                    hidden_parents(geometry, source, &masks, c, reason, cand, &mut parents);
+                    hidden.clear();
+                    ctx.hidden_parents(&grid, c, reason, cand, &mut hidden);
                     // Each hidden parent was taken out by a processed "off".
-                    let hidden: Vec<u32> = parents[mark..]
-                        .iter()
-                        .map(|&h| imp.record_of(h, false).unwrap_or(NONE))
-                        .collect();
-                    parents.truncate(mark);
-                    parents.extend(hidden.into_iter().filter(|&h| h != NONE));
+                    parents.extend(hidden.iter().filter_map(|&h| imp.record_of(h, false)));
                 }
                 if let Some(conj) = imp.record_of(c, false) {
                     let r = imp.push(c, true, &parents, false);
                     imp.contradiction = Some((r, conj));
-                    return imp;
+                    return;
                 }
-                if imp.record_of(c, true).is_none() {
+                if !imp.on.has(c as usize) {
                     let r = imp.push(c, true, &parents, true);
                     pending_on.push_back(r);
                 }
             }
             if mode.dynamic {
-                let cell = cell_of(cand, side);
-                masks[cell] &= !(1u64 << (digit_of(cand, side) - 1));
+                ctx.remove(&mut grid, cand);
             }
             continue;
         }
@@ -237,16 +245,14 @@ pub(super) fn propagate(
             break;
         }
         advanced.clear();
-        plus::deductions(geometry, source, &masks, &mut advanced);
+        plus::deductions(ctx.geometry, &ctx.source.masks, &grid.masks, &mut advanced);
         let mut grew = false;
         for (c, rule_parents) in &advanced {
-            if imp.record_of(*c, false).is_some() {
+            if imp.off.has(*c as usize) {
                 continue;
             }
-            let parents: Vec<u32> = rule_parents
-                .iter()
-                .filter_map(|&q| imp.record_of(q, false))
-                .collect();
+            parents.clear();
+            parents.extend(rule_parents.iter().filter_map(|&q| imp.record_of(q, false)));
             let r = imp.push(*c, false, &parents, true);
             pending_off.push_back(r);
             grew = true;
@@ -255,7 +261,6 @@ pub(super) fn propagate(
             break;
         }
     }
-    imp
 }
 
 impl Bits {

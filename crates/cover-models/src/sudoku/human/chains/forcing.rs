@@ -12,8 +12,8 @@
 use crate::sudoku::human::board::Board;
 use crate::sudoku::human::step::{Candidate, Technique};
 
-use super::dynamic::{propagate, Implications, Mode};
-use super::links::{cand_of, cell_of, digit_of, link_units, Bits};
+use super::dynamic::{propagate, propagate_into, Implications, Mode};
+use super::links::{cand_of, cell_of, digit_of, Bits, Context};
 use super::Hint;
 
 /// One of Sudoku Explainer's chaining rules.
@@ -76,8 +76,8 @@ enum Kind {
 }
 
 /// The "on" propagation of each candidate, computed when first asked.
-struct Cache<'b, 'g> {
-    board: &'b Board<'g>,
+struct Cache<'c, 'g> {
+    ctx: &'c Context<'g>,
     mode: Mode,
     on: Vec<Option<Implications>>,
 }
@@ -85,8 +85,7 @@ struct Cache<'b, 'g> {
 impl Cache<'_, '_> {
     fn ensure(&mut self, cand: u32) {
         if self.on[cand as usize].is_none() {
-            let b = self.board;
-            let imp = propagate(b.geometry(), b.all_candidates(), self.mode, cand, true);
+            let imp = propagate(self.ctx, self.mode, cand, true);
             self.on[cand as usize] = Some(imp);
         }
     }
@@ -102,12 +101,14 @@ pub(super) fn find(board: &Board, producer: Producer, hints: &mut Vec<Hint>) {
     let masks = board.all_candidates();
     let cands = masks.len() * side;
     let mode = producer.mode();
+    let ctx = Context::new(board.geometry(), masks);
     let mut cache = Cache {
-        board,
+        ctx: &ctx,
         mode,
         on: vec![None; cands],
     };
     let mut seen = Bits::new(2 * cands);
+    let mut off = Implications::empty(cands);
     for cell in 0..masks.len() {
         let count = masks[cell].count_ones();
         if board.value(cell) != 0 || !(count > 2 || (count > 1 && producer.dynamic)) {
@@ -119,7 +120,7 @@ pub(super) fn find(board: &Board, producer: Producer, hints: &mut Vec<Hint>) {
             let contradictions = producer.dynamic || producer.nishio;
             let doubles = count >= 3 && producer.dynamic && !producer.nishio;
             if contradictions || doubles {
-                let off = propagate(board.geometry(), masks, mode, cand, false);
+                propagate_into(&ctx, mode, cand, false, &mut off);
                 binary(
                     board,
                     producer,
@@ -262,7 +263,7 @@ fn regions(
 ) {
     let geometry = board.geometry();
     let side = board.side();
-    for unit in link_units(geometry, cell) {
+    for unit in cache.ctx.units_of(cell) {
         let places: Vec<usize> = geometry
             .unit_cells(unit)
             .iter()
