@@ -110,7 +110,7 @@ pub(super) const FINDERS: &[Finder] = &[
     rated(chains::multiple_forcing_chains),   // cell, region: 8.0 up
     rated(chains::dynamic_forcing_chains),    // 8.5 up
     rated(chains::dynamic_plus_forcing_chains), // 9.0 up
-                                              // chains: Nested Forcing Chains (9.5 up)
+    rated(chains::nested_forcing_chains),     // 9.5 up, a rescue
 ];
 
 fn finders(catalogue: Catalogue) -> impl Iterator<Item = &'static Finder> {

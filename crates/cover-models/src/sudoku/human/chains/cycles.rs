@@ -9,8 +9,10 @@ use crate::sudoku::human::board::Board;
 use crate::sudoku::human::step::{Candidate, Technique};
 
 use super::dynamic::Implications;
-use super::links::{cand_of, cell_of, digit_of, Bits, Context};
+use super::links::{cand_of, cell_of, digit_of, Bits, Context, Reason};
+use super::plus::Deduction;
 use super::Hint;
+use crate::sudoku::logic::Geometry;
 
 /// Which links a search follows.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -22,9 +24,37 @@ struct Links {
 /// Every cycle and forcing chain of `board`, in Sudoku Explainer's order:
 /// X links alone, then Y links alone, then both.
 pub(super) fn find(board: &Board, hints: &mut Vec<Hint>) {
-    let masks = board.all_candidates();
-    let ctx = Context::new(board.geometry(), masks);
-    let mut imp = Implications::empty(masks.len() * board.side());
+    let ctx = Context::new(board.geometry(), board.all_candidates());
+    search(&ctx, None, hints);
+}
+
+/// The eliminations of every cycle and forcing chain on the hypothetical
+/// grid `masks` of a nested propagation from `source`, with their rule
+/// parents (the removed candidates the chains' links need gone) and
+/// complexity; those needing none are left to the simpler finders.
+pub(super) fn nested_deductions(
+    geometry: &Geometry,
+    source: &[u64],
+    masks: &[u64],
+    out: &mut Vec<Deduction>,
+) {
+    let ctx = Context::new(geometry, masks);
+    let mut hints = Vec::new();
+    search(&ctx, Some(source), &mut hints);
+    hints.sort_by_key(|h| (h.rating(), h.complexity, h.sort_key));
+    for hint in hints.iter().filter(|h| !h.rule_parents.is_empty()) {
+        for e in &hint.eliminations {
+            let cand = cand_of(usize::from(e.cell), e.digit, ctx.side);
+            out.push((cand, hint.rule_parents.clone(), hint.complexity));
+        }
+    }
+}
+
+/// [`find`] on the grid of `ctx`; with `outer`, each hint also gets its
+/// rule parents against that grid.
+fn search(ctx: &Context, outer: Option<&[u64]>, hints: &mut Vec<Hint>) {
+    let masks = &ctx.source.masks;
+    let mut imp = Implications::empty(masks.len() * ctx.side);
     for links in [
         Links { y: false, x: true },
         Links { y: true, x: false },
@@ -32,15 +62,15 @@ pub(super) fn find(board: &Board, hints: &mut Vec<Hint>) {
     ] {
         for cell in 0..masks.len() {
             let count = masks[cell].count_ones();
-            if board.value(cell) != 0 || count < 2 || (!links.x && count > 2) {
+            if count < 2 || (!links.x && count > 2) {
                 continue;
             }
             for digit in mask_digits(masks[cell]) {
-                let start = cand_of(cell, digit, board.side());
-                cycles_from(board, &ctx, &mut imp, start, links, hints);
+                let start = cand_of(cell, digit, ctx.side);
+                cycles_from(ctx, outer, &mut imp, start, links, hints);
                 if links.x {
-                    forcing_chain_from(board, &ctx, &mut imp, start, true, links, hints);
-                    forcing_chain_from(board, &ctx, &mut imp, start, false, links, hints);
+                    forcing_chain_from(ctx, outer, &mut imp, start, true, links, hints);
+                    forcing_chain_from(ctx, outer, &mut imp, start, false, links, hints);
                 }
             }
         }
@@ -68,16 +98,16 @@ fn follows(imp: &Implications, record: u32, cand: u32) -> bool {
 /// The cycles through `start` taken on, found breadth first: "off" nodes
 /// are kept once per path (not once per candidate) so a loop can close.
 fn cycles_from(
-    board: &Board,
     ctx: &Context,
+    outer: Option<&[u64]>,
     imp: &mut Implications,
     start: u32,
     links: Links,
     hints: &mut Vec<Hint>,
 ) {
-    let geometry = board.geometry();
-    let masks = board.all_candidates();
-    let side = board.side();
+    let geometry = ctx.geometry;
+    let masks = &ctx.source.masks;
+    let side = ctx.side;
     imp.clear();
     let root = imp.push(start, true, &[], true);
     let mut pending_on = vec![root];
@@ -106,12 +136,16 @@ fn cycles_from(
                 links.x,
                 &mut ons,
             );
-            for &(c, _) in &ons {
+            for &(c, reason) in &ons {
                 if length >= 4 && c == start {
-                    closing.push(imp.push(c, true, &[p], false));
+                    let r = imp.push(c, true, &[p], false);
+                    imp.because(r, reason);
+                    closing.push(r);
                 }
                 if !imp.on.has(c as usize) {
-                    pending_on.push(imp.push(c, true, &[p], true));
+                    let r = imp.push(c, true, &[p], true);
+                    imp.because(r, reason);
+                    pending_on.push(r);
                 }
             }
         }
@@ -135,7 +169,7 @@ fn cycles_from(
             let digit = digit_of(n.cand, side);
             for &peer in geometry.peers(cell_of(n.cand, side)) {
                 let peer = usize::from(peer);
-                if !in_cycle[peer] && board.has(peer, digit) {
+                if !in_cycle[peer] && masks[peer] >> (digit - 1) & 1 == 1 {
                     let c = cand_of(peer, digit, side) as usize;
                     if n.on {
                         forth.insert(c);
@@ -156,14 +190,18 @@ fn cycles_from(
             (true, true) => (Technique::Cycle, 70, 4),
         };
         let chain = imp.chain(end, side);
-        hints.push(Hint::new(
+        let mut hint = Hint::new(
             technique,
             base,
             imp.ancestors(end, &mut seen),
             sort_key,
             eliminations,
             vec![chain],
-        ));
+        );
+        if let Some(outer) = outer {
+            hint.rule_parents = rule_parents(ctx, imp, end, outer);
+        }
+        hints.push(hint);
     }
 }
 
@@ -178,16 +216,16 @@ pub(super) fn members(set: &Bits, side: usize) -> Vec<Candidate> {
 
 /// The forcing chain from `start` taken `on` to its negation, if any.
 fn forcing_chain_from(
-    board: &Board,
     ctx: &Context,
+    outer: Option<&[u64]>,
     imp: &mut Implications,
     start: u32,
     on: bool,
     links: Links,
     hints: &mut Vec<Hint>,
 ) {
-    let masks = board.all_candidates();
-    let side = board.side();
+    let masks = &ctx.source.masks;
+    let side = ctx.side;
     imp.clear();
     let root = imp.push(start, on, &[], true);
     let (mut pending_on, mut pending_off) = if on {
@@ -221,13 +259,17 @@ fn forcing_chain_from(
                 true,
                 &mut ons,
             );
-            for &(c, _) in &ons {
+            for &(c, reason) in &ons {
                 if !on && c == start {
-                    target = Some(imp.push(c, true, &[p], false));
+                    let r = imp.push(c, true, &[p], false);
+                    imp.because(r, reason);
+                    target = Some(r);
                     break 'search;
                 }
                 if !imp.on.has(c as usize) {
-                    pending_on.push(imp.push(c, true, &[p], true));
+                    let r = imp.push(c, true, &[p], true);
+                    imp.because(r, reason);
+                    pending_on.push(r);
                 }
             }
         }
@@ -252,12 +294,56 @@ fn forcing_chain_from(
     let mut seen = Bits::new(2 * masks.len() * side);
     let complexity = imp.ancestors(target, &mut seen);
     let chain = imp.chain(target, side);
-    hints.push(Hint::new(
+    let mut hint = Hint::new(
         technique,
         base,
         complexity,
         sort_key,
         eliminations,
         vec![chain],
-    ));
+    );
+    if let Some(outer) = outer {
+        hint.rule_parents = rule_parents(ctx, imp, target, outer);
+    }
+    hints.push(hint);
+}
+
+/// The candidates of `outer` gone from the grid of `ctx` that the "on"s
+/// `target` rests on needed gone: a cell's removed digits for its last
+/// digit, a unit's removed places for its last place.
+fn rule_parents(ctx: &Context, imp: &Implications, target: u32, outer: &[u64]) -> Vec<u32> {
+    let side = ctx.side;
+    let masks = &ctx.source.masks;
+    let mut found = Vec::new();
+    let mut done = vec![false; imp.records.len()];
+    let mut stack = vec![target];
+    while let Some(r) = stack.pop() {
+        if std::mem::replace(&mut done[r as usize], true) {
+            continue;
+        }
+        let rec = imp.records[r as usize];
+        let cell = cell_of(rec.cand, side);
+        let digit = digit_of(rec.cand, side);
+        match rec.reason {
+            Some(Reason::Cell) if rec.on => {
+                for d in mask_digits(outer[cell] & !masks[cell]) {
+                    found.push(cand_of(cell, d, side));
+                }
+            }
+            Some(Reason::Unit(unit)) if rec.on => {
+                let bit = 1u64 << (digit - 1);
+                for &x in ctx.geometry.unit_cells(unit) {
+                    let x = usize::from(x);
+                    if outer[x] & bit != 0 && masks[x] & bit == 0 {
+                        found.push(cand_of(x, digit, side));
+                    }
+                }
+            }
+            _ => {}
+        }
+        stack.extend_from_slice(imp.parents_of(r));
+    }
+    found.sort_unstable();
+    found.dedup();
+    found
 }

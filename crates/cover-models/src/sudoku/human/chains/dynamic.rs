@@ -8,11 +8,12 @@
 //! (then a node also rests on the candidates already taken out, its hidden
 //! parents). From level 1 ("+"), when the queue runs dry the set-based
 //! rules of [`super::plus`] (locking, hidden and naked pairs, X-Wing) run
-//! on the hypothetical grid for more "off"s.
+//! on the hypothetical grid for more "off"s; from level 2 (nested), when
+//! those find nothing, cycles and forcing X/XY chains run there too.
 
 use std::collections::VecDeque;
 
-use super::links::{cell_of, digit_of, Bits, Context};
+use super::links::{cell_of, digit_of, Bits, Context, Reason};
 use super::plus;
 use crate::sudoku::human::step::{Candidate, Node};
 
@@ -38,6 +39,12 @@ pub(super) struct Record {
     pub(super) on: bool,
     first: u32,
     len: u32,
+    /// Why an "on" holds: the last digit of a cell, the last place in a
+    /// unit; `None` for the assumption and rule deductions.
+    pub(super) reason: Option<Reason>,
+    /// For a deduction of a nested chain: its index in
+    /// [`Implications::nested`].
+    nested: Option<u32>,
 }
 
 /// What an assumption forces: its nodes in the order found (the first is
@@ -51,6 +58,8 @@ pub(super) struct Implications {
     at_off: Vec<u32>,
     pub(super) on: Bits,
     pub(super) off: Bits,
+    /// The complexity of each nested chain a deduction came from.
+    nested: Vec<usize>,
     /// The records of a candidate found both on and off.
     pub(super) contradiction: Option<(u32, u32)>,
 }
@@ -65,6 +74,7 @@ impl Implications {
             at_off: vec![NONE; cands],
             on: Bits::new(cands),
             off: Bits::new(cands),
+            nested: Vec::new(),
             contradiction: None,
         }
     }
@@ -80,6 +90,7 @@ impl Implications {
         }
         self.records.clear();
         self.parents.clear();
+        self.nested.clear();
         self.contradiction = None;
     }
 
@@ -92,6 +103,8 @@ impl Implications {
             on,
             first: self.parents.len() as u32,
             len: parents.len() as u32,
+            reason: None,
+            nested: None,
         });
         self.parents.extend_from_slice(parents);
         if indexed {
@@ -105,6 +118,11 @@ impl Implications {
             }
         }
         id
+    }
+
+    /// Notes why the "on" of `record` holds.
+    pub(super) fn because(&mut self, record: u32, reason: Reason) {
+        self.records[record as usize].reason = Some(reason);
     }
 
     /// The record of `cand` forced `on` (or off), if it is.
@@ -124,6 +142,7 @@ impl Implications {
         let mut stack = vec![record];
         let mut count = 0;
         let mut touched = Vec::new();
+        let mut nested = Vec::new();
         while let Some(r) = stack.pop() {
             let rec = self.records[r as usize];
             let node = rec.cand as usize * 2 + usize::from(rec.on);
@@ -133,6 +152,14 @@ impl Implications {
             seen.insert(node);
             touched.push(node);
             count += 1;
+            // A nested chain counts once, however many of its deductions
+            // the conclusion rests on.
+            if let Some(n) = rec.nested {
+                if !nested.contains(&n) {
+                    nested.push(n);
+                    count += self.nested[n as usize];
+                }
+            }
             stack.extend_from_slice(self.parents_of(r));
         }
         seen.clear_all(&touched);
@@ -233,6 +260,7 @@ pub(super) fn propagate_into(
                 }
                 if !imp.on.has(c as usize) {
                     let r = imp.push(c, true, &parents, true);
+                    imp.because(r, reason);
                     pending_on.push_back(r);
                 }
             }
@@ -246,14 +274,26 @@ pub(super) fn propagate_into(
         }
         advanced.clear();
         plus::deductions(ctx.geometry, &ctx.source.masks, &grid.masks, &mut advanced);
+        if advanced.is_empty() && mode.level >= 2 {
+            super::cycles::nested_deductions(
+                ctx.geometry,
+                &ctx.source.masks,
+                &grid.masks,
+                &mut advanced,
+            );
+        }
         let mut grew = false;
-        for (c, rule_parents) in &advanced {
+        for (c, rule_parents, complexity) in &advanced {
             if imp.off.has(*c as usize) {
                 continue;
             }
             parents.clear();
             parents.extend(rule_parents.iter().filter_map(|&q| imp.record_of(q, false)));
             let r = imp.push(*c, false, &parents, true);
+            if *complexity > 0 {
+                imp.records[r as usize].nested = Some(imp.nested.len() as u32);
+                imp.nested.push(*complexity);
+            }
             pending_off.push_back(r);
             grew = true;
         }

@@ -1,7 +1,7 @@
 //! Sudoku Explainer's chaining techniques, its "Chaining" engine: cycles
 //! and forcing X/XY chains (6.5–7.x), Nishio (7.5+), cell and region
-//! forcing chains (8.0+), dynamic forcing chains (8.5+) and dynamic
-//! forcing chains (+) (9.0+).
+//! forcing chains (8.0+), dynamic forcing chains (8.5+), dynamic forcing
+//! chains (+) (9.0+) and, as a rescue, nested forcing chains (9.5+).
 //!
 //! - `links`: candidates as numbers, bitsets, the direct links.
 //! - `dynamic`: one assumption propagated (static, dynamic, "+"), its
@@ -41,6 +41,8 @@ pub(super) struct Hint {
     cells: Vec<u16>,
     units: Vec<u16>,
     digits: u64,
+    /// In a nested search: the removed candidates the finding needs gone.
+    rule_parents: Vec<u32>,
 }
 
 impl Hint {
@@ -62,6 +64,7 @@ impl Hint {
             cells: Vec::new(),
             units: Vec::new(),
             digits: 0,
+            rule_parents: Vec::new(),
         }
     }
 
@@ -194,6 +197,18 @@ pub(super) fn dynamic_plus_forcing_chains(board: &Board, steps: &mut Vec<Step>) 
         dynamic: true,
         nishio: false,
         level: 1,
+    };
+    run(board, producer, steps);
+}
+
+/// Nested forcing chains (9.5+): cycles and forcing chains on the
+/// hypothetical grids too. Slow: a rescue for the hardest puzzles.
+pub(super) fn nested_forcing_chains(board: &Board, steps: &mut Vec<Step>) {
+    let producer = Producer {
+        multiple: true,
+        dynamic: true,
+        nishio: false,
+        level: 2,
     };
     run(board, producer, steps);
 }

@@ -9,8 +9,9 @@ use crate::sudoku::logic::Geometry;
 
 use super::links::cand_of;
 
-/// An elimination and the removed candidates it rests on.
-pub(super) type Deduction = (u32, Vec<u32>);
+/// An elimination, the removed candidates it rests on, and the complexity
+/// of the nested chain that found it (0 for a set-based rule).
+pub(super) type Deduction = (u32, Vec<u32>, usize);
 
 /// The eliminations of the first rule that finds any on `masks` (the
 /// hypothetical grid), `source` being the grid before the assumption.
@@ -86,7 +87,7 @@ fn locking(geometry: &Geometry, source: &[u64], masks: &[u64], out: &mut Vec<Ded
                 for &x in geometry.unit_cells(cover) {
                     let x = usize::from(x);
                     if masks[x] & bit != 0 && !in_unit(geometry, x, base) {
-                        out.push((cand_of(x, digit, side), parents.clone()));
+                        out.push((cand_of(x, digit, side), parents.clone(), 0));
                     }
                 }
             }
@@ -208,7 +209,7 @@ fn x_wings(geometry: &Geometry, source: &[u64], masks: &[u64], out: &mut Vec<Ded
                         for (j, &x) in geometry.unit_cells(covers + i).iter().enumerate() {
                             let x = usize::from(x);
                             if j != a && j != b && masks[x] & bit != 0 {
-                                out.push((cand_of(x, digit, side), parents.clone()));
+                                out.push((cand_of(x, digit, side), parents.clone(), 0));
                             }
                         }
                     }
@@ -236,6 +237,6 @@ fn push_digits(
     while digits != 0 {
         let d = digits.trailing_zeros() as u8 + 1;
         digits &= digits - 1;
-        out.push((cand_of(cell, d, side), parents.to_vec()));
+        out.push((cand_of(cell, d, side), parents.to_vec(), 0));
     }
 }
