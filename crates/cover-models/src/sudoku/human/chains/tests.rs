@@ -1,27 +1,184 @@
-//! Each chaining technique on a puzzle where SE uses it, and whole paths
-//! checked step by step against the solution.
+//! Each chaining technique on a puzzle of `se_rated.txt` where Sudoku
+//! Explainer rates it (same value, same technique for the hardest step),
+//! the "+" and nested levels on the hardest puzzles, and every step of
+//! every path checked against the solution found by search.
 
-use crate::sudoku::human::testing::walk;
+use std::collections::BTreeSet;
+
+use crate::sudoku::human::step::Technique::{self, *};
+use crate::sudoku::human::testing::{assert_sound, board_before, nine, solution, walk};
 use crate::sudoku::human::Catalogue;
 
-#[test]
-fn length_increments_follow_se() {
-    use super::length_increment;
-    assert_eq!(length_increment(6), 0);
-    assert_eq!(length_increment(7), 1);
-    assert_eq!(length_increment(8), 1);
-    assert_eq!(length_increment(9), 2);
-    assert_eq!(length_increment(10), 2);
-    assert_eq!(length_increment(11), 3);
-    assert_eq!(length_increment(14), 3);
-    assert_eq!(length_increment(15), 4);
+use super::{cycles, length_increment};
+
+/// Puzzles of `se_rated.txt`: the line, SE's rating in tenths, and the
+/// technique of the hardest step.
+const RATED: &[(&str, u16, Technique)] = &[
+    (
+        "000509000000070000020403050000010000318000246007806500050701060900000001001602900",
+        67,
+        Cycle,
+    ),
+    (
+        "030067100050301827170000000820000030700090002090000081000000078419706050007250010",
+        72,
+        Aic,
+    ),
+    (
+        "900304002002567100000000000070608050500000001030090070700801009100040005006050700",
+        77,
+        Nishio,
+    ),
+    (
+        "300047050510090006406000900000859000000000000000276000001000807700030019030720004",
+        82,
+        RegionForcingChain,
+    ),
+    (
+        "000108000020060050600425003050906010060010040007000900902050608000609000300000001",
+        84,
+        CellForcingChain,
+    ),
+    (
+        "000000000090070010007309800480000025000564000070803090050701060006030500001000900",
+        88,
+        DynamicRegionForcingChain,
+    ),
+    (
+        "920070050000200409000008027000009500090803040008700000130600000509007000080020036",
+        88,
+        DynamicDoubleForcingChain,
+    ),
+    (
+        "100000008080327060070010020400702003200050004001406200600000007020000090004000100",
+        89,
+        DynamicCellForcingChain,
+    ),
+    (
+        "007000300500000002043000760070000050080502040005090100000201000030609070900070008",
+        90,
+        DynamicContradictionForcingChain,
+    ),
+];
+
+fn is_chain(t: Technique) -> bool {
+    matches!(
+        t,
+        XCycle
+            | XChain
+            | Cycle
+            | Aic
+            | Nishio
+            | CellForcingChain
+            | RegionForcingChain
+            | DynamicContradictionForcingChain
+            | DynamicDoubleForcingChain
+            | DynamicCellForcingChain
+            | DynamicRegionForcingChain
+            | DynamicPlusForcingChain
+            | NestedForcingChain
+    )
 }
 
 #[test]
-fn smoke() {
-    let rated = walk(
-        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
-        Catalogue::Rating,
-    );
-    eprintln!("{} {}", rated.rating, rated.solved);
+fn length_increments_follow_se() {
+    // One tenth more each time the length (complexity − 2) passes 4, 6,
+    // 8, 12, 16, 24, …
+    let expected = [
+        (6, 0),
+        (7, 1),
+        (8, 1),
+        (9, 2),
+        (10, 2),
+        (11, 3),
+        (14, 3),
+        (15, 4),
+        (18, 4),
+        (19, 5),
+        (26, 5),
+        (27, 6),
+    ];
+    for (complexity, tenths) in expected {
+        assert_eq!(
+            length_increment(complexity),
+            tenths,
+            "complexity {complexity}"
+        );
+    }
+}
+
+#[test]
+fn each_chaining_technique_rates_its_puzzle_as_se() {
+    for &(line, rating, technique) in RATED {
+        let rated = walk(line, Catalogue::Rating);
+        assert!(rated.solved, "{line}: unsolved");
+        assert_eq!(rated.rating.0, rating, "{line}");
+        assert!(
+            rated
+                .steps
+                .iter()
+                .any(|s| s.rating == rated.rating && s.technique == technique),
+            "{line}: no {technique:?} at {}",
+            rated.rating
+        );
+        for step in rated.steps.iter().filter(|s| is_chain(s.technique)) {
+            let p = &step.pattern;
+            assert!(
+                !p.chains.is_empty() && p.chains.iter().all(|c| c.len() >= 2),
+                "{step:?}"
+            );
+            assert!(!p.cells.is_empty() && p.digits != 0, "{step:?}");
+        }
+    }
+}
+
+#[test]
+fn every_cycle_and_forcing_chain_on_a_board_is_sound() {
+    // The boards before the first chain step of a cycle puzzle and of a
+    // forcing-chain puzzle: every finding there, not only the easiest.
+    let geometry = nine();
+    let mut kinds = BTreeSet::new();
+    for &(line, _, _) in &RATED[..2] {
+        let truth = solution(line);
+        let (board, _) = board_before(&geometry, line, Catalogue::Rating, |s| {
+            is_chain(s.technique)
+        })
+        .expect("a chain step");
+        let mut hints = Vec::new();
+        cycles::find(&board, &mut hints);
+        for hint in hints {
+            kinds.insert(hint.technique);
+            assert!(hint.rating() >= 65);
+            assert_sound(&hint.into_step(), &truth);
+        }
+    }
+    assert!(kinds.contains(&Cycle) && kinds.contains(&Aic), "{kinds:?}");
+}
+
+#[test]
+fn dynamic_plus_chains_fire_and_stay_sound() {
+    // magictour top1465: needs the "+" rules (locking, pairs, X-Wing on
+    // the hypothetical grids).
+    let line = "7.8...3.....6.1...5.........4.....263...8.......1...9..9.2....4....7.5...........";
+    let rated = walk(line, Catalogue::Rating);
+    assert!(rated.solved);
+    let plus = rated
+        .steps
+        .iter()
+        .find(|s| s.technique == DynamicPlusForcingChain)
+        .expect("a dynamic (+) step");
+    assert!(plus.rating.0 >= 90 && !plus.pattern.chains.is_empty());
+}
+
+#[test]
+fn nested_chains_solve_a_hardest_puzzle_soundly() {
+    // forum_hardest_1106, its first puzzle: stuck after dynamic (+).
+    let line = "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
+    let rated = walk(line, Catalogue::Rating);
+    assert!(rated.solved);
+    assert!(rated
+        .steps
+        .iter()
+        .any(|s| s.technique == NestedForcingChain));
+    assert!(rated.rating.0 >= 95);
 }
