@@ -60,12 +60,12 @@ fn search(ctx: &Context, outer: Option<&[u64]>, hints: &mut Vec<Hint>) {
         Links { y: true, x: false },
         Links { y: true, x: true },
     ] {
-        for cell in 0..masks.len() {
-            let count = masks[cell].count_ones();
+        for (cell, &mask) in masks.iter().enumerate() {
+            let count = mask.count_ones();
             if count < 2 || (!links.x && count > 2) {
                 continue;
             }
-            for digit in mask_digits(masks[cell]) {
+            for digit in mask_digits(mask) {
                 let start = cand_of(cell, digit, ctx.side);
                 cycles_from(ctx, outer, &mut imp, start, links, hints);
                 if links.x {

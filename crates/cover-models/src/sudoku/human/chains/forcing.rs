@@ -109,8 +109,8 @@ pub(super) fn find(board: &Board, producer: Producer, hints: &mut Vec<Hint>) {
     };
     let mut seen = Bits::new(2 * cands);
     let mut off = Implications::empty(cands);
-    for cell in 0..masks.len() {
-        let count = masks[cell].count_ones();
+    for (cell, &mask) in masks.iter().enumerate() {
+        let count = mask.count_ones();
         if board.value(cell) != 0 || !(count > 2 || (count > 1 && producer.dynamic)) {
             continue;
         }

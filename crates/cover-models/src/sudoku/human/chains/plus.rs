@@ -13,6 +13,9 @@ use super::links::cand_of;
 /// of the nested chain that found it (0 for a set-based rule).
 pub(super) type Deduction = (u32, Vec<u32>, usize);
 
+/// A rule: pushes its eliminations on `masks` against `source`.
+type Rule = fn(&Geometry, &[u64], &[u64], &mut Vec<Deduction>);
+
 /// The eliminations of the first rule that finds any on `masks` (the
 /// hypothetical grid), `source` being the grid before the assumption.
 pub(super) fn deductions(
@@ -21,8 +24,7 @@ pub(super) fn deductions(
     masks: &[u64],
     out: &mut Vec<Deduction>,
 ) {
-    let rules: [fn(&Geometry, &[u64], &[u64], &mut Vec<Deduction>); 4] =
-        [locking, hidden_pairs, naked_pairs, x_wings];
+    let rules: [Rule; 4] = [locking, hidden_pairs, naked_pairs, x_wings];
     for rule in rules {
         rule(geometry, source, masks, out);
         if !out.is_empty() {
