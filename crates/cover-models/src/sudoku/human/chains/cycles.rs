@@ -11,7 +11,7 @@ use crate::sudoku::human::step::{Candidate, Technique};
 use super::dynamic::Implications;
 use super::links::{cand_of, cell_of, digit_of, Bits, Context, Reason};
 use super::plus::Deduction;
-use super::Hint;
+use super::{max_complexity, Hint};
 use crate::sudoku::logic::Geometry;
 
 /// Which links a search follows.
@@ -55,6 +55,9 @@ pub(super) fn nested_deductions(
 fn search(ctx: &Context, outer: Option<&[u64]>, hints: &mut Vec<Hint>) {
     let masks = &ctx.source.masks;
     let mut imp = Implications::empty(masks.len() * ctx.side);
+    // The easiest value found so far: longer chains need not be searched.
+    // A nested search wants every finding.
+    let mut bound = u16::MAX;
     for links in [
         Links { y: false, x: true },
         Links { y: true, x: false },
@@ -67,10 +70,10 @@ fn search(ctx: &Context, outer: Option<&[u64]>, hints: &mut Vec<Hint>) {
             }
             for digit in mask_digits(mask) {
                 let start = cand_of(cell, digit, ctx.side);
-                cycles_from(ctx, outer, &mut imp, start, links, hints);
+                cycles_from(ctx, outer, &mut imp, start, links, &mut bound, hints);
                 if links.x {
-                    forcing_chain_from(ctx, outer, &mut imp, start, true, links, hints);
-                    forcing_chain_from(ctx, outer, &mut imp, start, false, links, hints);
+                    forcing_chain_from(ctx, outer, &mut imp, start, true, links, &mut bound, hints);
+                    forcing_chain_from(ctx, outer, &mut imp, start, false, links, &mut bound, hints);
                 }
             }
         }
@@ -103,11 +106,20 @@ fn cycles_from(
     imp: &mut Implications,
     start: u32,
     links: Links,
+    bound: &mut u16,
     hints: &mut Vec<Hint>,
 ) {
     let geometry = ctx.geometry;
     let masks = &ctx.source.masks;
     let side = ctx.side;
+    let (technique, base, sort_key) = match (links.x, links.y) {
+        (true, false) => (Technique::XCycle, 65, 2),
+        (false, _) => (Technique::Cycle, 65, 3),
+        (true, true) => (Technique::Cycle, 70, 4),
+    };
+    let Some(longest) = max_complexity(base, *bound) else {
+        return;
+    };
     imp.clear();
     let root = imp.push(start, true, &[], true);
     let mut pending_on = vec![root];
@@ -116,7 +128,8 @@ fn cycles_from(
     let mut buf = Vec::new();
     let mut ons = Vec::new();
     let mut length = 0;
-    while !pending_on.is_empty() || !pending_off.is_empty() {
+    // A loop closed in this round has `length` nodes.
+    while (!pending_on.is_empty() || !pending_off.is_empty()) && length + 2 <= longest {
         length += 2;
         for p in std::mem::take(&mut pending_on) {
             buf.clear();
@@ -184,11 +197,6 @@ fn cycles_from(
             continue;
         }
         let eliminations = members(&forth, side);
-        let (technique, base, sort_key) = match (links.x, links.y) {
-            (true, false) => (Technique::XCycle, 65, 2),
-            (false, _) => (Technique::Cycle, 65, 3),
-            (true, true) => (Technique::Cycle, 70, 4),
-        };
         let chain = imp.chain(end, side);
         let mut hint = Hint::new(
             technique,
@@ -198,8 +206,9 @@ fn cycles_from(
             eliminations,
             vec![chain],
         );
-        if let Some(outer) = outer {
-            hint.rule_parents = rule_parents(ctx, imp, end, outer);
+        match outer {
+            Some(outer) => hint.rule_parents = rule_parents(ctx, imp, end, outer),
+            None => *bound = (*bound).min(hint.rating()),
         }
         hints.push(hint);
     }
@@ -222,10 +231,22 @@ fn forcing_chain_from(
     start: u32,
     on: bool,
     links: Links,
+    bound: &mut u16,
     hints: &mut Vec<Hint>,
 ) {
     let masks = &ctx.source.masks;
     let side = ctx.side;
+    let (technique, base, sort_key) = if links.y {
+        (Technique::Aic, 70, 4)
+    } else {
+        (Technique::XChain, 66, 2)
+    };
+    let Some(longest) = max_complexity(base, *bound) else {
+        return;
+    };
+    // Nodes made in this phase lie `depth` links from the start; a
+    // conclusion there rests on `depth + 1` nodes.
+    let mut depth = 0;
     imp.clear();
     let root = imp.push(start, on, &[], true);
     let (mut pending_on, mut pending_off) = if on {
@@ -237,6 +258,12 @@ fn forcing_chain_from(
     let mut ons = Vec::new();
     let mut target = None;
     'search: while !pending_on.is_empty() || !pending_off.is_empty() {
+        if !pending_on.is_empty() {
+            if depth + 2 > longest {
+                break;
+            }
+            depth += 1;
+        }
         for p in std::mem::take(&mut pending_on) {
             buf.clear();
             ctx.on_to_off(&ctx.source, imp.records[p as usize].cand, links.y, &mut buf);
@@ -249,6 +276,12 @@ fn forcing_chain_from(
                     pending_off.push(imp.push(c, false, &[p], true));
                 }
             }
+        }
+        if !pending_off.is_empty() {
+            if depth + 2 > longest {
+                break;
+            }
+            depth += 1;
         }
         for p in std::mem::take(&mut pending_off) {
             ons.clear();
@@ -286,11 +319,6 @@ fn forcing_chain_from(
             .map(|d| Candidate::new(cell, d))
             .collect()
     };
-    let (technique, base, sort_key) = if links.y {
-        (Technique::Aic, 70, 4)
-    } else {
-        (Technique::XChain, 66, 2)
-    };
     let mut seen = Bits::new(2 * masks.len() * side);
     let complexity = imp.ancestors(target, &mut seen);
     let chain = imp.chain(target, side);
@@ -302,8 +330,9 @@ fn forcing_chain_from(
         eliminations,
         vec![chain],
     );
-    if let Some(outer) = outer {
-        hint.rule_parents = rule_parents(ctx, imp, target, outer);
+    match outer {
+        Some(outer) => hint.rule_parents = rule_parents(ctx, imp, target, outer),
+        None => *bound = (*bound).min(hint.rating()),
     }
     hints.push(hint);
 }

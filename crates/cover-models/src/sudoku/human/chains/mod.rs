@@ -131,6 +131,23 @@ fn length_increment(complexity: usize) -> u16 {
     added
 }
 
+/// The largest complexity a chain of value `base` may have and still be
+/// worth at most `bound` tenths; `None` when even the shortest is worth
+/// more. Searches stop there: a longer chain could not be the easiest.
+fn max_complexity(base: u16, bound: u16) -> Option<usize> {
+    let budget = bound.checked_sub(base)?;
+    if budget > 40 {
+        return Some(usize::MAX);
+    }
+    let mut ceiling = 4usize;
+    let mut odd = false;
+    for _ in 0..budget {
+        ceiling = if odd { ceiling * 4 / 3 } else { ceiling * 3 / 2 };
+        odd = !odd;
+    }
+    Some(ceiling + 2)
+}
+
 /// Pushes the easiest of `hints` as a step.
 fn push_easiest(hints: Vec<Hint>, steps: &mut Vec<Step>) {
     let best = hints
