@@ -73,7 +73,9 @@ fn search(ctx: &Context, outer: Option<&[u64]>, hints: &mut Vec<Hint>) {
                 cycles_from(ctx, outer, &mut imp, start, links, &mut bound, hints);
                 if links.x {
                     forcing_chain_from(ctx, outer, &mut imp, start, true, links, &mut bound, hints);
-                    forcing_chain_from(ctx, outer, &mut imp, start, false, links, &mut bound, hints);
+                    forcing_chain_from(
+                        ctx, outer, &mut imp, start, false, links, &mut bound, hints,
+                    );
                 }
             }
         }

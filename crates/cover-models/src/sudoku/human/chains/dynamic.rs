@@ -13,8 +13,9 @@
 
 use std::collections::VecDeque;
 
-use super::links::{cell_of, digit_of, Bits, Context, Reason};
+use super::links::{cell_of, digit_of, Bits, Context, Grid, Reason};
 use super::plus;
+use super::plus::Deduction;
 use crate::sudoku::human::step::{Candidate, Node};
 
 /// How a propagation follows links.
@@ -191,11 +192,45 @@ pub(super) fn node(cand: u32, on: bool, side: usize) -> Node {
     }
 }
 
+/// The working storage of propagations, kept from one to the next.
+#[derive(Debug, Clone)]
+pub(super) struct Scratch {
+    grid: Grid,
+    pending_on: VecDeque<u32>,
+    pending_off: VecDeque<u32>,
+    offs: Vec<u32>,
+    ons: Vec<(u32, Reason)>,
+    parents: Vec<u32>,
+    hidden: Vec<u32>,
+    advanced: Vec<Deduction>,
+}
+
+impl Scratch {
+    pub(super) fn new(ctx: &Context) -> Scratch {
+        Scratch {
+            grid: ctx.source.clone(),
+            pending_on: VecDeque::new(),
+            pending_off: VecDeque::new(),
+            offs: Vec::new(),
+            ons: Vec::new(),
+            parents: Vec::new(),
+            hidden: Vec::new(),
+            advanced: Vec::new(),
+        }
+    }
+}
+
 /// Propagates `start` taken `on` (or off) on the board of `ctx` by
 /// `mode`, up to the first contradiction.
-pub(super) fn propagate(ctx: &Context, mode: Mode, start: u32, on: bool) -> Implications {
+pub(super) fn propagate(
+    ctx: &Context,
+    mode: Mode,
+    start: u32,
+    on: bool,
+    scratch: &mut Scratch,
+) -> Implications {
     let mut imp = Implications::empty(ctx.source.masks.len() * ctx.side);
-    propagate_into(ctx, mode, start, on, &mut imp);
+    propagate_into(ctx, mode, start, on, &mut imp, scratch);
     imp
 }
 
@@ -206,28 +241,34 @@ pub(super) fn propagate_into(
     start: u32,
     on: bool,
     imp: &mut Implications,
+    scratch: &mut Scratch,
 ) {
     imp.clear();
-    let mut grid = ctx.source.clone();
-    let mut pending_on = VecDeque::new();
-    let mut pending_off = VecDeque::new();
+    let Scratch {
+        grid,
+        pending_on,
+        pending_off,
+        offs,
+        ons,
+        parents,
+        hidden,
+        advanced,
+    } = scratch;
+    grid.copy_from(&ctx.source);
+    pending_on.clear();
+    pending_off.clear();
     let first = imp.push(start, on, &[], true);
     if on {
         pending_on.push_back(first);
     } else {
         pending_off.push_back(first);
     }
-    let mut offs = Vec::new();
-    let mut ons = Vec::new();
-    let mut parents = Vec::new();
-    let mut hidden = Vec::new();
-    let mut advanced = Vec::new();
     loop {
         if let Some(p) = pending_on.pop_front() {
             offs.clear();
             let cand = imp.records[p as usize].cand;
-            ctx.on_to_off(&grid, cand, mode.cell_links, &mut offs);
-            for &c in &offs {
+            ctx.on_to_off(grid, cand, mode.cell_links, offs);
+            for &c in offs.iter() {
                 if let Some(conj) = imp.record_of(c, true) {
                     let off = imp.push(c, false, &[p], false);
                     imp.contradiction = Some((conj, off));
@@ -243,29 +284,29 @@ pub(super) fn propagate_into(
         if let Some(p) = pending_off.pop_front() {
             let cand = imp.records[p as usize].cand;
             ons.clear();
-            ctx.off_to_on(&grid, cand, mode.cell_links, true, &mut ons);
-            for &(c, reason) in &ons {
+            ctx.off_to_on(grid, cand, mode.cell_links, true, ons);
+            for &(c, reason) in ons.iter() {
                 parents.clear();
                 parents.push(p);
                 if mode.dynamic {
                     hidden.clear();
-                    ctx.hidden_parents(&grid, c, reason, cand, &mut hidden);
+                    ctx.hidden_parents(grid, c, reason, cand, hidden);
                     // Each hidden parent was taken out by a processed "off".
                     parents.extend(hidden.iter().filter_map(|&h| imp.record_of(h, false)));
                 }
                 if let Some(conj) = imp.record_of(c, false) {
-                    let r = imp.push(c, true, &parents, false);
+                    let r = imp.push(c, true, parents, false);
                     imp.contradiction = Some((r, conj));
                     return;
                 }
                 if !imp.on.has(c as usize) {
-                    let r = imp.push(c, true, &parents, true);
+                    let r = imp.push(c, true, parents, true);
                     imp.because(r, reason);
                     pending_on.push_back(r);
                 }
             }
             if mode.dynamic {
-                ctx.remove(&mut grid, cand);
+                ctx.remove(grid, cand);
             }
             continue;
         }
@@ -273,23 +314,23 @@ pub(super) fn propagate_into(
             break;
         }
         advanced.clear();
-        plus::deductions(ctx.geometry, &ctx.source.masks, &grid.masks, &mut advanced);
+        plus::deductions(ctx.geometry, &ctx.source.masks, &grid.masks, advanced);
         if advanced.is_empty() && mode.level >= 2 {
             super::cycles::nested_deductions(
                 ctx.geometry,
                 &ctx.source.masks,
                 &grid.masks,
-                &mut advanced,
+                advanced,
             );
         }
         let mut grew = false;
-        for (c, rule_parents, complexity) in &advanced {
+        for (c, rule_parents, complexity) in advanced.iter() {
             if imp.off.has(*c as usize) {
                 continue;
             }
             parents.clear();
             parents.extend(rule_parents.iter().filter_map(|&q| imp.record_of(q, false)));
-            let r = imp.push(*c, false, &parents, true);
+            let r = imp.push(*c, false, parents, true);
             if *complexity > 0 {
                 imp.records[r as usize].nested = Some(imp.nested.len() as u32);
                 imp.nested.push(*complexity);

@@ -12,9 +12,9 @@
 use crate::sudoku::human::board::Board;
 use crate::sudoku::human::step::{Candidate, Technique};
 
-use super::dynamic::{propagate, propagate_into, Implications, Mode};
+use super::dynamic::{propagate, propagate_into, Implications, Mode, Scratch};
 use super::links::{cand_of, cell_of, digit_of, Bits, Context};
-use super::Hint;
+use super::{length_increment, Hint};
 
 /// One of Sudoku Explainer's chaining rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,12 +80,13 @@ struct Cache<'c, 'g> {
     ctx: &'c Context<'g>,
     mode: Mode,
     on: Vec<Option<Implications>>,
+    scratch: Scratch,
 }
 
 impl Cache<'_, '_> {
     fn ensure(&mut self, cand: u32) {
         if self.on[cand as usize].is_none() {
-            let imp = propagate(self.ctx, self.mode, cand, true);
+            let imp = propagate(self.ctx, self.mode, cand, true, &mut self.scratch);
             self.on[cand as usize] = Some(imp);
         }
     }
@@ -106,6 +107,7 @@ pub(super) fn find(board: &Board, producer: Producer, hints: &mut Vec<Hint>) {
         ctx: &ctx,
         mode,
         on: vec![None; cands],
+        scratch: Scratch::new(&ctx),
     };
     let mut seen = Bits::new(2 * cands);
     let mut off = Implications::empty(cands);
@@ -120,7 +122,7 @@ pub(super) fn find(board: &Board, producer: Producer, hints: &mut Vec<Hint>) {
             let contradictions = producer.dynamic || producer.nishio;
             let doubles = count >= 3 && producer.dynamic && !producer.nishio;
             if contradictions || doubles {
-                propagate_into(&ctx, mode, cand, false, &mut off);
+                propagate_into(&ctx, mode, cand, false, &mut off, &mut cache.scratch);
                 binary(
                     board,
                     producer,
@@ -148,6 +150,11 @@ pub(super) fn find(board: &Board, producer: Producer, hints: &mut Vec<Hint>) {
             });
         }
     }
+}
+
+/// The value of the easiest finding so far: a harder one is not built.
+fn easiest(hints: &[Hint]) -> u16 {
+    hints.iter().map(Hint::rating).min().unwrap_or(u16::MAX)
 }
 
 fn digits(mask: u64) -> impl Iterator<Item = u8> {
@@ -199,6 +206,9 @@ fn binary(
             return;
         }
         let complexity = a.0.ancestors(a.1, seen) + b.0.ancestors(b.1, seen);
+        if producer.base() + length_increment(complexity) > easiest(hints) {
+            return;
+        }
         let chains = vec![a.0.chain(a.1, side), b.0.chain(b.1, side)];
         let mut hint = Hint::new(
             producer.technique(kind),
@@ -327,6 +337,12 @@ fn common(
             for imp in imps {
                 let at = imp.record_of(r.cand, want).expect("in every set");
                 complexity += imp.ancestors(at, seen);
+            }
+            if producer.base() + length_increment(complexity) > easiest(hints) {
+                continue;
+            }
+            for imp in imps {
+                let at = imp.record_of(r.cand, want).expect("in every set");
                 chains.push(imp.chain(at, side));
             }
             let key = if kind == Kind::Cell { 5 } else { 6 };

@@ -91,6 +91,14 @@ pub(super) struct Grid {
     places: Vec<u64>,
 }
 
+impl Grid {
+    /// Becomes a copy of `other` (of the same size), keeping the storage.
+    pub(super) fn copy_from(&mut self, other: &Grid) {
+        self.masks.copy_from_slice(&other.masks);
+        self.places.copy_from_slice(&other.places);
+    }
+}
+
 impl<'g> Context<'g> {
     pub(super) fn new(geometry: &'g Geometry, masks: &[u64]) -> Context<'g> {
         let side = geometry.side();

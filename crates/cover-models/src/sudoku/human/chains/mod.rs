@@ -142,7 +142,11 @@ fn max_complexity(base: u16, bound: u16) -> Option<usize> {
     let mut ceiling = 4usize;
     let mut odd = false;
     for _ in 0..budget {
-        ceiling = if odd { ceiling * 4 / 3 } else { ceiling * 3 / 2 };
+        ceiling = if odd {
+            ceiling * 4 / 3
+        } else {
+            ceiling * 3 / 2
+        };
         odd = !odd;
     }
     Some(ceiling + 2)
