@@ -54,10 +54,12 @@ pub(super) fn nested_deductions(
 /// rule parents against that grid.
 fn search(ctx: &Context, outer: Option<&[u64]>, hints: &mut Vec<Hint>) {
     let masks = &ctx.source.masks;
-    let mut imp = Implications::empty(masks.len() * ctx.side);
-    // The easiest value found so far: longer chains need not be searched.
-    // A nested search wants every finding.
-    let mut bound = u16::MAX;
+    let mut searcher = Searcher {
+        ctx,
+        outer,
+        imp: Implications::empty(masks.len() * ctx.side),
+        bound: u16::MAX,
+    };
     for links in [
         Links { y: false, x: true },
         Links { y: true, x: false },
@@ -70,12 +72,10 @@ fn search(ctx: &Context, outer: Option<&[u64]>, hints: &mut Vec<Hint>) {
             }
             for digit in mask_digits(mask) {
                 let start = cand_of(cell, digit, ctx.side);
-                cycles_from(ctx, outer, &mut imp, start, links, &mut bound, hints);
+                cycles_from(&mut searcher, start, links, hints);
                 if links.x {
-                    forcing_chain_from(ctx, outer, &mut imp, start, true, links, &mut bound, hints);
-                    forcing_chain_from(
-                        ctx, outer, &mut imp, start, false, links, &mut bound, hints,
-                    );
+                    forcing_chain_from(&mut searcher, start, true, links, hints);
+                    forcing_chain_from(&mut searcher, start, false, links, hints);
                 }
             }
         }
@@ -84,6 +84,16 @@ fn search(ctx: &Context, outer: Option<&[u64]>, hints: &mut Vec<Hint>) {
 
 fn mask_digits(mask: u64) -> impl Iterator<Item = u8> {
     (0..64u8).filter(move |b| mask >> b & 1 == 1).map(|b| b + 1)
+}
+
+/// One search over the grid of `ctx`: the propagation storage it reuses
+/// and the easiest value found so far (longer chains need not be
+/// searched; a nested search, with `outer`, wants every finding).
+struct Searcher<'c, 'g> {
+    ctx: &'c Context<'g>,
+    outer: Option<&'c [u64]>,
+    imp: Implications,
+    bound: u16,
 }
 
 /// Whether a node of `cand` taken off lies on `record`'s chain of first
@@ -102,15 +112,9 @@ fn follows(imp: &Implications, record: u32, cand: u32) -> bool {
 
 /// The cycles through `start` taken on, found breadth first: "off" nodes
 /// are kept once per path (not once per candidate) so a loop can close.
-fn cycles_from(
-    ctx: &Context,
-    outer: Option<&[u64]>,
-    imp: &mut Implications,
-    start: u32,
-    links: Links,
-    bound: &mut u16,
-    hints: &mut Vec<Hint>,
-) {
+fn cycles_from(searcher: &mut Searcher, start: u32, links: Links, hints: &mut Vec<Hint>) {
+    let (ctx, outer) = (searcher.ctx, searcher.outer);
+    let (imp, bound) = (&mut searcher.imp, &mut searcher.bound);
     let geometry = ctx.geometry;
     let masks = &ctx.source.masks;
     let side = ctx.side;
@@ -227,15 +231,14 @@ pub(super) fn members(set: &Bits, side: usize) -> Vec<Candidate> {
 
 /// The forcing chain from `start` taken `on` to its negation, if any.
 fn forcing_chain_from(
-    ctx: &Context,
-    outer: Option<&[u64]>,
-    imp: &mut Implications,
+    searcher: &mut Searcher,
     start: u32,
     on: bool,
     links: Links,
-    bound: &mut u16,
     hints: &mut Vec<Hint>,
 ) {
+    let (ctx, outer) = (searcher.ctx, searcher.outer);
+    let (imp, bound) = (&mut searcher.imp, &mut searcher.bound);
     let masks = &ctx.source.masks;
     let side = ctx.side;
     let (technique, base, sort_key) = if links.y {
@@ -342,7 +345,12 @@ fn forcing_chain_from(
 /// The candidates of `outer` gone from the grid of `ctx` that the "on"s
 /// `target` rests on needed gone: a cell's removed digits for its last
 /// digit, a unit's removed places for its last place.
-fn rule_parents(ctx: &Context, imp: &Implications, target: u32, outer: &[u64]) -> Vec<u32> {
+pub(super) fn rule_parents(
+    ctx: &Context,
+    imp: &Implications,
+    target: u32,
+    outer: &[u64],
+) -> Vec<u32> {
     let side = ctx.side;
     let masks = &ctx.source.masks;
     let mut found = Vec::new();

@@ -9,7 +9,8 @@
 //! parents). From level 1 ("+"), when the queue runs dry the set-based
 //! rules of [`super::plus`] (locking, hidden and naked pairs, X-Wing) run
 //! on the hypothetical grid for more "off"s; from level 2 (nested), when
-//! those find nothing, cycles and forcing X/XY chains run there too.
+//! those find nothing, cycles and forcing X/XY chains run there too, and
+//! from level 3 static cell and region forcing chains.
 
 use std::collections::VecDeque;
 
@@ -26,7 +27,9 @@ pub(super) struct Mode {
     /// Whether links inside a cell count (Nishio follows only a digit's
     /// places).
     pub(super) cell_links: bool,
-    /// 0 plain; 1 adds the set-based rules when the queue runs dry.
+    /// 0 plain; 1 adds the set-based rules when the queue runs dry; 2
+    /// adds cycles and forcing chains on the hypothetical grid after them;
+    /// 3 static cell and region forcing chains after those.
     pub(super) level: u8,
 }
 
@@ -167,7 +170,8 @@ impl Implications {
         count
     }
 
-    /// The chain from the assumption to `record`, along first parents.
+    /// The chain from the assumption to `record`, along first parents
+    /// (each recorded before its child, so the walk ends).
     pub(super) fn chain(&self, record: u32, side: usize) -> Vec<Node> {
         let mut nodes = Vec::new();
         let mut r = record;
@@ -175,8 +179,8 @@ impl Implications {
             let rec = self.records[r as usize];
             nodes.push(node(rec.cand, rec.on, side));
             match self.parents_of(r).first() {
-                Some(&p) if nodes.len() <= self.records.len() => r = p,
-                _ => break,
+                Some(&p) => r = p,
+                None => break,
             }
         }
         nodes.reverse();
@@ -317,6 +321,14 @@ pub(super) fn propagate_into(
         plus::deductions(ctx.geometry, &ctx.source.masks, &grid.masks, advanced);
         if advanced.is_empty() && mode.level >= 2 {
             super::cycles::nested_deductions(
+                ctx.geometry,
+                &ctx.source.masks,
+                &grid.masks,
+                advanced,
+            );
+        }
+        if advanced.is_empty() && mode.level >= 3 {
+            super::forcing::nested_deductions(
                 ctx.geometry,
                 &ctx.source.masks,
                 &grid.masks,

@@ -12,9 +12,12 @@
 use crate::sudoku::human::board::Board;
 use crate::sudoku::human::step::{Candidate, Technique};
 
+use super::cycles::rule_parents;
 use super::dynamic::{propagate, propagate_into, Implications, Mode, Scratch};
 use super::links::{cand_of, cell_of, digit_of, Bits, Context};
+use super::plus::Deduction;
 use super::{length_increment, Hint};
+use crate::sudoku::logic::Geometry;
 
 /// One of Sudoku Explainer's chaining rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,24 +99,71 @@ impl Cache<'_, '_> {
     }
 }
 
+/// What a search looks at: the grid, the rule, and in a nested search the
+/// grid before the outer assumption.
+#[derive(Clone, Copy)]
+struct Scope<'c, 'g> {
+    ctx: &'c Context<'g>,
+    producer: Producer,
+    outer: Option<&'c [u64]>,
+}
+
 /// Every finding of `producer` on `board`, in Sudoku Explainer's order.
 pub(super) fn find(board: &Board, producer: Producer, hints: &mut Vec<Hint>) {
-    let side = board.side();
-    let masks = board.all_candidates();
+    let ctx = Context::new(board.geometry(), board.all_candidates());
+    search(&ctx, producer, None, hints);
+}
+
+/// The eliminations of every static cell and region forcing chain on the
+/// hypothetical grid `masks` of a nested propagation from `source`, with
+/// their rule parents and complexity (SE's second nesting level).
+pub(super) fn nested_deductions(
+    geometry: &Geometry,
+    source: &[u64],
+    masks: &[u64],
+    out: &mut Vec<Deduction>,
+) {
+    let ctx = Context::new(geometry, masks);
+    let producer = Producer {
+        multiple: true,
+        dynamic: false,
+        nishio: false,
+        level: 0,
+    };
+    let mut hints = Vec::new();
+    search(&ctx, producer, Some(source), &mut hints);
+    hints.sort_by_key(|h| (h.rating(), h.complexity, h.sort_key));
+    for hint in hints.iter().filter(|h| !h.rule_parents.is_empty()) {
+        for e in &hint.eliminations {
+            let cand = cand_of(usize::from(e.cell), e.digit, ctx.side);
+            out.push((cand, hint.rule_parents.clone(), hint.complexity));
+        }
+    }
+}
+
+/// [`find`] on the grid of `ctx`; with `outer` (a nested search), every
+/// finding, each with its rule parents against that grid.
+fn search(ctx: &Context, producer: Producer, outer: Option<&[u64]>, hints: &mut Vec<Hint>) {
+    let scope = Scope {
+        ctx,
+        producer,
+        outer,
+    };
+    let side = ctx.side;
+    let masks = &ctx.source.masks;
     let cands = masks.len() * side;
     let mode = producer.mode();
-    let ctx = Context::new(board.geometry(), masks);
     let mut cache = Cache {
-        ctx: &ctx,
+        ctx,
         mode,
         on: vec![None; cands],
-        scratch: Scratch::new(&ctx),
+        scratch: Scratch::new(ctx),
     };
     let mut seen = Bits::new(2 * cands);
     let mut off = Implications::empty(cands);
     for (cell, &mask) in masks.iter().enumerate() {
         let count = mask.count_ones();
-        if board.value(cell) != 0 || !(count > 2 || (count > 1 && producer.dynamic)) {
+        if !(count > 2 || (count > 1 && producer.dynamic)) {
             continue;
         }
         for digit in digits(masks[cell]) {
@@ -122,9 +172,9 @@ pub(super) fn find(board: &Board, producer: Producer, hints: &mut Vec<Hint>) {
             let contradictions = producer.dynamic || producer.nishio;
             let doubles = count >= 3 && producer.dynamic && !producer.nishio;
             if contradictions || doubles {
-                propagate_into(&ctx, mode, cand, false, &mut off, &mut cache.scratch);
+                propagate_into(ctx, mode, cand, false, &mut off, &mut cache.scratch);
                 binary(
-                    board,
+                    ctx,
                     producer,
                     cand,
                     cache.get(cand),
@@ -136,7 +186,7 @@ pub(super) fn find(board: &Board, producer: Producer, hints: &mut Vec<Hint>) {
                 );
             }
             if !producer.nishio {
-                regions(board, producer, &mut cache, cell, digit, &mut seen, hints);
+                regions(scope, &mut cache, cell, digit, &mut seen, hints);
             }
         }
         if !producer.nishio {
@@ -144,7 +194,7 @@ pub(super) fn find(board: &Board, producer: Producer, hints: &mut Vec<Hint>) {
                 .map(|d| cand_of(cell, d, side))
                 .collect();
             let imps: Vec<&Implications> = starts.iter().map(|&c| cache.get(c)).collect();
-            common(board, producer, Kind::Cell, &imps, &mut seen, hints, |h| {
+            common(scope, Kind::Cell, &imps, &mut seen, hints, |h| {
                 h.cells = vec![cell as u16];
                 h.digits = masks[cell];
             });
@@ -163,15 +213,15 @@ fn digits(mask: u64) -> impl Iterator<Item = u8> {
 
 /// What taking `cand` as true means for the board: `on` removes the
 /// cell's other digits, `off` removes the candidate.
-fn removals(board: &Board, cand: u32, on: bool) -> Vec<Candidate> {
-    let side = board.side();
+fn removals(ctx: &Context, cand: u32, on: bool) -> Vec<Candidate> {
+    let side = ctx.side;
     let cell = cell_of(cand, side);
     let digit = digit_of(cand, side);
     if on {
-        digits(board.candidates(cell) & !(1 << (digit - 1)))
+        digits(ctx.source.masks[cell] & !(1 << (digit - 1)))
             .map(|d| Candidate::new(cell, d))
             .collect()
-    } else if board.has(cell, digit) {
+    } else if ctx.source.masks[cell] >> (digit - 1) & 1 == 1 {
         vec![Candidate::new(cell, digit)]
     } else {
         Vec::new()
@@ -182,7 +232,7 @@ fn removals(board: &Board, cand: u32, on: bool) -> Vec<Candidate> {
 /// assumptions force alike.
 #[allow(clippy::too_many_arguments)]
 fn binary(
-    board: &Board,
+    ctx: &Context,
     producer: Producer,
     cand: u32,
     on: &Implications,
@@ -192,7 +242,7 @@ fn binary(
     seen: &mut Bits,
     hints: &mut Vec<Hint>,
 ) {
-    let side = board.side();
+    let side = ctx.side;
     let cell = cell_of(cand, side) as u16;
     let mut push = |kind,
                     target: u32,
@@ -201,7 +251,7 @@ fn binary(
                     b: (&Implications, u32),
                     key,
                     hints: &mut Vec<Hint>| {
-        let eliminations = removals(board, target, target_on);
+        let eliminations = removals(ctx, target, target_on);
         if eliminations.is_empty() {
             return;
         }
@@ -263,22 +313,22 @@ fn binary(
 /// Region forcing chains through `digit`'s places in the units of `cell`,
 /// each unit taken once: from its first place.
 fn regions(
-    board: &Board,
-    producer: Producer,
+    scope: Scope,
     cache: &mut Cache,
     cell: usize,
     digit: u8,
     seen: &mut Bits,
     hints: &mut Vec<Hint>,
 ) {
-    let geometry = board.geometry();
-    let side = board.side();
+    let Scope { ctx, producer, .. } = scope;
+    let geometry = ctx.geometry;
+    let side = ctx.side;
     for unit in cache.ctx.units_of(cell) {
         let places: Vec<usize> = geometry
             .unit_cells(unit)
             .iter()
             .map(|&c| usize::from(c))
-            .filter(|&c| board.has(c, digit))
+            .filter(|&c| ctx.source.masks[c] >> (digit - 1) & 1 == 1)
             .collect();
         if places.len() < 2 || (places.len() > 2 && !producer.multiple) || places[0] != cell {
             continue;
@@ -288,7 +338,7 @@ fn regions(
             cache.ensure(s);
         }
         let imps: Vec<&Implications> = starts.iter().map(|&c| cache.get(c)).collect();
-        common(board, producer, Kind::Region, &imps, seen, hints, |h| {
+        common(scope, Kind::Region, &imps, seen, hints, |h| {
             h.units = vec![unit as u16];
             h.cells = places.iter().map(|&c| c as u16).collect();
             h.digits = 1 << (digit - 1);
@@ -299,15 +349,19 @@ fn regions(
 /// What every one of `imps` (the choices of a cell or a unit) forces
 /// alike: "on"s, then "off"s, in the first choice's order.
 fn common(
-    board: &Board,
-    producer: Producer,
+    scope: Scope,
     kind: Kind,
     imps: &[&Implications],
     seen: &mut Bits,
     hints: &mut Vec<Hint>,
     dress: impl Fn(&mut Hint),
 ) {
-    let side = board.side();
+    let Scope {
+        ctx,
+        producer,
+        outer,
+    } = scope;
+    let side = ctx.side;
     let (first, rest) = imps.split_first().expect("two choices at least");
     for want in [true, false] {
         let mut both = if want {
@@ -328,7 +382,7 @@ fn common(
             {
                 continue;
             }
-            let eliminations = removals(board, r.cand, want);
+            let eliminations = removals(ctx, r.cand, want);
             if eliminations.is_empty() {
                 continue;
             }
@@ -338,7 +392,7 @@ fn common(
                 let at = imp.record_of(r.cand, want).expect("in every set");
                 complexity += imp.ancestors(at, seen);
             }
-            if producer.base() + length_increment(complexity) > easiest(hints) {
+            if outer.is_none() && producer.base() + length_increment(complexity) > easiest(hints) {
                 continue;
             }
             for imp in imps {
@@ -355,7 +409,47 @@ fn common(
                 chains,
             );
             dress(&mut hint);
+            if let Some(outer) = outer {
+                let mut parents = assumption_parents(ctx, kind, &hint, outer);
+                for imp in imps {
+                    let at = imp.record_of(r.cand, want).expect("in every set");
+                    parents.extend(rule_parents(ctx, imp, at, outer));
+                }
+                parents.sort_unstable();
+                parents.dedup();
+                hint.rule_parents = parents;
+            }
             hints.push(hint);
         }
     }
+}
+
+/// In a nested search, what the choices of a cell or unit rest on: the
+/// digits of the cell, or the places of the digit in the unit, that the
+/// outer assumption took out of `outer`.
+fn assumption_parents(ctx: &Context, kind: Kind, hint: &Hint, outer: &[u64]) -> Vec<u32> {
+    let side = ctx.side;
+    let masks = &ctx.source.masks;
+    let mut found = Vec::new();
+    match kind {
+        Kind::Cell => {
+            let cell = usize::from(hint.cells[0]);
+            for d in digits(outer[cell] & !masks[cell]) {
+                found.push(cand_of(cell, d, side));
+            }
+        }
+        Kind::Region => {
+            let unit = usize::from(hint.units[0]);
+            let digit = hint.digits.trailing_zeros() as u8 + 1;
+            let bit = 1u64 << (digit - 1);
+            for &x in ctx.geometry.unit_cells(unit) {
+                let x = usize::from(x);
+                if outer[x] & bit != 0 && masks[x] & bit == 0 {
+                    found.push(cand_of(x, digit, side));
+                }
+            }
+        }
+        Kind::Contradiction | Kind::Double => {}
+    }
+    found
 }

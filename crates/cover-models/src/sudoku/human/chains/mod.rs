@@ -14,6 +14,12 @@
 //! lowest value (base plus the increment for the chain's complexity, the
 //! number of nodes it rests on), then the lowest complexity, then SE's
 //! order of kinds.
+//!
+//! Everything reads the board through [`Board`] and the geometry, so any
+//! size works (sides up to 64: a unit's places fit a `u64`); the values
+//! are SE's 9×9 ones. Nested chains go as far as SE's rescue levels 2
+//! (cycles and forcing chains inside dynamic ones, 9.5+) and 3 (cell and
+//! region forcing chains inside, 10.0+), not its experimental ones.
 
 mod cycles;
 mod dynamic;
@@ -230,6 +236,18 @@ pub(super) fn nested_forcing_chains(board: &Board, steps: &mut Vec<Step>) {
         dynamic: true,
         nishio: false,
         level: 2,
+    };
+    run(board, producer, steps);
+}
+
+/// Nested forcing chains, second level (10.0+): static cell and region
+/// forcing chains on the hypothetical grids too. Slower still.
+pub(super) fn nested_multiple_forcing_chains(board: &Board, steps: &mut Vec<Step>) {
+    let producer = Producer {
+        multiple: true,
+        dynamic: true,
+        nishio: false,
+        level: 3,
     };
     run(board, producer, steps);
 }
