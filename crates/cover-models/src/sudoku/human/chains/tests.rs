@@ -182,3 +182,35 @@ fn nested_chains_solve_a_hardest_puzzle_soundly() {
         .any(|s| s.technique == NestedForcingChain));
     assert!(rated.rating.0 >= 95);
 }
+
+#[test]
+fn chains_work_on_a_sixteen_by_sixteen_board() {
+    use crate::sudoku::human::board::Board;
+    use crate::sudoku::human::rate;
+    use crate::sudoku::logic::Geometry;
+    use crate::sudoku::Size;
+
+    // Gecode's first 16×16 instance: singles solve it, so the chains run on
+    // its opening board (full of candidates) and must agree with that end.
+    let line = "D92.....G...43..4CF.....9D.2.6EB.E.1....F.8BC..AG56.....A3C....1.7G5A8....61....2...C....B7.......AE.964..G......F9.5.7.4............29....A.C..........645D.1......D....1.C.B7F.....E.C2G...8A9B..9.G52.....EF6.256..F.....D.B.E13.6.D........7A...8BC3....954.";
+    let cells: Vec<u8> = line
+        .bytes()
+        .map(|b| match b {
+            b'1'..=b'9' => b - b'0',
+            b'A'..=b'G' => b - b'A' + 10,
+            _ => 0,
+        })
+        .collect();
+    let geometry = Geometry::new(Size::new(4).unwrap());
+    let rated = rate(&geometry, &cells, Catalogue::Rating);
+    assert!(rated.solved);
+    let board = Board::new(&geometry, &cells);
+    let mut steps = Vec::new();
+    super::cycles_and_forcing_chains(&board, &mut steps);
+    super::nishio_forcing_chains(&board, &mut steps);
+    super::dynamic_forcing_chains(&board, &mut steps);
+    assert_eq!(steps.len(), 3);
+    for step in &steps {
+        assert_sound(step, &rated.grid);
+    }
+}
