@@ -59,6 +59,7 @@ fn search(ctx: &Context, outer: Option<&[u64]>, hints: &mut Vec<Hint>) {
         outer,
         imp: Implications::empty(masks.len() * ctx.side),
         bound: u16::MAX,
+        lists: Lists::default(),
     };
     for links in [
         Links { y: false, x: true },
@@ -94,6 +95,28 @@ struct Searcher<'c, 'g> {
     outer: Option<&'c [u64]>,
     imp: Implications,
     bound: u16,
+    lists: Lists,
+}
+
+/// The frontiers and link buffers of a breadth-first search, kept from
+/// one start to the next.
+#[derive(Default)]
+struct Lists {
+    pending_on: Vec<u32>,
+    pending_off: Vec<u32>,
+    current: Vec<u32>,
+    closing: Vec<u32>,
+    offs: Vec<u32>,
+    ons: Vec<(u32, Reason)>,
+}
+
+impl Lists {
+    fn clear(&mut self) {
+        self.pending_on.clear();
+        self.pending_off.clear();
+        self.current.clear();
+        self.closing.clear();
+    }
 }
 
 /// Whether a node of `cand` taken off lies on `record`'s chain of first
@@ -128,34 +151,43 @@ fn cycles_from(searcher: &mut Searcher, start: u32, links: Links, hints: &mut Ve
     };
     imp.clear();
     let root = imp.push(start, true, &[], true);
-    let mut pending_on = vec![root];
-    let mut pending_off = Vec::new();
-    let mut closing = Vec::new();
-    let mut buf = Vec::new();
-    let mut ons = Vec::new();
+    let lists = &mut searcher.lists;
+    lists.clear();
+    let Lists {
+        pending_on,
+        pending_off,
+        current,
+        closing,
+        offs: buf,
+        ons,
+    } = lists;
+    pending_on.push(root);
     let mut length = 0;
     // A loop closed in this round has `length` nodes.
     while (!pending_on.is_empty() || !pending_off.is_empty()) && length + 2 <= longest {
         length += 2;
-        for p in std::mem::take(&mut pending_on) {
+        std::mem::swap(current, pending_on);
+        for &p in current.iter() {
             buf.clear();
-            ctx.on_to_off(&ctx.source, imp.records[p as usize].cand, links.y, &mut buf);
-            for &c in &buf {
+            ctx.on_to_off(&ctx.source, imp.records[p as usize].cand, links.y, buf);
+            for &c in buf.iter() {
                 if !follows(imp, p, c) {
                     pending_off.push(imp.push(c, false, &[p], true));
                 }
             }
         }
-        for p in std::mem::take(&mut pending_off) {
+        current.clear();
+        std::mem::swap(current, pending_off);
+        for &p in current.iter() {
             ons.clear();
             ctx.off_to_on(
                 &ctx.source,
                 imp.records[p as usize].cand,
                 links.y,
                 links.x,
-                &mut ons,
+                ons,
             );
-            for &(c, reason) in &ons {
+            for &(c, reason) in ons.iter() {
                 if length >= 4 && c == start {
                     let r = imp.push(c, true, &[p], false);
                     imp.because(r, reason);
@@ -168,9 +200,10 @@ fn cycles_from(searcher: &mut Searcher, start: u32, links: Links, hints: &mut Ve
                 }
             }
         }
+        current.clear();
     }
     let mut seen = Bits::new(2 * masks.len() * side);
-    for end in closing {
+    for &end in closing.iter() {
         // The cycle's nodes: from the closing node back to the start.
         let mut nodes = Vec::new();
         let mut r = end;
@@ -254,13 +287,21 @@ fn forcing_chain_from(
     let mut depth = 0;
     imp.clear();
     let root = imp.push(start, on, &[], true);
-    let (mut pending_on, mut pending_off) = if on {
-        (vec![root], vec![])
+    let lists = &mut searcher.lists;
+    lists.clear();
+    let Lists {
+        pending_on,
+        pending_off,
+        current,
+        offs: buf,
+        ons,
+        ..
+    } = lists;
+    if on {
+        pending_on.push(root);
     } else {
-        (vec![], vec![root])
-    };
-    let mut buf = Vec::new();
-    let mut ons = Vec::new();
+        pending_off.push(root);
+    }
     let mut target = None;
     'search: while !pending_on.is_empty() || !pending_off.is_empty() {
         if !pending_on.is_empty() {
@@ -269,10 +310,11 @@ fn forcing_chain_from(
             }
             depth += 1;
         }
-        for p in std::mem::take(&mut pending_on) {
+        std::mem::swap(current, pending_on);
+        for &p in current.iter() {
             buf.clear();
-            ctx.on_to_off(&ctx.source, imp.records[p as usize].cand, links.y, &mut buf);
-            for &c in &buf {
+            ctx.on_to_off(&ctx.source, imp.records[p as usize].cand, links.y, buf);
+            for &c in buf.iter() {
                 if on && c == start {
                     target = Some(imp.push(c, false, &[p], false));
                     break 'search;
@@ -288,16 +330,18 @@ fn forcing_chain_from(
             }
             depth += 1;
         }
-        for p in std::mem::take(&mut pending_off) {
+        current.clear();
+        std::mem::swap(current, pending_off);
+        for &p in current.iter() {
             ons.clear();
             ctx.off_to_on(
                 &ctx.source,
                 imp.records[p as usize].cand,
                 links.y,
                 true,
-                &mut ons,
+                ons,
             );
-            for &(c, reason) in &ons {
+            for &(c, reason) in ons.iter() {
                 if !on && c == start {
                     let r = imp.push(c, true, &[p], false);
                     imp.because(r, reason);
@@ -311,6 +355,7 @@ fn forcing_chain_from(
                 }
             }
         }
+        current.clear();
     }
     let Some(target) = target else {
         return;
