@@ -132,7 +132,7 @@ pub(super) fn nested_deductions(
     };
     let mut hints = Vec::new();
     search(&ctx, producer, Some(source), &mut hints);
-    hints.sort_by_key(|h| (h.rating(), h.complexity, h.sort_key));
+    hints.sort_by(Hint::se_order);
     for hint in hints.iter().filter(|h| !h.rule_parents.is_empty()) {
         for e in &hint.eliminations {
             let cand = cand_of(usize::from(e.cell), e.digit, ctx.side);

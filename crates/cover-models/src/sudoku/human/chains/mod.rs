@@ -78,6 +78,23 @@ impl Hint {
         self.base + length_increment(self.complexity)
     }
 
+    /// The value as SE compares it: a double, the base plus 0.1 added once
+    /// per step of length, so 6.6 + 0.6 sorts after 7.0 + 0.2 as in SE.
+    fn se_value(&self) -> f64 {
+        let mut added = 0.0;
+        for _ in 0..length_increment(self.complexity) {
+            added += 0.1;
+        }
+        f64::from(self.base) / 10.0 + added
+    }
+
+    /// SE's order of findings: value, then complexity, then kind.
+    fn se_order(a: &Hint, b: &Hint) -> std::cmp::Ordering {
+        a.se_value()
+            .total_cmp(&b.se_value())
+            .then((a.complexity, a.sort_key).cmp(&(b.complexity, b.sort_key)))
+    }
+
     fn into_step(self) -> Step {
         let rating = self.rating();
         let mut cells = self.cells;
@@ -160,10 +177,11 @@ fn max_complexity(base: u16, bound: u16) -> Option<usize> {
 
 /// Pushes the easiest of `hints` as a step.
 fn push_easiest(hints: Vec<Hint>, steps: &mut Vec<Step>) {
+    // The first of the easiest, as SE's stable sort keeps it.
     let best = hints
         .into_iter()
         .enumerate()
-        .min_by_key(|(i, h)| (h.rating(), h.complexity, h.sort_key, *i));
+        .min_by(|(i, a), (j, b)| Hint::se_order(a, b).then(i.cmp(j)));
     if let Some((_, hint)) = best {
         steps.push(hint.into_step());
     }
