@@ -112,6 +112,7 @@ pub(super) const FINDERS: &[Finder] = &[
     rated(chains::dynamic_plus_forcing_chains), // 9.0 up
     rated(chains::nested_forcing_chains),     // 9.5 up, a rescue
     rated(chains::nested_multiple_forcing_chains), // 10.0 up, a rescue
+    rated(chains::nested_dynamic_forcing_chains), // 10.5 up, SE's experimental rescue
 ];
 
 fn finders(catalogue: Catalogue) -> impl Iterator<Item = &'static Finder> {

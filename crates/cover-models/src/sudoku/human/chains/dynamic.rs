@@ -9,8 +9,9 @@
 //! parents). From level 1 ("+"), when the queue runs dry the set-based
 //! rules of [`super::plus`] (locking, hidden and naked pairs, X-Wing) run
 //! on the hypothetical grid for more "off"s; from level 2 (nested), when
-//! those find nothing, cycles and forcing X/XY chains run there too, and
-//! from level 3 static cell and region forcing chains.
+//! those find nothing, cycles and forcing X/XY chains run there too, from
+//! level 3 static cell and region forcing chains, and at level 4 dynamic
+//! forcing chains instead.
 
 use std::collections::VecDeque;
 
@@ -29,7 +30,8 @@ pub(super) struct Mode {
     pub(super) cell_links: bool,
     /// 0 plain; 1 adds the set-based rules when the queue runs dry; 2
     /// adds cycles and forcing chains on the hypothetical grid after them;
-    /// 3 static cell and region forcing chains after those.
+    /// 3 static cell and region forcing chains after those; 4 dynamic
+    /// forcing chains right after the set-based rules.
     pub(super) level: u8,
 }
 
@@ -319,7 +321,7 @@ pub(super) fn propagate_into(
         }
         advanced.clear();
         plus::deductions(ctx.geometry, &ctx.source.masks, &grid.masks, advanced);
-        if advanced.is_empty() && mode.level >= 2 {
+        if advanced.is_empty() && (2..4).contains(&mode.level) {
             super::cycles::nested_deductions(
                 ctx.geometry,
                 &ctx.source.masks,
@@ -328,10 +330,12 @@ pub(super) fn propagate_into(
             );
         }
         if advanced.is_empty() && mode.level >= 3 {
+            // Level 3 nests static cell and region chains; 4 dynamic ones.
             super::forcing::nested_deductions(
                 ctx.geometry,
                 &ctx.source.masks,
                 &grid.masks,
+                mode.level >= 4,
                 advanced,
             );
         }

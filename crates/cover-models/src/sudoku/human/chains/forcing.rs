@@ -114,19 +114,21 @@ pub(super) fn find(board: &Board, producer: Producer, hints: &mut Vec<Hint>) {
     search(&ctx, producer, None, hints);
 }
 
-/// The eliminations of every static cell and region forcing chain on the
-/// hypothetical grid `masks` of a nested propagation from `source`, with
-/// their rule parents and complexity (SE's second nesting level).
+/// The eliminations of every cell and region forcing chain (static, or
+/// with `dynamic` every dynamic one) on the hypothetical grid `masks` of
+/// a nested propagation from `source`, with their rule parents and
+/// complexity (SE's nesting levels 3 and 4).
 pub(super) fn nested_deductions(
     geometry: &Geometry,
     source: &[u64],
     masks: &[u64],
+    dynamic: bool,
     out: &mut Vec<Deduction>,
 ) {
     let ctx = Context::new(geometry, masks);
     let producer = Producer {
         multiple: true,
-        dynamic: false,
+        dynamic,
         nishio: false,
         level: 0,
     };
@@ -174,8 +176,7 @@ fn search(ctx: &Context, producer: Producer, outer: Option<&[u64]>, hints: &mut 
             if contradictions || doubles {
                 propagate_into(ctx, mode, cand, false, &mut off, &mut cache.scratch);
                 binary(
-                    ctx,
-                    producer,
+                    scope,
                     cand,
                     cache.get(cand),
                     &off,
@@ -232,8 +233,7 @@ fn removals(ctx: &Context, cand: u32, on: bool) -> Vec<Candidate> {
 /// assumptions force alike.
 #[allow(clippy::too_many_arguments)]
 fn binary(
-    ctx: &Context,
-    producer: Producer,
+    scope: Scope,
     cand: u32,
     on: &Implications,
     off: &Implications,
@@ -242,6 +242,11 @@ fn binary(
     seen: &mut Bits,
     hints: &mut Vec<Hint>,
 ) {
+    let Scope {
+        ctx,
+        producer,
+        outer,
+    } = scope;
     let side = ctx.side;
     let cell = cell_of(cand, side) as u16;
     let mut push = |kind,
@@ -256,7 +261,7 @@ fn binary(
             return;
         }
         let complexity = a.0.ancestors(a.1, seen) + b.0.ancestors(b.1, seen);
-        if producer.base() + length_increment(complexity) > easiest(hints) {
+        if outer.is_none() && producer.base() + length_increment(complexity) > easiest(hints) {
             return;
         }
         let chains = vec![a.0.chain(a.1, side), b.0.chain(b.1, side)];
@@ -270,6 +275,13 @@ fn binary(
         );
         hint.cells = vec![cell];
         hint.digits = 1 << (digit_of(cand, side) - 1);
+        if let Some(outer) = outer {
+            let mut parents = rule_parents(ctx, a.0, a.1, outer);
+            parents.extend(rule_parents(ctx, b.0, b.1, outer));
+            parents.sort_unstable();
+            parents.dedup();
+            hint.rule_parents = parents;
+        }
         hints.push(hint);
     };
     if contradictions {

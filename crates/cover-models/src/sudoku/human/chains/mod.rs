@@ -18,8 +18,9 @@
 //! Everything reads the board through [`Board`] and the geometry, so any
 //! size works (sides up to 64: a unit's places fit a `u64`); the values
 //! are SE's 9×9 ones. Nested chains go as far as SE's rescue levels 2
-//! (cycles and forcing chains inside dynamic ones, 9.5+) and 3 (cell and
-//! region forcing chains inside, 10.0+), not its experimental ones.
+//! (cycles and forcing chains inside dynamic ones, 9.5+), 3 (cell and
+//! region forcing chains inside, 10.0+) and its first experimental one
+//! (dynamic forcing chains inside, 10.5+), not the deeper ones.
 
 mod cycles;
 mod dynamic;
@@ -266,6 +267,18 @@ pub(super) fn nested_multiple_forcing_chains(board: &Board, steps: &mut Vec<Step
         dynamic: true,
         nishio: false,
         level: 3,
+    };
+    run(board, producer, steps);
+}
+
+/// Nested forcing chains, SE's experimental level (10.5+): dynamic
+/// forcing chains on the hypothetical grids. The slowest rescue.
+pub(super) fn nested_dynamic_forcing_chains(board: &Board, steps: &mut Vec<Step>) {
+    let producer = Producer {
+        multiple: true,
+        dynamic: true,
+        nishio: false,
+        level: 4,
     };
     run(board, producer, steps);
 }
