@@ -24,10 +24,12 @@
 //! path ([`Catalogue::Rating`]).
 
 mod board;
+mod chains;
 mod difficulty;
 mod exclusion;
 mod fish;
 mod intersections;
+mod single_digit;
 mod singles;
 mod solver;
 mod step;
@@ -37,6 +39,7 @@ pub(crate) mod testing;
 #[cfg(test)]
 mod tests;
 mod uniqueness;
+mod wings;
 
 pub use board::Board;
 pub use difficulty::{

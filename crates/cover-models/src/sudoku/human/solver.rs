@@ -32,8 +32,10 @@ use std::collections::BTreeMap;
 use crate::sudoku::logic::Geometry;
 
 use super::board::Board;
+use super::chains;
 use super::step::{Rating, Step, Technique};
 use super::{exclusion, fish, intersections, singles, subsets, uniqueness};
+use super::{single_digit, wings};
 
 /// Which techniques a solver may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -90,35 +92,34 @@ pub(super) const FINDERS: &[Finder] = &[
     rated(subsets::naked_triples),           // 3.6
     rated(fish::swordfish),                  // 3.8
     rated(subsets::hidden_triples),          // 4.0
-    // single-digit: Turbot Fish, SE's 2 strong-linked fish (4.0-4.3)
-    // wings: XY-Wing (4.2)
-    // wings: XYZ-Wing (4.4)
-    // wings (teaching): W-Wing, where its value puts it
-    teaching(fish::finned_swordfish), // 4.4, sashimi 4.5
-    rated(uniqueness::unique_loops),  // 4.5 up: length, type 3's set
-    rated(subsets::naked_quads),      // 5.0
-    rated(fish::jellyfish),           // 5.2
-    rated(subsets::hidden_quads),     // 5.4
-    teaching(fish::finned_jellyfish), // 5.4, sashimi 5.5
-    // single-digit: 3 strong-linked fish (5.4-5.7)
-    // wings: WXYZ-Wing (5.5-5.6)
-    rated(uniqueness::bug), // 5.6-6.2
-    // single-digit: 4 strong-linked fish (5.8-6.1)
-    // wings: VWXYZ-Wing (6.2-6.4)
+    rated(single_digit::two_strong_links),   // Turbot Fish 4.0-4.3
+    rated(wings::xy_wing),                   // 4.2
+    rated(wings::xyz_wing),                  // 4.4
+    teaching(wings::w_wing),
+    teaching(fish::finned_swordfish),         // 4.4, sashimi 4.5
+    rated(uniqueness::unique_loops),          // 4.5 up: length, type 3's set
+    rated(subsets::naked_quads),              // 5.0
+    rated(fish::jellyfish),                   // 5.2
+    rated(subsets::hidden_quads),             // 5.4
+    teaching(fish::finned_jellyfish),         // 5.4, sashimi 5.5
+    rated(single_digit::three_strong_links),  // 5.4-5.7
+    rated(wings::wxyz_wing),                  // 5.5-5.6
+    rated(uniqueness::bug),                   // 5.6-6.2
+    rated(single_digit::four_strong_links),   // 5.8-6.1
+    rated(wings::vwxyz_wing),                 // 6.2-6.4
     rated(exclusion::aligned_pair_exclusion), // 6.2
-    // colouring, als (teaching): Simple and Multi-Colouring, ALS-XZ,
-    // ALS-XY-Wing, where their values put them
-    // wings: UVWXYZ-Wing (6.6)
+    rated(wings::uvwxyz_wing),                // 6.6
     // Chaining producers (SE sorts each one's findings by difficulty).
-    // chains: Forcing Chains & Cycles (X-Cycles, Y-Cycles, forcing X/XY chains: 6.5 up)
-    // wings: TUVWXYZ-Wing (7.5)
-    // Aligned Triple Exclusion (7.5)
-    rated(exclusion::aligned_triple_exclusion),
-    // chains: Nishio Forcing Chains (7.5 up)
-    // chains: Multiple Forcing Chains (cell, region: 8.0 up)
-    // chains: Dynamic Forcing Chains (8.5 up)
-    // chains: Dynamic Forcing Chains (+) (9.0 up)
-    // chains: Nested Forcing Chains (9.5 up)
+    rated(chains::cycles_and_forcing_chains), // X/Y/XY-Cycles 6.5/7.0, forcing X/XY chains 6.6/7.0, up by length
+    rated(wings::tuvwxyz_wing),               // 7.5
+    rated(exclusion::aligned_triple_exclusion), // 7.5
+    rated(chains::nishio_forcing_chains),     // 7.5 up
+    rated(chains::multiple_forcing_chains),   // cell, region: 8.0 up
+    rated(chains::dynamic_forcing_chains),    // 8.5 up
+    rated(chains::dynamic_plus_forcing_chains), // 9.0 up
+    rated(chains::nested_forcing_chains),     // 9.5 up, a rescue
+    rated(chains::nested_multiple_forcing_chains), // 10.0 up, a rescue
+    rated(chains::nested_dynamic_forcing_chains), // 10.5 up, SE's experimental rescue
 ];
 
 fn finders(catalogue: Catalogue) -> impl Iterator<Item = &'static Finder> {
