@@ -23,7 +23,9 @@
 //! finned fish, colouring, ALS) teach in hints but stay off the rating
 //! path ([`Catalogue::Rating`]).
 
+mod als;
 mod board;
+mod colouring;
 mod single_digit;
 mod solver;
 mod step;

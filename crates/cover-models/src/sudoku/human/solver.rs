@@ -9,7 +9,7 @@ use crate::sudoku::logic::Geometry;
 
 use super::board::Board;
 use super::step::{Rating, Step, Technique};
-use super::{single_digit, wings};
+use super::{als, colouring, single_digit, wings};
 
 /// Which techniques a solver may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -69,6 +69,22 @@ pub(super) const FINDERS: &[Finder] = &[
         in_rating: true,
     },
     // ... Aligned Pair Exclusion, then:
+    Finder {
+        find: colouring::simple_colouring,
+        in_rating: false,
+    },
+    Finder {
+        find: colouring::multi_colouring,
+        in_rating: false,
+    },
+    Finder {
+        find: als::als_xz,
+        in_rating: false,
+    },
+    Finder {
+        find: als::als_xy_wing,
+        in_rating: false,
+    },
     Finder {
         find: wings::uvwxyz_wing,
         in_rating: true,
