@@ -26,13 +26,19 @@
 mod als;
 mod board;
 mod colouring;
+mod exclusion;
+mod fish;
+mod intersections;
 mod single_digit;
+mod singles;
 mod solver;
 mod step;
+mod subsets;
 #[cfg(test)]
 pub(crate) mod testing;
 #[cfg(test)]
 mod tests;
+mod uniqueness;
 mod wings;
 
 pub use board::Board;

@@ -2,6 +2,25 @@
 //! a puzzle's rating ([`rate`]) as Sudoku Explainer computes it: at each
 //! step the first technique (simplest first) that finds anything, its
 //! easiest finding applied, the puzzle rated by its hardest step.
+//!
+//! SE's rating loop (`Solver.getDifficulty`) asks its producers in a fixed
+//! order (direct ones, then indirect, then chaining) through an
+//! accumulator that stops at the first hint; the hint is applied and the
+//! rating is the largest difficulty met. [`FINDERS`] is that order for
+//! SE's default settings (`revisedRating` 0, every technique but the
+//! five/six strong-link fish, VLocking and the generalised naked sets).
+//! Each finder scans in SE's order and pushes its first finding; families
+//! whose findings differ in value (unique loops, chains) push them all,
+//! or their easiest, and [`next_step`] takes the easiest, the first found
+//! among equals: SE sorts those families by difficulty before handing
+//! them on. A direct hint (Direct Pointing, Direct Hidden Pair…) applies
+//! only its placement, as in SE: the removals it reasons with stay.
+//!
+//! Deliberate differences from SE:
+//! - Teaching-only families (finned fish, W-Wing, colouring, ALS) are
+//!   skipped by [`Catalogue::Rating`], so ratings never see them.
+//! - Steps are the same on every size, scanned in the same order; SE only
+//!   knows 9×9.
 
 use std::collections::BTreeMap;
 
@@ -9,7 +28,10 @@ use crate::sudoku::logic::Geometry;
 
 use super::board::Board;
 use super::step::{Rating, Step, Technique};
-use super::{als, colouring, single_digit, wings};
+use super::{
+    als, colouring, exclusion, fish, intersections, single_digit, singles, subsets, uniqueness,
+    wings,
+};
 
 /// Which techniques a solver may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -24,77 +46,78 @@ pub enum Catalogue {
 
 /// A family of techniques and the function that finds its steps.
 pub(super) struct Finder {
-    /// Pushes the steps found on a board. A family whose steps are all
-    /// worth the same may stop at its first.
+    /// Pushes the steps found on a board, in Sudoku Explainer's scanning
+    /// order; [`next_step`] takes the easiest, the first among equals. A
+    /// family whose steps are all worth the same stops at its first, as
+    /// SE's rating loop does.
     pub(super) find: fn(&Board, &mut Vec<Step>),
     /// Whether Sudoku Explainer's default set has it.
     pub(super) in_rating: bool,
 }
 
-/// Every family, in the order they are tried.
+const fn rated(find: fn(&Board, &mut Vec<Step>)) -> Finder {
+    Finder {
+        find,
+        in_rating: true,
+    }
+}
+
+const fn teaching(find: fn(&Board, &mut Vec<Step>)) -> Finder {
+    Finder {
+        find,
+        in_rating: false,
+    }
+}
+
+/// Every family, in the order they are tried: Sudoku Explainer's default
+/// order (`Solver`'s producer lists), SE's values in comments; the
+/// teaching-only families where their value puts them.
 pub(super) const FINDERS: &[Finder] = &[
-    // Sudoku Explainer's order: ... Swordfish, Hidden Triple, then:
-    Finder {
-        find: single_digit::two_strong_links,
-        in_rating: true,
-    },
-    Finder {
-        find: wings::xy_wing,
-        in_rating: true,
-    },
-    Finder {
-        find: wings::xyz_wing,
-        in_rating: true,
-    },
-    Finder {
-        find: wings::w_wing,
-        in_rating: false,
-    },
-    // ... Unique Loop, Naked Quad, Jellyfish, Hidden Quad, then:
-    Finder {
-        find: single_digit::three_strong_links,
-        in_rating: true,
-    },
-    Finder {
-        find: wings::wxyz_wing,
-        in_rating: true,
-    },
-    // ... BUG, then:
-    Finder {
-        find: single_digit::four_strong_links,
-        in_rating: true,
-    },
-    Finder {
-        find: wings::vwxyz_wing,
-        in_rating: true,
-    },
-    // ... Aligned Pair Exclusion, then:
-    Finder {
-        find: colouring::simple_colouring,
-        in_rating: false,
-    },
-    Finder {
-        find: colouring::multi_colouring,
-        in_rating: false,
-    },
-    Finder {
-        find: als::als_xz,
-        in_rating: false,
-    },
-    Finder {
-        find: als::als_xy_wing,
-        in_rating: false,
-    },
-    Finder {
-        find: wings::uvwxyz_wing,
-        in_rating: true,
-    },
-    // ... the chaining producers: cycles, then:
-    Finder {
-        find: wings::tuvwxyz_wing,
-        in_rating: true,
-    },
-    // ... Aligned Triple Exclusion, forcing chains.
+    // Direct producers: they place a digit.
+    rated(singles::hidden_singles), // Full House 1.0, Hidden Single 1.2/1.5
+    rated(intersections::direct_intersections), // Direct Pointing 1.7, Claiming 1.9
+    rated(subsets::direct_hidden_pairs), // 2.0
+    rated(singles::naked_singles),  // 2.3
+    rated(subsets::direct_hidden_triples), // 2.5
+    // Indirect producers: they remove candidates.
+    rated(intersections::pointing_claiming), // Pointing 2.6, Claiming 2.8
+    rated(subsets::naked_pairs),             // 3.0
+    rated(fish::x_wings),                    // 3.2
+    rated(subsets::hidden_pairs),            // 3.4
+    teaching(fish::finned_x_wings),          // 3.4, sashimi 3.5
+    rated(subsets::naked_triples),           // 3.6
+    rated(fish::swordfish),                  // 3.8
+    rated(subsets::hidden_triples),          // 4.0
+    rated(single_digit::two_strong_links),   // Turbot Fish family 4.0-4.3
+    rated(wings::xy_wing),                   // 4.2
+    rated(wings::xyz_wing),                  // 4.4
+    teaching(wings::w_wing),                 // 4.4
+    teaching(fish::finned_swordfish),        // 4.4, sashimi 4.5
+    rated(uniqueness::unique_loops),         // 4.5-5.0 and up by type
+    rated(subsets::naked_quads),             // 5.0
+    rated(fish::jellyfish),                  // 5.2
+    rated(subsets::hidden_quads),            // 5.4
+    teaching(fish::finned_jellyfish),        // 5.4, sashimi 5.5
+    rated(single_digit::three_strong_links), // 5.4-5.7
+    rated(wings::wxyz_wing),                 // 5.5-5.6
+    rated(uniqueness::bug),                  // 5.6-6.0
+    rated(single_digit::four_strong_links),  // 5.8-6.1
+    rated(wings::vwxyz_wing),                // 6.2-6.4
+    rated(exclusion::aligned_pair_exclusion), // 6.2
+    teaching(colouring::simple_colouring),   // 6.3
+    teaching(colouring::multi_colouring),    // 6.4
+    teaching(als::als_xz),                   // 6.5
+    teaching(als::als_xy_wing),              // 6.6
+    rated(wings::uvwxyz_wing),               // 6.6
+    // Chaining producers (SE sorts each one's findings by difficulty).
+    // chains: Forcing Chains & Cycles (X-Cycles, Y-Cycles, forcing X/XY chains: 6.5 up)
+    rated(wings::tuvwxyz_wing), // 7.5
+    rated(exclusion::aligned_triple_exclusion), // 7.5
+                                // chains: Nishio Forcing Chains (7.5 up)
+                                // chains: Multiple Forcing Chains (cell, region: 8.0 up)
+                                // chains: Dynamic Forcing Chains (8.5 up)
+                                // chains: Dynamic Forcing Chains (+) (9.0 up)
+                                // chains: Nested Forcing Chains (9.5 up)
 ];
 
 fn finders(catalogue: Catalogue) -> impl Iterator<Item = &'static Finder> {
@@ -166,4 +189,59 @@ pub fn rate(geometry: &Geometry, cells: &[u8], catalogue: Catalogue) -> Rated {
         solved: board.is_solved(),
         grid: board.values().to_vec(),
     }
+}
+
+/// The units in the order SE scans them for singles and subsets: boxes,
+/// then columns, then rows.
+pub(super) fn units_boxes_columns_rows(side: usize) -> impl Iterator<Item = usize> {
+    (2 * side..3 * side).chain(side..2 * side).chain(0..side)
+}
+
+/// The set bits of `mask` (their indices), lowest first.
+pub(super) fn bits(mut mask: u64) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let bit = mask.trailing_zeros();
+            mask &= mask - 1;
+            bit
+        })
+    })
+}
+
+/// The subsets of `size` bits of `set`, as masks in increasing order (SE's
+/// order of combinations); one empty subset for `size` 0.
+pub(super) fn subsets(set: u64, size: usize) -> impl Iterator<Item = u64> {
+    let n = set.count_ones() as usize;
+    // Gosper's hack over the `n` bits of `set` packed low, spread back on
+    // `set` by [`deposit`]: packing keeps the order.
+    let mut next = (size <= n).then(|| {
+        if size == 0 {
+            0
+        } else {
+            u64::MAX >> (64 - size)
+        }
+    });
+    std::iter::from_fn(move || {
+        let packed = next?;
+        next = if packed == 0 {
+            None
+        } else {
+            let low = packed & packed.wrapping_neg();
+            let ripple = packed.wrapping_add(low);
+            let grown = ripple | (((packed ^ ripple) >> 2) / low);
+            (ripple != 0 && grown.checked_shr(n as u32).unwrap_or(0) == 0).then_some(grown)
+        };
+        Some(deposit(packed, set))
+    })
+}
+
+/// Spreads the low bits of `packed` onto the set bits of `set`, in order.
+fn deposit(packed: u64, set: u64) -> u64 {
+    let mut out = 0;
+    for (i, bit) in bits(set).enumerate() {
+        if packed >> i & 1 == 1 {
+            out |= 1 << bit;
+        }
+    }
+    out
 }
