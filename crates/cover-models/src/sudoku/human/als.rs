@@ -261,3 +261,36 @@ pub(super) fn als_xy_wing(board: &Board, found: &mut Vec<Step>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{assert_sound, board_before, nine, solution, walk};
+    use super::super::{Catalogue, Technique};
+
+    /// Puzzles of se_rated.txt (SE 6.6, 6.7) whose teaching path takes the
+    /// technique where SE needs chains.
+    const FIRES: &[(Technique, &str)] = &[
+        (
+            Technique::AlsXz,
+            "090070206000000014000360008507200300040000020002009805800023000350000000709010050",
+        ),
+        (
+            Technique::AlsXyWing,
+            "200100970000900000004062003001000748000000000982000300400210500000005000053004006",
+        ),
+    ];
+
+    #[test]
+    fn each_technique_teaches_soundly() {
+        let geometry = nine();
+        for &(technique, line) in FIRES {
+            let (_, step) = board_before(&geometry, line, Catalogue::Teaching, |s| {
+                s.technique == technique
+            })
+            .unwrap_or_else(|| panic!("no {technique:?} on {line}"));
+            assert_sound(&step, &solution(line));
+            assert!(step.pattern.units.len() >= 2 && !step.pattern.candidates.is_empty());
+            walk(line, Catalogue::Teaching);
+        }
+    }
+}

@@ -209,3 +209,39 @@ pub(super) fn multi_colouring(board: &Board, found: &mut Vec<Step>) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::findings_along_path;
+    use super::super::{Catalogue, Rating, Technique};
+
+    /// The fresh boards of an easy puzzle (SE 2.5) have clusters aplenty.
+    const LINE: &str =
+        "000030904083500000041090080004000057000000000390000800010060430000002510605040000";
+
+    #[test]
+    fn simple_colouring_wraps_and_traps_soundly() {
+        let found = findings_along_path(LINE, Catalogue::Rating, super::simple_colouring);
+        assert!(found
+            .iter()
+            .all(|s| s.technique == Technique::SimpleColouring && s.rating == Rating(63)));
+        // A wrap removes the candidates it colours, a trap others.
+        let wraps = |s: &&super::Step| {
+            s.eliminations
+                .iter()
+                .all(|e| s.pattern.candidates.contains(e))
+        };
+        assert!(found.iter().any(|s| wraps(&s)));
+        assert!(found.iter().any(|s| !wraps(&s)));
+        assert!(found.iter().all(|s| s.pattern.chains.len() == 1));
+    }
+
+    #[test]
+    fn multi_colouring_is_sound() {
+        let found = findings_along_path(LINE, Catalogue::Rating, super::multi_colouring);
+        assert!(!found.is_empty());
+        assert!(found
+            .iter()
+            .all(|s| s.technique == Technique::MultiColouring && s.rating == Rating(64)));
+    }
+}

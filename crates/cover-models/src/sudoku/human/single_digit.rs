@@ -54,9 +54,9 @@ impl Group {
         group.cells[..cells.len()].copy_from_slice(cells);
         for &cell in &cells[1..] {
             let units = geometry.cell_units(usize::from(cell));
-            for k in 0..3 {
-                if usize::from(group.units[k]) != units[k] {
-                    group.units[k] = NONE;
+            for (shared, unit) in group.units.iter_mut().zip(units) {
+                if usize::from(*shared) != unit {
+                    *shared = NONE;
                 }
             }
         }
@@ -474,4 +474,85 @@ pub(super) fn three_strong_links(board: &Board, found: &mut Vec<Step>) {
 /// Chains of four strong links (SE 5.8–6.1).
 pub(super) fn four_strong_links(board: &Board, found: &mut Vec<Step>) {
     strong_link_chains(board, 4, found);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{
+        assert_sound, board_before, findings_along_path, nine, solution, walk,
+    };
+    use super::super::{Catalogue, Rating, Technique};
+
+    /// Puzzles of se_rated.txt that SE rates by one of these chains: the
+    /// chain's technique and value, which is the puzzle's rating.
+    const RATED: &[(Technique, u16, &str)] = &[
+        (
+            Technique::Skyscraper,
+            40,
+            "030870020806000003000003040001709008700020004400305100040600000200000407010082050",
+        ),
+        (
+            Technique::TwoStringKite,
+            41,
+            "040790300073048009000500000860000001005000800100000052000009000400360520006027010",
+        ),
+        (
+            Technique::TurbotFish,
+            41,
+            "003054000506000100070002000030000010102040805090000020000800070008000502000620400",
+        ),
+        (
+            Technique::EmptyRectangle,
+            43,
+            "007000209000500000082704600070900001009000800200007040008402590000009000501000400",
+        ),
+        (
+            Technique::TwoStringKite,
+            43,
+            "900080002003450700020907010008000240240000053057000100030705080005049300800010005",
+        ),
+        (
+            Technique::ThreeStrongLinks,
+            54,
+            "040000000800000027750019000009130000008000300000042500000250014170000008000000050",
+        ),
+        (
+            Technique::ThreeStrongLinks,
+            55,
+            "000105000010000070805030104006000800050301040000090000000080000067209310002407500",
+        ),
+        (
+            Technique::ThreeStrongLinks,
+            57,
+            "005083000020400670040002005608000010300010006010000207400100090081009060000840100",
+        ),
+    ];
+
+    #[test]
+    fn each_chain_fires_soundly_and_rates_its_puzzle_as_se_does() {
+        let geometry = nine();
+        for &(technique, value, line) in RATED {
+            let truth = solution(line);
+            let (_, step) = board_before(&geometry, line, Catalogue::Rating, |s| {
+                s.technique == technique && s.rating == Rating(value)
+            })
+            .unwrap_or_else(|| panic!("no {technique:?} worth {value} on {line}"));
+            assert_sound(&step, &truth);
+            assert!(!step.pattern.chains.is_empty() && !step.pattern.units.is_empty());
+            let rated = walk(line, Catalogue::Rating);
+            assert!(rated.solved, "{line} left unsolved");
+            assert_eq!(rated.rating, Rating(value), "{line}");
+        }
+    }
+
+    #[test]
+    fn four_strong_links_fire_soundly_along_a_path() {
+        // SE 7.8; a 4-link loop on 3 comes before the chains in teaching.
+        let line =
+            "000024300070600040604005800409000010100030008080000604001500906040009070006710000";
+        let found = findings_along_path(line, Catalogue::Teaching, super::four_strong_links);
+        assert!(found
+            .iter()
+            .any(|s| s.technique == Technique::FourStrongLinks && s.rating.0 >= 58));
+    }
 }

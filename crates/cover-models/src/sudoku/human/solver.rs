@@ -91,8 +91,8 @@ pub(super) const FINDERS: &[Finder] = &[
     rated(single_digit::two_strong_links),   // Turbot Fish family 4.0-4.3
     rated(wings::xy_wing),                   // 4.2
     rated(wings::xyz_wing),                  // 4.4
-    teaching(wings::w_wing),                 // 4.4
     teaching(fish::finned_swordfish),        // 4.4, sashimi 4.5
+    teaching(wings::w_wing),                 // 4.4
     rated(uniqueness::unique_loops),         // 4.5-5.0 and up by type
     rated(subsets::naked_quads),             // 5.0
     rated(fish::jellyfish),                  // 5.2
