@@ -279,8 +279,15 @@ fn technique(count: usize, kinds: u8, links: &[(usize, usize)], all: &[Link]) ->
     }
 }
 
-/// Chains of `count` strong links on every digit.
+/// Chains of `count` strong links on every digit, sorted as SE sorts
+/// them: by value, then most eliminations first.
 fn strong_link_chains(board: &Board, count: usize, found: &mut Vec<Step>) {
+    let first = found.len();
+    strong_link_chains_in_scan_order(board, count, found);
+    found[first..].sort_by_key(|s| (s.rating, std::cmp::Reverse(s.eliminations.len())));
+}
+
+fn strong_link_chains_in_scan_order(board: &Board, count: usize, found: &mut Vec<Step>) {
     let s = board.side();
     for digit in 1..=s as u8 {
         let links = strong_links(board, digit);

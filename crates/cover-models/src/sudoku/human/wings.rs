@@ -198,8 +198,15 @@ pub(super) fn w_wing(board: &Board, found: &mut Vec<Step>) {
     }
 }
 
-/// The almost locked set wings with a set of `size` cells.
+/// The almost locked set wings with a set of `size` cells, sorted as SE
+/// sorts them: by value, then most eliminations first.
 fn als_wings(board: &Board, size: usize, found: &mut Vec<Step>) {
+    let first = found.len();
+    als_wings_in_scan_order(board, size, found);
+    found[first..].sort_by_key(|s| (s.rating, std::cmp::Reverse(s.eliminations.len())));
+}
+
+fn als_wings_in_scan_order(board: &Board, size: usize, found: &mut Vec<Step>) {
     let geometry = board.geometry();
     let cells = board.side() * board.side();
     let bivalues: Vec<usize> = (0..cells)
