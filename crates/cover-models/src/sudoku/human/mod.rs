@@ -23,8 +23,10 @@
 //! finned fish, colouring, ALS) teach in hints but stay off the rating
 //! path ([`Catalogue::Rating`]).
 
+mod als;
 mod board;
 mod chains;
+mod colouring;
 mod difficulty;
 mod exclusion;
 mod fish;

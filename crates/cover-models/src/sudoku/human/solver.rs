@@ -8,7 +8,10 @@
 //! accumulator that stops at the first hint; the hint is applied and the
 //! rating is the largest difficulty met. [`FINDERS`] is that order for
 //! SE's default settings (`revisedRating` 0, every technique but the
-//! five/six strong-link fish, VLocking and the generalised naked sets).
+//! five/six strong-link fish, VLocking and the generalised naked sets) as
+//! of SukakuExplainer 1.15.10, the version that rated the public puzzle
+//! bank we measure against: 1.17 turned on the 4 Strong-Linked Fishes and
+//! added the UVWXYZ- and TUVWXYZ-Wing, which here teach but do not rate.
 //! Each finder scans in SE's order and pushes its first finding; families
 //! whose findings differ in value (unique loops, chains) push them all,
 //! or their easiest, and [`next_step`] takes the easiest, the first found
@@ -17,8 +20,9 @@
 //! only its placement, as in SE: the removals it reasons with stay.
 //!
 //! Deliberate differences from SE:
-//! - Teaching-only families (finned fish, W-Wing, colouring, ALS) are
-//!   skipped by [`Catalogue::Rating`], so ratings never see them.
+//! - Teaching-only families (finned fish, W-Wing, colouring, ALS, and
+//!   SE 1.17's additions above) are skipped by [`Catalogue::Rating`], so
+//!   ratings never see them.
 //! - Steps are the same on every size, scanned in the same order; SE only
 //!   knows 9×9.
 //! - A BUG whose only extra cell was added as "the one digit's" (SE counts
@@ -34,8 +38,10 @@ use crate::sudoku::logic::Geometry;
 use super::board::Board;
 use super::chains;
 use super::step::{Rating, Step, Technique};
-use super::{exclusion, fish, intersections, singles, subsets, uniqueness};
-use super::{single_digit, wings};
+use super::{
+    als, colouring, exclusion, fish, intersections, single_digit, singles, subsets, uniqueness,
+    wings,
+};
 
 /// Which techniques a solver may use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -92,26 +98,32 @@ pub(super) const FINDERS: &[Finder] = &[
     rated(subsets::naked_triples),           // 3.6
     rated(fish::swordfish),                  // 3.8
     rated(subsets::hidden_triples),          // 4.0
-    rated(single_digit::two_strong_links),   // Turbot Fish 4.0-4.3
+    rated(single_digit::two_strong_links),   // Turbot Fish family 4.0-4.3
     rated(wings::xy_wing),                   // 4.2
     rated(wings::xyz_wing),                  // 4.4
-    teaching(wings::w_wing),
-    teaching(fish::finned_swordfish),         // 4.4, sashimi 4.5
-    rated(uniqueness::unique_loops),          // 4.5 up: length, type 3's set
-    rated(subsets::naked_quads),              // 5.0
-    rated(fish::jellyfish),                   // 5.2
-    rated(subsets::hidden_quads),             // 5.4
-    teaching(fish::finned_jellyfish),         // 5.4, sashimi 5.5
-    rated(single_digit::three_strong_links),  // 5.4-5.7
-    rated(wings::wxyz_wing),                  // 5.5-5.6
-    rated(uniqueness::bug),                   // 5.6-6.2
-    rated(single_digit::four_strong_links),   // 5.8-6.1
-    rated(wings::vwxyz_wing),                 // 6.2-6.4
-    rated(exclusion::aligned_pair_exclusion), // 6.2
-    rated(wings::uvwxyz_wing),                // 6.6
+    teaching(fish::finned_swordfish),        // 4.4, sashimi 4.5
+    teaching(wings::w_wing),                 // 4.4
+    rated(uniqueness::unique_loops),         // 4.5 up: length, type 3's set
+    rated(subsets::naked_quads),             // 5.0
+    rated(fish::jellyfish),                  // 5.2
+    rated(subsets::hidden_quads),            // 5.4
+    teaching(fish::finned_jellyfish),        // 5.4, sashimi 5.5
+    rated(single_digit::three_strong_links), // 5.4-5.7
+    rated(wings::wxyz_wing),                 // 5.5-5.6
+    rated(uniqueness::bug),                  // 5.6-6.2
+    // SE turns these two on from 1.17; the public ratings (v1.15.10's
+    // defaults) are without them, so they teach but do not rate.
+    teaching(single_digit::four_strong_links), // 5.8-6.1
+    rated(wings::vwxyz_wing),                  // 6.2-6.4
+    rated(exclusion::aligned_pair_exclusion),  // 6.2
+    teaching(colouring::simple_colouring),     // 6.3
+    teaching(colouring::multi_colouring),      // 6.4
+    teaching(als::als_xz),                     // 6.5
+    teaching(als::als_xy_wing),                // 6.6
+    teaching(wings::uvwxyz_wing),              // 6.6, SE from 1.17
     // Chaining producers (SE sorts each one's findings by difficulty).
     rated(chains::cycles_and_forcing_chains), // X/Y/XY-Cycles 6.5/7.0, forcing X/XY chains 6.6/7.0, up by length
-    rated(wings::tuvwxyz_wing),               // 7.5
+    teaching(wings::tuvwxyz_wing),            // 7.5, SE from 1.17
     rated(exclusion::aligned_triple_exclusion), // 7.5
     rated(chains::nishio_forcing_chains),     // 7.5 up
     rated(chains::multiple_forcing_chains),   // cell, region: 8.0 up

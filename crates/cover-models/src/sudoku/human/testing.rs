@@ -88,3 +88,28 @@ pub(crate) fn board_before<'g>(
     }
     None
 }
+
+/// Every finding of `find` on each board of `catalogue`'s path through a
+/// 9×9 puzzle line, each checked against the solution: for techniques that
+/// the path itself may not reach.
+pub(crate) fn findings_along_path(
+    line: &str,
+    catalogue: Catalogue,
+    find: fn(&Board, &mut Vec<Step>),
+) -> Vec<Step> {
+    let truth = solution(line);
+    let geometry = nine();
+    let mut board = Board::new(&geometry, &cells(&line.replace('0', ".")));
+    let mut found = Vec::new();
+    loop {
+        let before = found.len();
+        find(&board, &mut found);
+        for step in &found[before..] {
+            assert_sound(step, &truth);
+        }
+        let Some(step) = super::solver::next_step(&board, catalogue) else {
+            return found;
+        };
+        board.apply(&step);
+    }
+}

@@ -198,8 +198,15 @@ pub(super) fn w_wing(board: &Board, found: &mut Vec<Step>) {
     }
 }
 
-/// The almost locked set wings with a set of `size` cells.
+/// The almost locked set wings with a set of `size` cells, sorted as SE
+/// sorts them: by value, then most eliminations first.
 fn als_wings(board: &Board, size: usize, found: &mut Vec<Step>) {
+    let first = found.len();
+    als_wings_in_scan_order(board, size, found);
+    found[first..].sort_by_key(|s| (s.rating, std::cmp::Reverse(s.eliminations.len())));
+}
+
+fn als_wings_in_scan_order(board: &Board, size: usize, found: &mut Vec<Step>) {
     let geometry = board.geometry();
     let cells = board.side() * board.side();
     let bivalues: Vec<usize> = (0..cells)
@@ -365,4 +372,98 @@ pub(super) fn uvwxyz_wing(board: &Board, found: &mut Vec<Step>) {
 /// TUVWXYZ-Wings: a 6-cell set (SE 7.5, tried among the chains).
 pub(super) fn tuvwxyz_wing(board: &Board, found: &mut Vec<Step>) {
     als_wings(board, 6, found);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{
+        assert_sound, board_before, findings_along_path, nine, solution, walk,
+    };
+    use super::super::{Catalogue, Rating, Technique};
+
+    /// Puzzles of se_rated.txt that SE rates by one of these wings: the
+    /// wing's technique and value, which is the puzzle's rating.
+    const RATED: &[(Technique, u16, &str)] = &[
+        (
+            Technique::XYWing,
+            42,
+            "300416005001308000000000040910020064500603002280040073040000000000201400100564009",
+        ),
+        (
+            Technique::XYZWing,
+            44,
+            "900000708006004000300705040031609400000050000007403180060207004000800500709000001",
+        ),
+        (
+            Technique::WXYZWing,
+            55,
+            "020000000000520061080001009000003507056070120807200000400100080230049000000000030",
+        ),
+        (
+            Technique::WXYZWing,
+            56,
+            "600040052900605100050021000034000010205000307090000280000130060001507008560090001",
+        ),
+        (
+            Technique::VWXYZWing,
+            62,
+            "071000920006000700080102050800000005000704000020080090000000000049508670030040010",
+        ),
+        (
+            Technique::VWXYZWing,
+            63,
+            "800309000300050400056042000084020000003405800000080710000290340008030006000106002",
+        ),
+        (
+            Technique::VWXYZWing,
+            64,
+            "030000060007000300900000004001508600705000409600907005100000008060080070008403200",
+        ),
+        (
+            Technique::UVWXYZWing,
+            66,
+            "040068005060030000100000807009800003050000070300007900702000004000070050900480010",
+        ),
+    ];
+
+    #[test]
+    fn each_wing_fires_soundly_and_rates_its_puzzle_as_se_does() {
+        let geometry = nine();
+        for &(technique, value, line) in RATED {
+            let truth = solution(line);
+            let (_, step) = board_before(&geometry, line, Catalogue::Rating, |s| {
+                s.technique == technique && s.rating == Rating(value)
+            })
+            .unwrap_or_else(|| panic!("no {technique:?} worth {value} on {line}"));
+            assert_sound(&step, &truth);
+            assert!(!step.pattern.cells.is_empty() && step.pattern.digits != 0);
+            let rated = walk(line, Catalogue::Rating);
+            assert!(rated.solved, "{line} left unsolved");
+            assert_eq!(rated.rating, Rating(value), "{line}");
+        }
+    }
+
+    #[test]
+    fn w_wings_teach_soundly() {
+        let line =
+            "014000280008000600090503070100607004000050000300000008040805010006020800000090000";
+        let (_, step) = board_before(&nine(), line, Catalogue::Teaching, |s| {
+            s.technique == Technique::WWing
+        })
+        .expect("a W-Wing");
+        assert_sound(&step, &solution(line));
+        assert_eq!(step.pattern.cells.len(), 4);
+        walk(line, Catalogue::Teaching);
+    }
+
+    #[test]
+    fn tuvwxyz_wings_fire_soundly_along_a_path() {
+        // Its 7-digit sets abound on a fresh board.
+        let line =
+            "910700020004020000300090010000019704095070830807530000080050006000080500050003098";
+        let found = findings_along_path(line, Catalogue::Rating, super::tuvwxyz_wing);
+        assert!(found
+            .iter()
+            .any(|s| s.technique == Technique::TUVWXYZWing && s.rating == Rating(75)));
+    }
 }
