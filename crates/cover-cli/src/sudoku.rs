@@ -136,9 +136,11 @@ JSON (--json), one object per puzzle per line:
              guesses plus one; a long search is shared between the threads;
              then the nodes of all, which vary from run to run)
   unique     with --rate or --explain: whether it has exactly one solution
-  rating     with --rate or --explain: the hardest step's SE rating
-  hardest    its technique
-  difficulty easy, medium, hard, expert or extreme (see `cover generate`)
+  rating     with --rate: the SE rating (the hardest step); with --explain
+             the hardest of the steps shown (a teaching path may differ)
+  hardest    that step's technique
+  difficulty with --rate: easy, medium, hard, expert or extreme (see
+             `cover generate`)
   techniques how many steps each technique took
   steps      with --explain: each step, as in the text output
   error      for invalid puzzles: what is wrong
