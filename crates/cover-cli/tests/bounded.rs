@@ -256,7 +256,7 @@ fn sudoku_rates_within_max_nodes() {
     assert_eq!(code, 0);
     let (unbounded, _, _) = cover(&["sudoku", "--rate"], input.as_bytes());
     assert_eq!(bounded, unbounded);
-    // A hard one: chains at least (SE 6.5 and up).
-    let rating: f64 = bounded.split_once(' ').unwrap().0.parse().unwrap();
-    assert!(rating >= 6.5, "{bounded}");
+    // Hard for a search (hundreds of nodes), easy by logic: SukakuExplainer
+    // rates it 2.6 too.
+    assert_eq!(bounded, "2.6 Pointing\n");
 }

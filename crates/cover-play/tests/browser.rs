@@ -302,11 +302,17 @@ fn a_9x9_game_survives_a_reload_and_a_server_restart_with_a_hint_on_the_way() {
     let marks = marks_shown(&browser, marked);
     assert_eq!(marks.as_array().unwrap().len(), 2, "{marks}");
 
-    // A second hint, to be in the picture with its words.
+    // A second hint, two presses (its technique and pattern highlighted),
+    // to be in the picture with its words.
+    browser.keys(&board, "?");
+    browser.wait_for(
+        "the second hint's nudge",
+        "const t = document.getElementById('message').textContent; return t.startsWith('Look at') && t",
+    );
     browser.keys(&board, "?");
     browser.wait_for(
         "the second hint",
-        "return window.coverPlay.state().hinted >= 0 && document.getElementById('message').textContent",
+        "const t = document.getElementById('message').textContent; return t.includes('rated') && t",
     );
 
     // The board and the page as drawn, for people reading CI logs (the
@@ -358,7 +364,7 @@ fn a_9x9_game_survives_a_reload_and_a_server_restart_with_a_hint_on_the_way() {
     browser.keys(&board, "?");
     browser.wait_for(
         "a hint from the new server",
-        "return window.coverPlay.state().hinted >= 0",
+        "return document.getElementById('message').textContent.startsWith('Look at')",
     );
 
     play_to_the_win(&browser, &board, &solution);
