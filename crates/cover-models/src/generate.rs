@@ -450,10 +450,12 @@ impl Generator {
     /// generator's; it is ignored otherwise).
     pub fn generate(&mut self, request: &Request, seed: u64, index: u64) -> Generated {
         let mut best: Option<(u64, Generated)> = None;
+        let mut made = 0;
         for attempt in 1..=request.max_attempts.max(1) {
             if attempt > 1 && request.deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
             }
+            made = attempt;
             let mut rng = puzzle_rng(seed, index, attempt - 1);
             let solution = self.full_grid(&mut rng);
             let (cells, minimal) = self.remove_clues(&mut rng, &solution, request);
@@ -488,11 +490,11 @@ impl Generator {
             }
         }
         let (_, mut best) = best.expect("at least one attempt is made");
-        best.attempts = request.max_attempts.max(1);
+        best.attempts = made;
         if best.logic.is_some_and(|l| !l.complete) {
             // Its rating stopped at the first step past the range: the
-            // puzzle printed gets its whole rating.
-            best.logic = Some(self.logic_rating(&best.cells, None, None));
+            // puzzle returned gets its whole rating, in the time left.
+            best.logic = Some(self.logic_rating(&best.cells, None, request.deadline));
         }
         best
     }
