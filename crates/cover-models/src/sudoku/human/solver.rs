@@ -36,6 +36,7 @@ use std::collections::BTreeMap;
 use crate::sudoku::logic::Geometry;
 
 use super::board::Board;
+use super::difficulty::{rate_within, RateLimits};
 use super::chains;
 use super::step::{Rating, Step, Technique};
 use super::{
@@ -186,22 +187,9 @@ impl Rated {
 /// # Panics
 /// If `cells` does not have one entry per cell of `geometry`.
 pub fn rate(geometry: &Geometry, cells: &[u8], catalogue: Catalogue) -> Rated {
-    let mut board = Board::new(geometry, cells);
-    let mut steps = Vec::new();
-    let mut rating = Rating(0);
-    while !board.is_solved() && !board.is_broken() {
-        let Some(step) = next_step(&board, catalogue) else {
-            break;
-        };
-        rating = rating.max(step.rating);
-        board.apply(&step);
-        steps.push(step);
-    }
-    Rated {
-        rating,
-        steps,
-        solved: board.is_solved(),
-        grid: board.values().to_vec(),
+    match rate_within(geometry, cells, catalogue, RateLimits::default()) {
+        Ok(rated) => rated,
+        Err(_) => unreachable!("a rating without limits never gives up"),
     }
 }
 
