@@ -36,8 +36,8 @@ use std::collections::BTreeMap;
 use crate::sudoku::logic::Geometry;
 
 use super::board::Board;
-use super::difficulty::{rate_within, RateLimits};
 use super::chains;
+use super::difficulty::{rate_within, RateLimits};
 use super::step::{Rating, Step, Technique};
 use super::{
     als, colouring, exclusion, fish, intersections, single_digit, singles, subsets, uniqueness,
