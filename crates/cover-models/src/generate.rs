@@ -460,7 +460,8 @@ impl Generator {
             let solution = self.full_grid(&mut rng);
             let (cells, minimal) = self.remove_clues(&mut rng, &solution, request);
             let clues = cells.iter().filter(|&&d| d != 0).count();
-            let rating = request.rate.then(|| self.rate_cells(&cells));
+            // The search measure is taken once, of the puzzle returned.
+            let rating = None;
             // Logic on a 16×16 grid can take seconds: only on request.
             let logic = (request.rating.is_some() || request.rate && self.size.side() <= 9)
                 .then(|| self.logic_rating(&cells, request.rating, request.deadline));
@@ -483,7 +484,7 @@ impl Generator {
                 target_met: miss == 0,
             };
             if miss == 0 {
-                return generated;
+                return self.with_search_rating(generated, request);
             }
             if best.as_ref().is_none_or(|(m, _)| miss < *m) {
                 best = Some((miss, generated));
@@ -496,7 +497,15 @@ impl Generator {
             // puzzle returned gets its whole rating, in the time left.
             best.logic = Some(self.logic_rating(&best.cells, None, request.deadline));
         }
-        best
+        self.with_search_rating(best, request)
+    }
+
+    /// `generated` with its search measure when `request` asks to rate.
+    fn with_search_rating(&mut self, mut generated: Generated, request: &Request) -> Generated {
+        if request.rate {
+            generated.rating = Some(self.rate_cells(&generated.cells));
+        }
+        generated
     }
 
     /// The rating of `cells` by logic; with `range`, given up (incomplete)

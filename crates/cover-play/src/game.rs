@@ -70,6 +70,9 @@ pub enum GameError {
     /// never a guess from the solution): HTTP 422.
     #[error("no technique I know finds the next step here")]
     NoLogicalStep,
+    /// Logic took longer than this to find a step: HTTP 503.
+    #[error("no logical step found within {0:?}")]
+    TooSlow(Duration),
     /// The search ran out of its node budget (the budget): HTTP 503.
     #[error("the puzzle is too hard to answer within {0} search nodes")]
     TooHard(u64),
@@ -297,7 +300,8 @@ fn recipe(side: usize, difficulty: Difficulty) -> (Option<usize>, u32) {
 /// minimal puzzle in a few dozen).
 pub const NEW_GAME_TIME: Duration = Duration::from_secs(3);
 
-/// How long rating an imported puzzle by logic may take.
+/// How long rating an imported puzzle by logic, or finding a hint's step,
+/// may take.
 pub const RATE_TIME: Duration = Duration::from_secs(2);
 
 /// A new puzzle of `request.size` and difficulty, unique, made within
@@ -501,11 +505,21 @@ pub fn hint(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Hint, Ga
         });
     }
     let mut board = human::Board::new(&geometry, &request.cells);
-    let step = human::next_step(&board, Catalogue::Teaching).ok_or(GameError::NoLogicalStep)?;
+    let deadline = Instant::now() + RATE_TIME;
+    board.set_deadline(Some(deadline));
+    let step = human::next_step(&board, Catalogue::Teaching);
+    if Instant::now() >= deadline {
+        // Chains cut short may have missed the simplest step.
+        return Err(GameError::TooSlow(RATE_TIME));
+    }
+    let step = step.ok_or(GameError::NoLogicalStep)?;
     let symbol = |d: u8| symbol(d).to_string();
     let mut then = None;
     if step.placements.is_empty() {
         board.apply(&step);
+        // The way on to a digit gets a budget of its own; steps found
+        // after it are still sound, if not always the simplest.
+        board.set_deadline(Some(Instant::now() + RATE_TIME));
         let mut between = 0;
         while let Some(next) = human::next_step(&board, Catalogue::Teaching) {
             if let Some(place) = next.placements.first() {

@@ -247,7 +247,9 @@ impl IntoResponse for GameError {
         let status = match self {
             GameError::BadRequest(_) => StatusCode::BAD_REQUEST,
             GameError::Unplayable(_) | GameError::NoLogicalStep => StatusCode::UNPROCESSABLE_ENTITY,
-            GameError::TooHard(_) | GameError::Cancelled => StatusCode::SERVICE_UNAVAILABLE,
+            GameError::TooHard(_) | GameError::TooSlow(_) | GameError::Cancelled => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
         };
         error(status, self.to_string())
     }

@@ -2,6 +2,8 @@
 //! candidate mask (digit `d` in bit `d - 1`, 0 once the cell is filled),
 //! and the queries every technique asks of units and peers.
 
+use std::time::Instant;
+
 use crate::sudoku::logic::{candidates, Geometry};
 
 use super::step::Step;
@@ -12,6 +14,7 @@ pub struct Board<'g> {
     geometry: &'g Geometry,
     values: Vec<u8>,
     candidates: Vec<u64>,
+    deadline: Option<Instant>,
 }
 
 impl<'g> Board<'g> {
@@ -26,6 +29,7 @@ impl<'g> Board<'g> {
             geometry,
             values: cells.to_vec(),
             candidates,
+            deadline: None,
         }
     }
 
@@ -50,7 +54,20 @@ impl<'g> Board<'g> {
             geometry,
             values: values.to_vec(),
             candidates,
+            deadline: None,
         }
+    }
+
+    /// Makes the costly techniques (chains) stop searching once `deadline`
+    /// has passed: they then find less, never anything unsound, and the
+    /// caller should not trust that a step found after it is the easiest.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
+    /// The deadline [`Board::set_deadline`] set.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
     }
 
     /// The geometry (units, names) of the grid.

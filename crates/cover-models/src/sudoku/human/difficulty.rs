@@ -180,7 +180,8 @@ impl FromStr for RatingRange {
 pub struct RateLimits {
     /// Give up at the first step rated above this.
     pub above: Option<Rating>,
-    /// Give up once this instant has passed (checked between steps).
+    /// Give up once this instant has passed (between steps, and inside
+    /// the chain searches).
     pub deadline: Option<Instant>,
 }
 
@@ -203,13 +204,20 @@ pub fn rate_within(
     limits: RateLimits,
 ) -> Result<Rated, GaveUp> {
     let mut board = Board::new(geometry, cells);
+    board.set_deadline(limits.deadline);
+    let out_of_time = || limits.deadline.is_some_and(|d| Instant::now() >= d);
     let mut steps: Vec<Step> = Vec::new();
     let mut rating = Rating(0);
     while !board.is_solved() && !board.is_broken() {
-        if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+        if out_of_time() {
             return Err(GaveUp::Deadline);
         }
-        let Some(step) = next_step(&board, catalogue) else {
+        let step = next_step(&board, catalogue);
+        // A search cut short may have missed the easiest step, or any.
+        if out_of_time() {
+            return Err(GaveUp::Deadline);
+        }
+        let Some(step) = step else {
             break;
         };
         if limits.above.is_some_and(|cap| step.rating > cap) {
@@ -230,6 +238,46 @@ pub fn rate_within(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sudoku::human::testing::{board_before, nine};
+    use crate::sudoku::human::Technique;
+
+    /// One of the forum's hardest: nested forcing chains, seconds of work.
+    const HARDEST: &str =
+        "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3";
+
+    #[test]
+    fn a_deadline_stops_the_chains_inside_a_step() {
+        let geometry = nine();
+        let (mut board, step) = board_before(&geometry, HARDEST, Catalogue::Rating, |s| {
+            s.technique == Technique::CellForcingChain || s.rating >= Rating(75)
+        })
+        .expect("a chain step");
+        assert!(step.rating >= Rating(65), "{step:?}");
+        // Past the deadline the chain searches find nothing: the step that
+        // only they find is not found.
+        board.set_deadline(Some(Instant::now()));
+        assert_eq!(next_step(&board, Catalogue::Rating), None);
+        let limits = RateLimits {
+            above: None,
+            deadline: Some(Instant::now()),
+        };
+        let cells: Vec<u8> = HARDEST
+            .bytes()
+            .map(|b| if b == b'.' { 0 } else { b - b'0' })
+            .collect();
+        assert_eq!(
+            rate_within(&geometry, &cells, Catalogue::Rating, limits),
+            Err(GaveUp::Deadline)
+        );
+        let capped = RateLimits {
+            above: Some(Rating(30)),
+            deadline: None,
+        };
+        assert!(matches!(
+            rate_within(&geometry, &cells, Catalogue::Rating, capped),
+            Err(GaveUp::Above(r)) if r > Rating(30)
+        ));
+    }
 
     #[test]
     fn ranges_read_and_cover_the_scale_without_gaps() {

@@ -5,6 +5,8 @@
 //! same digit goes), or reach its negation (a forcing chain: the start is
 //! false), or, from the start taken false, reach it (it is true).
 
+use std::time::Instant;
+
 use crate::sudoku::human::board::Board;
 use crate::sudoku::human::step::{Candidate, Technique};
 
@@ -24,7 +26,7 @@ struct Links {
 /// Every cycle and forcing chain of `board`, in Sudoku Explainer's order:
 /// X links alone, then Y links alone, then both.
 pub(super) fn find(board: &Board, hints: &mut Vec<Hint>) {
-    let ctx = Context::new(board.geometry(), board.all_candidates());
+    let ctx = Context::new(board.geometry(), board.all_candidates(), board.deadline());
     search(&ctx, None, hints);
 }
 
@@ -36,9 +38,10 @@ pub(super) fn nested_deductions(
     geometry: &Geometry,
     source: &[u64],
     masks: &[u64],
+    deadline: Option<Instant>,
     out: &mut Vec<Deduction>,
 ) {
-    let ctx = Context::new(geometry, masks);
+    let ctx = Context::new(geometry, masks, deadline);
     let mut hints = Vec::new();
     search(&ctx, Some(source), &mut hints);
     hints.sort_by(Hint::se_order);
@@ -70,6 +73,9 @@ fn search(ctx: &Context, outer: Option<&[u64]>, hints: &mut Vec<Hint>) {
             let count = mask.count_ones();
             if count < 2 || (!links.x && count > 2) {
                 continue;
+            }
+            if ctx.out_of_time() {
+                return;
             }
             for digit in mask_digits(mask) {
                 let start = cand_of(cell, digit, ctx.side);

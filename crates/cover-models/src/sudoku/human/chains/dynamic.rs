@@ -326,6 +326,7 @@ pub(super) fn propagate_into(
                 ctx.geometry,
                 &ctx.source.masks,
                 &grid.masks,
+                ctx.deadline,
                 advanced,
             );
         }
@@ -336,6 +337,7 @@ pub(super) fn propagate_into(
                 &ctx.source.masks,
                 &grid.masks,
                 mode.level >= 4,
+                ctx.deadline,
                 advanced,
             );
         }

@@ -9,6 +9,8 @@
 //! the "on" propagation of each candidate is computed once per board and
 //! shared by the cell, region and binary deductions.
 
+use std::time::Instant;
+
 use crate::sudoku::human::board::Board;
 use crate::sudoku::human::step::{Candidate, Technique};
 
@@ -110,7 +112,7 @@ struct Scope<'c, 'g> {
 
 /// Every finding of `producer` on `board`, in Sudoku Explainer's order.
 pub(super) fn find(board: &Board, producer: Producer, hints: &mut Vec<Hint>) {
-    let ctx = Context::new(board.geometry(), board.all_candidates());
+    let ctx = Context::new(board.geometry(), board.all_candidates(), board.deadline());
     search(&ctx, producer, None, hints);
 }
 
@@ -123,9 +125,10 @@ pub(super) fn nested_deductions(
     source: &[u64],
     masks: &[u64],
     dynamic: bool,
+    deadline: Option<Instant>,
     out: &mut Vec<Deduction>,
 ) {
-    let ctx = Context::new(geometry, masks);
+    let ctx = Context::new(geometry, masks, deadline);
     let producer = Producer {
         multiple: true,
         dynamic,
@@ -167,6 +170,9 @@ fn search(ctx: &Context, producer: Producer, outer: Option<&[u64]>, hints: &mut 
         let count = mask.count_ones();
         if !(count > 2 || (count > 1 && producer.dynamic)) {
             continue;
+        }
+        if ctx.out_of_time() {
+            return;
         }
         for digit in digits(masks[cell]) {
             let cand = cand_of(cell, digit, side);

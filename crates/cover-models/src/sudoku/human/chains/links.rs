@@ -3,6 +3,8 @@
 //! a grid of candidate masks (a cell's other digits, a digit's other places
 //! in a unit) that the propagations follow.
 
+use std::time::Instant;
+
 use crate::sudoku::logic::Geometry;
 
 /// A set of candidates (or of any small numbers) as bits.
@@ -81,6 +83,9 @@ pub(super) struct Context<'g> {
     pub(super) source: Grid,
     units: Vec<[u16; 3]>,
     slots: Vec<[u8; 3]>,
+    /// When the searches on this grid (and those nested in it) stop,
+    /// finding nothing more: a rating's time limit.
+    pub(super) deadline: Option<Instant>,
 }
 
 /// A grid of candidates: masks per cell and, per unit and digit, the
@@ -100,7 +105,11 @@ impl Grid {
 }
 
 impl<'g> Context<'g> {
-    pub(super) fn new(geometry: &'g Geometry, masks: &[u64]) -> Context<'g> {
+    pub(super) fn new(
+        geometry: &'g Geometry,
+        masks: &[u64],
+        deadline: Option<Instant>,
+    ) -> Context<'g> {
         let side = geometry.side();
         let mut units = vec![[0u16; 3]; masks.len()];
         let mut slots = vec![[0u8; 3]; masks.len()];
@@ -132,7 +141,14 @@ impl<'g> Context<'g> {
             },
             units,
             slots,
+            deadline,
         }
+    }
+
+    /// Whether the deadline has passed: a search then stops (what it
+    /// found so far is still sound, but may not be the easiest).
+    pub(super) fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// The units of `cell`: box, row, column.
