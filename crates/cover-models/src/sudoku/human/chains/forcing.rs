@@ -35,6 +35,33 @@ pub(super) struct Producer {
 }
 
 impl Producer {
+    /// Nishio: one digit's links, contradictions only (7.5+).
+    pub(super) const NISHIO: Producer = Producer {
+        multiple: false,
+        dynamic: true,
+        nishio: true,
+        level: 0,
+    };
+
+    /// Static cell and region forcing chains (8.0+).
+    pub(super) const MULTIPLE: Producer = Producer {
+        multiple: true,
+        dynamic: false,
+        nishio: false,
+        level: 0,
+    };
+
+    /// Dynamic forcing chains of every kind at `level` (0 plain, 1 "+",
+    /// 2 and up nested).
+    pub(super) const fn dynamic(level: u8) -> Producer {
+        Producer {
+            multiple: true,
+            dynamic: true,
+            nishio: false,
+            level,
+        }
+    }
+
     fn mode(self) -> Mode {
         Mode {
             dynamic: self.dynamic,
@@ -129,11 +156,10 @@ pub(super) fn nested_deductions(
     out: &mut Vec<Deduction>,
 ) {
     let ctx = Context::new(geometry, masks, deadline);
-    let producer = Producer {
-        multiple: true,
-        dynamic,
-        nishio: false,
-        level: 0,
+    let producer = if dynamic {
+        Producer::dynamic(0)
+    } else {
+        Producer::MULTIPLE
     };
     let mut hints = Vec::new();
     search(&ctx, producer, Some(source), &mut hints);

@@ -204,83 +204,41 @@ fn run(board: &Board, producer: Producer, steps: &mut Vec<Step>) {
 
 /// Nishio forcing chains (7.5+).
 pub(super) fn nishio_forcing_chains(board: &Board, steps: &mut Vec<Step>) {
-    let producer = Producer {
-        multiple: false,
-        dynamic: true,
-        nishio: true,
-        level: 0,
-    };
-    run(board, producer, steps);
+    run(board, Producer::NISHIO, steps);
 }
 
 /// Static cell and region forcing chains (8.0+).
 pub(super) fn multiple_forcing_chains(board: &Board, steps: &mut Vec<Step>) {
-    let producer = Producer {
-        multiple: true,
-        dynamic: false,
-        nishio: false,
-        level: 0,
-    };
-    run(board, producer, steps);
+    run(board, Producer::MULTIPLE, steps);
 }
 
 /// Dynamic contradiction, double, cell and region forcing chains (8.5+).
 pub(super) fn dynamic_forcing_chains(board: &Board, steps: &mut Vec<Step>) {
-    let producer = Producer {
-        multiple: true,
-        dynamic: true,
-        nishio: false,
-        level: 0,
-    };
-    run(board, producer, steps);
+    run(board, Producer::dynamic(0), steps);
 }
 
 /// Dynamic forcing chains (+) (9.0+): locking, pairs and X-Wings on the
 /// hypothetical grids too.
 pub(super) fn dynamic_plus_forcing_chains(board: &Board, steps: &mut Vec<Step>) {
-    let producer = Producer {
-        multiple: true,
-        dynamic: true,
-        nishio: false,
-        level: 1,
-    };
-    run(board, producer, steps);
+    run(board, Producer::dynamic(1), steps);
 }
 
 /// Nested forcing chains (9.5+): cycles and forcing chains on the
 /// hypothetical grids too. Slow: a rescue for the hardest puzzles.
 pub(super) fn nested_forcing_chains(board: &Board, steps: &mut Vec<Step>) {
-    let producer = Producer {
-        multiple: true,
-        dynamic: true,
-        nishio: false,
-        level: 2,
-    };
-    run(board, producer, steps);
+    run(board, Producer::dynamic(2), steps);
 }
 
 /// Nested forcing chains, second level (10.0+): static cell and region
 /// forcing chains on the hypothetical grids too. Slower still.
 pub(super) fn nested_multiple_forcing_chains(board: &Board, steps: &mut Vec<Step>) {
-    let producer = Producer {
-        multiple: true,
-        dynamic: true,
-        nishio: false,
-        level: 3,
-    };
-    run(board, producer, steps);
+    run(board, Producer::dynamic(3), steps);
 }
 
 /// Nested forcing chains, SE's experimental level (10.5+): dynamic
 /// forcing chains on the hypothetical grids. The slowest rescue.
 pub(super) fn nested_dynamic_forcing_chains(board: &Board, steps: &mut Vec<Step>) {
-    let producer = Producer {
-        multiple: true,
-        dynamic: true,
-        nishio: false,
-        level: 4,
-    };
-    run(board, producer, steps);
+    run(board, Producer::dynamic(4), steps);
 }
 
 #[cfg(test)]
