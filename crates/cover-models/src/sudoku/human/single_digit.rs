@@ -485,10 +485,8 @@ pub(super) fn four_strong_links(board: &Board, found: &mut Vec<Step>) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{
-        assert_sound, board_before, findings_along_path, nine, solution, walk,
-    };
-    use super::super::{Catalogue, Rating, Technique};
+    use super::super::testing::{assert_sound, findings_along_path, fires_and_rates};
+    use super::super::{Catalogue, Technique};
 
     /// Puzzles of se_rated.txt that SE rates by one of these chains: the
     /// chain's technique and value, which is the puzzle's rating.
@@ -537,18 +535,9 @@ mod tests {
 
     #[test]
     fn each_chain_fires_soundly_and_rates_its_puzzle_as_se_does() {
-        let geometry = nine();
         for &(technique, value, line) in RATED {
-            let truth = solution(line);
-            let (_, step) = board_before(&geometry, line, Catalogue::Rating, |s| {
-                s.technique == technique && s.rating == Rating(value)
-            })
-            .unwrap_or_else(|| panic!("no {technique:?} worth {value} on {line}"));
-            assert_sound(&step, &truth);
+            let step = fires_and_rates(technique, value, line);
             assert!(!step.pattern.chains.is_empty() && !step.pattern.units.is_empty());
-            let rated = walk(line, Catalogue::Rating);
-            assert!(rated.solved, "{line} left unsolved");
-            assert_eq!(rated.rating, Rating(value), "{line}");
         }
     }
 

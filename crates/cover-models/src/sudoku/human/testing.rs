@@ -10,7 +10,7 @@ use crate::sudoku::{BandSolver, NineSolver, Size};
 
 use super::board::Board;
 use super::solver::{rate, Catalogue, Rated};
-use super::step::Step;
+use super::step::{Rating, Step, Technique};
 
 /// The 9×9 geometry.
 pub(crate) fn nine() -> Geometry {
@@ -112,4 +112,27 @@ pub(crate) fn findings_along_path(
         };
         board.apply(&step);
     }
+}
+
+/// Walks a 9×9 puzzle line with SE's set ([`walk`]) and checks that logic
+/// solves it, rated `value` tenths as SE rates it.
+pub(crate) fn assert_rated(line: &str, value: u16) -> Rated {
+    let rated = walk(line, Catalogue::Rating);
+    assert!(rated.solved, "{line} left unsolved");
+    assert_eq!(rated.rating, Rating(value), "{line}");
+    rated
+}
+
+/// The first step of `technique` worth `value` on SE's path through
+/// `line`, checked against the solution, after [`assert_rated`] checked
+/// the whole path rates `value`.
+pub(crate) fn fires_and_rates(technique: Technique, value: u16, line: &str) -> Step {
+    let geometry = nine();
+    let (_, step) = board_before(&geometry, line, Catalogue::Rating, |s| {
+        s.technique == technique && s.rating == Rating(value)
+    })
+    .unwrap_or_else(|| panic!("no {technique:?} worth {value} on {line}"));
+    assert_sound(&step, &solution(line));
+    assert_rated(line, value);
+    step
 }

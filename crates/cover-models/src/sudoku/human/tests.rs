@@ -4,7 +4,7 @@
 //! puzzles our techniques solve get SE's rating.
 
 use super::solver::{next_step, subsets};
-use super::testing::{assert_sound, board_before, nine, solution, walk};
+use super::testing::{assert_rated, assert_sound, board_before, nine, solution, walk};
 use super::{Board, Catalogue, Rating, Technique};
 
 /// Puzzles of se_rated.txt with SE's rating, each solved by this module's
@@ -319,9 +319,7 @@ fn each_technique_fires_soundly_on_a_puzzle_that_needs_it() {
 #[test]
 fn puzzles_our_techniques_solve_get_se_ratings() {
     for &(line, se) in RATED {
-        let rated = walk(line, Catalogue::Rating);
-        assert!(rated.solved, "{line} left unsolved");
-        assert_eq!(rated.rating, Rating(se), "{line}");
+        assert_rated(line, se);
     }
 }
 

@@ -377,7 +377,7 @@ pub(super) fn tuvwxyz_wing(board: &Board, found: &mut Vec<Step>) {
 #[cfg(test)]
 mod tests {
     use super::super::testing::{
-        assert_sound, board_before, findings_along_path, nine, solution, walk,
+        assert_sound, board_before, findings_along_path, fires_and_rates, nine, solution, walk,
     };
     use super::super::{Catalogue, Rating, Technique};
 
@@ -423,18 +423,9 @@ mod tests {
 
     #[test]
     fn each_wing_fires_soundly_and_rates_its_puzzle_as_se_does() {
-        let geometry = nine();
         for &(technique, value, line) in RATED {
-            let truth = solution(line);
-            let (_, step) = board_before(&geometry, line, Catalogue::Rating, |s| {
-                s.technique == technique && s.rating == Rating(value)
-            })
-            .unwrap_or_else(|| panic!("no {technique:?} worth {value} on {line}"));
-            assert_sound(&step, &truth);
+            let step = fires_and_rates(technique, value, line);
             assert!(!step.pattern.cells.is_empty() && step.pattern.digits != 0);
-            let rated = walk(line, Catalogue::Rating);
-            assert!(rated.solved, "{line} left unsolved");
-            assert_eq!(rated.rating, Rating(value), "{line}");
         }
     }
 

@@ -6,7 +6,9 @@
 use std::collections::BTreeSet;
 
 use crate::sudoku::human::step::Technique::{self, *};
-use crate::sudoku::human::testing::{assert_sound, board_before, nine, solution, walk};
+use crate::sudoku::human::testing::{
+    assert_rated, assert_sound, board_before, nine, solution, walk,
+};
 use crate::sudoku::human::Catalogue;
 
 use super::{cycles, length_increment};
@@ -110,9 +112,7 @@ fn length_increments_follow_se() {
 #[test]
 fn each_chaining_technique_rates_its_puzzle_as_se() {
     for &(line, rating, technique) in RATED {
-        let rated = walk(line, Catalogue::Rating);
-        assert!(rated.solved, "{line}: unsolved");
-        assert_eq!(rated.rating.0, rating, "{line}");
+        let rated = assert_rated(line, rating);
         assert!(
             rated
                 .steps
