@@ -243,7 +243,7 @@ fn cycles_from(searcher: &mut Searcher, start: u32, links: Links, hints: &mut Ve
         }
         let eliminations = members(&forth, side);
         let chain = imp.chain(end, side);
-        let mut hint = Hint::new(
+        let hint = Hint::new(
             technique,
             base,
             imp.ancestors(end, &mut seen),
@@ -251,12 +251,27 @@ fn cycles_from(searcher: &mut Searcher, start: u32, links: Links, hints: &mut Ve
             eliminations,
             vec![chain],
         );
-        match outer {
-            Some(outer) => hint.rule_parents = rule_parents(ctx, imp, end, outer),
-            None => *bound = (*bound).min(hint.rating()),
-        }
-        hints.push(hint);
+        keep(ctx, imp, end, outer, bound, hint, hints);
     }
+}
+
+/// Keeps a finding whose conclusion is record `at`: a nested search (with
+/// `outer`) gives it its rule parents; a plain one lowers the bound past
+/// which longer chains are not worth searching.
+fn keep(
+    ctx: &Context,
+    imp: &Implications,
+    at: u32,
+    outer: Option<&[u64]>,
+    bound: &mut u16,
+    mut hint: Hint,
+    hints: &mut Vec<Hint>,
+) {
+    match outer {
+        Some(outer) => hint.rule_parents = rule_parents(ctx, imp, at, outer),
+        None => *bound = (*bound).min(hint.rating()),
+    }
+    hints.push(hint);
 }
 
 /// The candidates of a set, in order.
@@ -378,7 +393,7 @@ fn forcing_chain_from(
     let mut seen = Bits::new(2 * masks.len() * side);
     let complexity = imp.ancestors(target, &mut seen);
     let chain = imp.chain(target, side);
-    let mut hint = Hint::new(
+    let hint = Hint::new(
         technique,
         base,
         complexity,
@@ -386,11 +401,7 @@ fn forcing_chain_from(
         eliminations,
         vec![chain],
     );
-    match outer {
-        Some(outer) => hint.rule_parents = rule_parents(ctx, imp, target, outer),
-        None => *bound = (*bound).min(hint.rating()),
-    }
-    hints.push(hint);
+    keep(ctx, imp, target, outer, bound, hint, hints);
 }
 
 /// The candidates of `outer` gone from the grid of `ctx` that the "on"s
