@@ -4,6 +4,8 @@
 //! 4) and the Bivalue Universal Grave (BUG, types 1 to 4), found and valued
 //! as Sudoku Explainer does.
 
+use crate::sudoku::logic::Geometry;
+
 use super::board::Board;
 use super::solver::{bits, subsets};
 use super::step::{Candidate, Step, Technique};
@@ -415,51 +417,16 @@ pub(super) fn bug(board: &Board, out: &mut Vec<Step>) {
     let geometry = board.geometry();
     let side = board.side();
     let cells = side * side;
-    let mut temp = board.all_candidates().to_vec();
-    let mut bug_cells: Vec<usize> = Vec::new();
-    let mut bug_values: Vec<u64> = Vec::new();
-    let mut all_bug_values = 0u64;
-    let mut common: Option<Vec<bool>> = None;
+    let mut extras = BugExtras {
+        cells: Vec::new(),
+        values: Vec::new(),
+        all: 0,
+        common: None,
+        rest: board.all_candidates().to_vec(),
+    };
     let mut extra_cells: Option<Vec<bool>> = None;
     let mut only_digit = 0u8;
     let mut one_digit = true;
-
-    // Adds `digit` as the extra of `cell`; false when no cell sees them all.
-    let add = |cell: usize,
-               digit: u8,
-               count_value: bool,
-               bug_cells: &mut Vec<usize>,
-               bug_values: &mut Vec<u64>,
-               all_bug_values: &mut u64,
-               common: &mut Option<Vec<bool>>,
-               temp: &mut Vec<u64>|
-     -> bool {
-        let at = match bug_cells.iter().position(|&c| c == cell) {
-            Some(at) => at,
-            None => {
-                bug_cells.push(cell);
-                bug_values.push(0);
-                bug_cells.len() - 1
-            }
-        };
-        bug_values[at] |= 1 << (digit - 1);
-        if count_value {
-            *all_bug_values |= 1 << (digit - 1);
-        }
-        temp[cell] &= !(1 << (digit - 1));
-        let mut seen = vec![false; cells];
-        for &p in geometry.peers(cell) {
-            seen[usize::from(p)] = true;
-        }
-        let set = common.get_or_insert_with(|| seen.clone());
-        for (s, v) in set.iter_mut().zip(&seen) {
-            *s &= v;
-        }
-        for &c in bug_cells.iter() {
-            set[c] = false;
-        }
-        !(bug_cells.len() > 1 && all_bug_values.count_ones() > 1 && !set.iter().any(|&s| s))
-    };
 
     for kind in BOX_ROW_COLUMN {
         for unit in kind * side..(kind + 1) * side {
@@ -494,16 +461,7 @@ pub(super) fn bug(board: &Board, out: &mut Vec<Step>) {
                     Some(_) => {}
                 }
                 if let [cell] = crowded[..] {
-                    let fine = add(
-                        cell,
-                        digit,
-                        true,
-                        &mut bug_cells,
-                        &mut bug_values,
-                        &mut all_bug_values,
-                        &mut common,
-                        &mut temp,
-                    );
+                    let fine = extras.add(geometry, cell, digit, true);
                     if !fine {
                         return;
                     }
@@ -517,21 +475,12 @@ pub(super) fn bug(board: &Board, out: &mut Vec<Step>) {
     if one_digit {
         if let Some(set) = &extra_cells {
             let more: Vec<usize> = (0..cells)
-                .filter(|&c| set[c] && !bug_cells.contains(&c))
+                .filter(|&c| set[c] && !extras.cells.contains(&c))
                 .collect();
-            if set.iter().filter(|&&s| s).count() > bug_cells.len() {
+            if set.iter().filter(|&&s| s).count() > extras.cells.len() {
                 for cell in more {
                     // SE does not count this digit among the extras here.
-                    let fine = add(
-                        cell,
-                        only_digit,
-                        false,
-                        &mut bug_cells,
-                        &mut bug_values,
-                        &mut all_bug_values,
-                        &mut common,
-                        &mut temp,
-                    );
+                    let fine = extras.add(geometry, cell, only_digit, false);
                     if !fine {
                         return;
                     }
@@ -539,7 +488,7 @@ pub(super) fn bug(board: &Board, out: &mut Vec<Step>) {
             }
         }
     }
-    if (0..cells).any(|c| board.value(c) == 0 && temp[c].count_ones() != 2) {
+    if (0..cells).any(|c| board.value(c) == 0 && extras.rest[c].count_ones() != 2) {
         return;
     }
     for unit in 0..geometry.units() {
@@ -548,19 +497,25 @@ pub(super) fn bug(board: &Board, out: &mut Vec<Step>) {
             let count = geometry
                 .unit_cells(unit)
                 .iter()
-                .filter(|&&c| temp[usize::from(c)] & bit != 0)
+                .filter(|&&c| extras.rest[usize::from(c)] & bit != 0)
                 .count();
             if count != 0 && count != 2 {
                 return;
             }
         }
     }
-    let common: Vec<usize> = match &common {
+    let common: Vec<usize> = match &extras.common {
         Some(set) => (0..cells).filter(|&c| set[c]).collect(),
         None => Vec::new(),
     };
     // SE counts no extra for cells added as the one digit's (see above);
     // alone, such a cell would lose every candidate: not a BUG type 1.
+    let BugExtras {
+        cells: bug_cells,
+        values: bug_values,
+        all: all_bug_values,
+        ..
+    } = extras;
     let step = if bug_cells.len() == 1 && all_bug_values != 0 {
         let cell = bug_cells[0];
         let mut step = bug_step(Technique::Bug, 56, &bug_cells, all_bug_values);
@@ -589,6 +544,52 @@ pub(super) fn bug(board: &Board, out: &mut Vec<Step>) {
         None
     };
     out.extend(step);
+}
+
+/// The extra candidates a BUG rests on, as [`bug`] collects them.
+struct BugExtras {
+    /// The cells holding extras, in the order met.
+    cells: Vec<usize>,
+    /// Each such cell's extra digits.
+    values: Vec<u64>,
+    /// Every extra digit counted.
+    all: u64,
+    /// The cells that see every extra cell, once there is one.
+    common: Option<Vec<bool>>,
+    /// The candidates with the extras gone.
+    rest: Vec<u64>,
+}
+
+impl BugExtras {
+    /// Adds `digit` as an extra of `cell` (`count_value`: among the extra
+    /// digits too); false when no cell sees them all any more.
+    fn add(&mut self, geometry: &Geometry, cell: usize, digit: u8, count_value: bool) -> bool {
+        let at = match self.cells.iter().position(|&c| c == cell) {
+            Some(at) => at,
+            None => {
+                self.cells.push(cell);
+                self.values.push(0);
+                self.cells.len() - 1
+            }
+        };
+        self.values[at] |= 1 << (digit - 1);
+        if count_value {
+            self.all |= 1 << (digit - 1);
+        }
+        self.rest[cell] &= !(1 << (digit - 1));
+        let mut seen = vec![false; self.rest.len()];
+        for &p in geometry.peers(cell) {
+            seen[usize::from(p)] = true;
+        }
+        let set = self.common.get_or_insert_with(|| seen.clone());
+        for (s, v) in set.iter_mut().zip(&seen) {
+            *s &= v;
+        }
+        for &c in &self.cells {
+            set[c] = false;
+        }
+        !(self.cells.len() > 1 && self.all.count_ones() > 1 && !set.iter().any(|&s| s))
+    }
 }
 
 fn bug_step(technique: Technique, rating: u16, bug_cells: &[usize], extras: u64) -> Step {
