@@ -398,7 +398,7 @@ impl Record<'_> {
         let Some(Judged::Logic(rated)) = judged else {
             return Record::default();
         };
-        let hardest = rated.steps.iter().max_by_key(|s| s.rating);
+        let hardest = rated.hardest();
         Record {
             rating: Some(rated.rating.value()),
             hardest: hardest.map(|s| s.technique.name()),
@@ -485,7 +485,7 @@ fn write_judgement(text: &mut String, puzzle: &Puzzle, mode: Mode, judged: &Judg
         Judged::NoSolution => NO_SOLUTION.to_owned(),
         Judged::NotUnique => "not unique".to_owned(),
         Judged::Logic(rated) => {
-            let hardest = rated.steps.iter().max_by_key(|s| s.rating);
+            let hardest = rated.hardest();
             let name = hardest.map_or("givens only", |s| s.technique.name());
             if mode == Mode::Explain {
                 for line in describe_steps(puzzle, &rated.steps) {

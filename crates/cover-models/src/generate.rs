@@ -530,11 +530,7 @@ impl Generator {
                 } else {
                     RatingRange::TOP
                 },
-                hardest: rated
-                    .steps
-                    .iter()
-                    .max_by_key(|s| s.rating)
-                    .map(|s| s.technique),
+                hardest: rated.hardest().map(|s| s.technique),
                 complete: rated.solved,
             },
             Err(GaveUp::Above(rating)) => LogicRating {

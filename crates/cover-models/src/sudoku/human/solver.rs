@@ -170,6 +170,11 @@ pub struct Rated {
 }
 
 impl Rated {
+    /// The step that gave the rating (the last of the hardest).
+    pub fn hardest(&self) -> Option<&Step> {
+        self.steps.iter().max_by_key(|s| s.rating)
+    }
+
     /// How many steps each technique took, in technique order.
     pub fn counts(&self) -> BTreeMap<Technique, usize> {
         let mut counts = BTreeMap::new();
