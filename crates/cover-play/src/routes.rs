@@ -31,13 +31,17 @@ use crate::{Config, MAX_BODY};
 const INDEX_HTML: &str = include_str!("../assets/index.html");
 const APP_JS: &str = include_str!("../assets/app.js");
 const STYLE_CSS: &str = include_str!("../assets/style.css");
+const MODEL_JS: &str = include_str!("../assets/model.js");
+const FAVICON_SVG: &str = include_str!("../assets/favicon.svg");
 
 /// The page's files: path, content type, text.
-const ASSETS: [(&str, &str, &str); 4] = [
+const ASSETS: [(&str, &str, &str); 6] = [
     ("/", "text/html; charset=utf-8", INDEX_HTML),
     ("/index.html", "text/html; charset=utf-8", INDEX_HTML),
     ("/app.js", "text/javascript; charset=utf-8", APP_JS),
     ("/style.css", "text/css; charset=utf-8", STYLE_CSS),
+    ("/model.js", "text/javascript; charset=utf-8", MODEL_JS),
+    ("/favicon.svg", "image/svg+xml", FAVICON_SVG),
 ];
 
 /// The largest grid of the light lane: 9×9.

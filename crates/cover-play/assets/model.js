@@ -1,0 +1,2 @@
+// cover play: the game as a model, without the page (filled in next).
+"use strict";
