@@ -1,296 +1,739 @@
-// cover play: the page. All puzzle work is the server's (/api/...); this
-// file draws the board, takes keys and clicks, keeps undo history and
-// saves the game in localStorage so a reload keeps it.
+// cover play: the page. It draws the game model (model.js) and turns keys,
+// clicks and taps into its moves; it keeps the game, the settings and the
+// statistics in localStorage, keeps two windows of the page in step, and
+// asks the server (/api/...) for what needs a solver: new games, imports,
+// hints, checks and the solution. It decides no rule of the game itself.
 "use strict";
 
-const KEY = "cover-play-game";
-let game = null; // {size, box, symbols, puzzle, cells, marks, undo, redo, elapsed, solved, won}
-let selected = 0;
-let pencil = false;
-let hinted = -1; // the cell a hint points at
-let hintCells = new Set(); // the pattern a hint highlights
-let hintLevel = 0; // how much of the current hint is shown (1 nudge, 2 pattern, 3 all)
-let hintAnswer = null; // the hint for the board on screen, asked once
-let wrong = new Set();
-let lastTick = null;
+const { Game, stats: Stats, formatTime, HISTORY_LIMIT } = window.CoverModel;
+
+/// What the page keeps in localStorage: the game in play, the one before
+/// it and the one after it (Undo and Redo go across New game), the
+/// settings and the statistics.
+const STORE = {
+  game: "cover-play-game", previous: "cover-play-previous", next: "cover-play-next",
+  settings: "cover-play-settings", stats: "cover-play-stats",
+};
+const LEVELS = ["easy", "medium", "hard", "expert", "extreme"];
+const DEFAULTS = { mistakes: "conflicts", autoClean: true, highlight: true, digitFirst: false, theme: "system",
+  size: 9, difficulty: "easy" };
+/// How long a request may take before the page gives up on it.
+const REQUEST_TIME = 30000;
+
+let game = null; // the Game in play
+let selected = 0; // the selected cell
+let mode = "digit"; // what a plain digit key writes: "digit", "corner" or "centre"
+let activeDigit = 0; // digit-first input: the digit a tap on a cell writes
+let hint = { game: null, rev: -1, answer: null, level: 0, cells: new Set(), cell: -1, pending: false };
+let checked = { game: null, rev: -1, wrong: new Set() }; // what Check found, for the board it saw
+let settings = loadSettings();
+let statistics = Stats.read(readJSON(STORE.stats));
+let levels = null; // sizes and the levels each can make, from /api/levels
+let busy = false;
+let saveFailed = false;
+let lastTick = Date.now();
+let ticks = 0;
+let drawn = { game: null, cells: [], pad: [] }; // the elements of the board and pad drawn for `game`
 
 const $ = (id) => document.getElementById(id);
 
+// Storage: every access may throw (storage off, quota full).
+
+function readJSON(key) {
+  try { return JSON.parse(localStorage.getItem(key)); } catch (e) { return null; }
+}
+
+function writeJSON(key, value) {
+  try { localStorage.setItem(key, JSON.stringify(value)); return true; } catch (e) { return false; }
+}
+
+function stored(key) { try { return localStorage.getItem(key) !== null; } catch (e) { return false; } }
+
+function forget(key) { try { localStorage.removeItem(key); } catch (e) { /* nothing to forget */ } }
+
+function loadSettings() {
+  const saved = readJSON(STORE.settings) || {};
+  const out = { ...DEFAULTS };
+  for (const key of Object.keys(DEFAULTS)) if (typeof saved[key] === typeof DEFAULTS[key]) out[key] = saved[key];
+  if (!["off", "conflicts", "solution"].includes(out.mistakes)) out.mistakes = DEFAULTS.mistakes;
+  if (!["system", "light", "dark"].includes(out.theme)) out.theme = DEFAULTS.theme;
+  return out;
+}
+
+function saveSettings() { writeJSON(STORE.settings, settings); }
+
+/// Saves the game; when the store is full, shortens the history and drops
+/// the games kept for Undo before giving up, and then says so once.
+function saveGame() {
+  if (!game) return;
+  let ok = writeJSON(STORE.game, game.save());
+  if (!ok) { game.trim(HISTORY_LIMIT / 8); ok = writeJSON(STORE.game, game.save()); }
+  if (!ok) { forget(STORE.previous); forget(STORE.next); ok = writeJSON(STORE.game, game.save()); }
+  if (!ok && !saveFailed) say("This browser's storage is full or off: play goes on, but a reload would lose this game.");
+  saveFailed = !ok;
+}
+
+// The server.
+
 async function api(path, body) {
-  const response = await fetch("/api/" + path, {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-  });
-  const answer = await response.json().catch(() => ({ error: "the server sent no JSON" }));
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), REQUEST_TIME);
+  let response;
+  try {
+    response = await fetch("/api/" + path, {
+      method: body === undefined ? "GET" : "POST", signal: abort.signal,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new Error(abort.signal.aborted ? "the server took too long to answer" : "the server cannot be reached");
+  } finally { clearTimeout(timer); }
+  const answer = await response.json().catch(() => ({ error: `the server answered ${response.status} without JSON` }));
   if (!response.ok) throw new Error(answer.error || response.statusText);
   return answer;
 }
 
 function say(text) { $("message").textContent = text; }
 
-function start(answer) {
-  game = { size: answer.size, box: answer.box, symbols: answer.symbols, puzzle: answer.puzzle,
-    cells: answer.puzzle.slice(), marks: answer.puzzle.map(() => []), undo: [], redo: [],
-    elapsed: 0, solved: false, won: false };
-  selected = 0; hinted = -1; hintCells = new Set(); hintAnswer = null; wrong = new Set();
-  $("win").hidden = true;
-  save(); render();
+const article = (word) => (/^[aeiou]/.test(word) ? "an" : "a");
+
+/// Shows the spinner over the board while `work` runs, with `why` after a
+/// moment (most answers come before anyone would read it).
+async function whileBusy(why, slow, work) {
+  busy = true;
+  $("board").setAttribute("aria-busy", "true");
+  const show = setTimeout(() => { $("busy").hidden = false; $("busy-text").textContent = why; }, 250);
+  const longer = setTimeout(() => { $("busy-text").textContent = `${why} ${slow}`; }, 2000);
+  try { return await work(); } finally {
+    clearTimeout(show); clearTimeout(longer);
+    $("busy").hidden = true; busy = false;
+    $("board").removeAttribute("aria-busy");
+  }
+}
+
+// Games in and out.
+
+/// Makes `next` the game in play: drawn, saved, and the page's notes
+/// about the old board dropped.
+function adopt(next, message) {
+  game = next;
+  if (selected >= game.length) selected = 0;
+  activeDigit = 0;
+  dropNotes();
+  if (game.status !== "won") closeDialog("win");
+  saveGame();
+  render();
+  if (message) say(message);
   document.body.dataset.ready = "1";
 }
 
-async function newGame() {
-  say("generating…");
+function dropNotes() {
+  hint = { game: null, rev: -1, answer: null, level: 0, cells: new Set(), cell: -1, pending: false };
+  checked = { game: null, rev: -1, wrong: new Set() };
+}
+
+/// Starts a game the server made or read; the game it replaces is kept
+/// one Undo away.
+function start(answer) {
+  const next = new Game(answer);
+  if (game && (game.done.length || game.status !== "playing")) writeJSON(STORE.previous, game.save());
+  forget(STORE.next);
+  Stats.recordStart(statistics, next.size, next.grade);
+  writeJSON(STORE.stats, statistics);
+  selected = 0;
+  adopt(next);
+  if (settings.mistakes === "solution") fetchSolution(next);
+}
+
+function inProgress() { return game && game.status === "playing" && game.done.length > 0; }
+
+async function newGame(ask = true) {
+  if (busy) return;
+  if (ask && inProgress() && !(await confirmDialog("Start a new game?",
+    "The game in progress stays one Undo away."))) return;
+  const size = Number($("size").value), level = $("difficulty").value;
   try {
-    const answer = await api("new", { size: Number($("size").value), difficulty: $("difficulty").value });
+    const answer = await whileBusy(`Making ${article(level)} ${level} ${size}×${size} puzzle…`,
+      "Harder levels take longer: puzzles are made until one needs that level's techniques.",
+      () => api("new", { size, difficulty: level }));
     start(answer);
-    say(answer.target_met ? `a ${answer.grade} puzzle, ${answer.clues} clues`
-      : `no ${$("difficulty").value} puzzle came out; this one is ${answer.grade}`);
+    const rated = answer.rating == null ? "" : `, rated ${answer.rating.toFixed(1)}`;
+    say(answer.target_met ? `${article(answer.grade)} ${answer.grade} puzzle, ${answer.clues} clues${rated}`
+      : `no ${level} ${size}×${size} puzzle came in time; this one is ${answer.grade}${rated}`);
   } catch (e) { say(e.message); }
 }
 
-// Which cells repeat a digit in their row, column or box.
-function conflicts() {
-  const { size, box, cells } = game, bad = new Set();
-  for (let a = 0; a < cells.length; a++) {
-    if (!cells[a]) continue;
-    for (let b = a + 1; b < cells.length; b++) {
-      if (cells[a] === cells[b] && peers(a, b, size, box)) { bad.add(a); bad.add(b); }
-    }
-  }
-  return bad;
-}
-
-function peers(a, b, size, box) {
-  const [ra, ca, rb, cb] = [Math.floor(a / size), a % size, Math.floor(b / size), b % size];
-  return ra === rb || ca === cb ||
-    (Math.floor(ra / box) === Math.floor(rb / box) && Math.floor(ca / box) === Math.floor(cb / box));
-}
-
-function render() {
-  const board = $("board"), { size, box, symbols, cells, puzzle, marks } = game;
-  board.style.gridTemplateColumns = `repeat(${size}, 1fr)`;
-  const bad = conflicts();
-  board.replaceChildren(...cells.map((d, i) => {
-    const cell = document.createElement("div");
-    const [r, c] = [Math.floor(i / size), i % size];
-    cell.className = "cell";
-    cell.setAttribute("role", "gridcell");
-    cell.id = "cell-" + i;
-    cell.dataset.cell = i;
-    cell.dataset.value = d;
-    cell.setAttribute("aria-label", `row ${r + 1} column ${c + 1}, ${d ? symbols[d - 1] : "empty"}`);
-    if (puzzle[i]) cell.classList.add("given");
-    if (c % box === box - 1 && c < size - 1) cell.classList.add("box-right");
-    if (r % box === box - 1 && r < size - 1) cell.classList.add("box-bottom");
-    if (i !== selected && peers(i, selected, size, box)) cell.classList.add("peer");
-    if (d && d === cells[selected] && i !== selected) cell.classList.add("same");
-    if (i === selected) { cell.classList.add("selected"); cell.setAttribute("aria-selected", "true"); }
-    if (bad.has(i)) cell.classList.add("conflict");
-    if (wrong.has(i)) cell.classList.add("wrong");
-    if (i === hinted) cell.classList.add("hinted");
-    if (hintCells.has(i)) cell.classList.add("hint-pattern");
-    if (d) cell.textContent = symbols[d - 1];
-    else if (marks[i].length) {
-      const grid = document.createElement("div");
-      grid.className = "marks";
-      grid.style.gridTemplateColumns = `repeat(${box}, 1fr)`;
-      for (let m = 1; m <= size; m++) {
-        const span = document.createElement("span");
-        if (marks[i].includes(m)) { span.className = "mark"; span.dataset.mark = m; span.textContent = symbols[m - 1]; }
-        grid.append(span);
-      }
-      cell.append(grid);
-    }
-    cell.addEventListener("click", () => { selected = i; render(); board.focus(); });
-    return cell;
-  }));
-  board.setAttribute("aria-activedescendant", "cell-" + selected);
-  $("pad").replaceChildren(...[...Array(size + 1).keys()].map((d) => {
-    const b = document.createElement("button");
-    b.className = "pad"; b.dataset.digit = d; b.textContent = d ? symbols[d - 1] : "⌫";
-    b.addEventListener("click", () => input(d));
-    return b;
-  }));
-  $("pencil").setAttribute("aria-pressed", String(pencil));
-  showTime();
-}
-
-// One undoable change: the cells and marks before it.
-function change(apply) {
-  game.undo.push({ cells: game.cells.slice(), marks: game.marks.map((m) => m.slice()) });
-  game.redo = [];
-  apply();
-  wrong = new Set(); hinted = -1; hintCells = new Set(); hintAnswer = null;
-  say(""); // a hint or a check is about the board before this change
-  save(); render(); maybeWon();
-}
-
-function input(d) {
-  if (!game || game.puzzle[selected] || game.won || game.solved) return;
-  const i = selected;
-  if (pencil && d) {
-    change(() => {
-      const m = game.marks[i];
-      game.marks[i] = m.includes(d) ? m.filter((x) => x !== d) : [...m, d].sort((a, b) => a - b);
-    });
-  } else {
-    change(() => {
-      game.cells[i] = d;
-      if (d) {
-        // Entering a digit takes it out of the peers' pencil marks.
-        game.marks[i] = [];
-        game.marks.forEach((m, j) => { if (peers(i, j, game.size, game.box)) game.marks[j] = m.filter((x) => x !== d); });
-      }
-    });
-  }
-}
-
-function step(from, to) {
-  if (!game || !game[from].length) return;
-  game[to].push({ cells: game.cells.slice(), marks: game.marks.map((m) => m.slice()) });
-  const state = game[from].pop();
-  game.cells = state.cells; game.marks = state.marks;
-  wrong = new Set(); hinted = -1; hintCells = new Set(); hintAnswer = null;
-  save(); render();
-}
-
-async function maybeWon() {
-  if (game.cells.includes(0) || conflicts().size) return;
+async function importPuzzle(text, what) {
+  if (busy) return false;
   try {
-    const answer = await api("check", { puzzle: game.puzzle, cells: game.cells });
-    if (answer.solved && !game.solved) {
-      game.won = true; save();
-      $("win").hidden = false;
-      $("win").textContent = `Solved in ${formatTime(game.elapsed)}!`;
-    } else if (!answer.solved) { wrong = new Set(answer.wrong); render(); say("not the solution yet"); }
-  } catch (e) { say(e.message); }
+    const answer = await whileBusy("Reading the puzzle…", "Large puzzles take a moment to prove unique.",
+      () => api("import", { text }));
+    start(answer);
+    say(what || "imported");
+    return true;
+  } catch (e) { say(e.message); return false; }
 }
 
-// Each press of Hint on the same board shows more: where to look, then the
-// technique and its pattern, then the whole step (and the digit it leads to).
-async function hint() {
+/// The solution, asked once per game, for mistakes checked as you type.
+async function fetchSolution(g) {
+  if (g.solution) return;
   try {
-    if (!hintAnswer) {
-      hintAnswer = await api("hint", { puzzle: game.puzzle, cells: game.cells, symbols: game.symbols });
-      hintLevel = 0;
-    }
-    const a = hintAnswer;
-    if (a.kind !== "step") {
-      hinted = a.cell ?? -1;
-      if (hinted >= 0) selected = hinted;
-      say(a.text); render();
+    const answer = await api("solve", { puzzle: g.puzzle });
+    if (g.solution) return;
+    g.solution = answer.solution;
+    if (g === game) { saveGame(); render(); }
+  } catch (e) { if (g === game) say(`mistakes cannot be checked: ${e.message}`); }
+}
+
+// Moves.
+
+/// Writes `digit` (0 erases) in `cell` the way `how` says; the model
+/// refuses what the rules do not allow.
+function write(cell, digit, how = mode) {
+  if (!game || busy) return;
+  if (game.status === "won") { say("Solved! Undo goes back, New game starts another."); return; }
+  if (game.status === "revealed") { say("The solution is shown: Undo takes it back."); return; }
+  let changed;
+  if (!digit) changed = game.set(cell, 0);
+  else if (how === "corner") changed = game.toggleCorner(cell, digit);
+  else if (how === "centre") changed = game.toggleCentre(cell, digit);
+  else changed = game.set(cell, digit, { autoClean: settings.autoClean, mistakes: settings.mistakes });
+  if (changed) afterMove();
+}
+
+function afterMove(message = "") {
+  const wasWon = $("win").open;
+  dropNotes();
+  say(message);
+  saveGame();
+  render();
+  if (game.status === "won" && !wasWon) won();
+  if (game.status !== "won") closeDialog("win");
+}
+
+function undo() {
+  if (!game || busy) return;
+  if (game.undo()) return afterMove();
+  const previous = Game.load(readJSON(STORE.previous));
+  if (!previous) return;
+  writeJSON(STORE.next, game.save());
+  forget(STORE.previous);
+  adopt(previous, "back to the game before (Redo returns to the newer one)");
+}
+
+function redo() {
+  if (!game || busy) return;
+  if (game.redo()) return afterMove();
+  const next = Game.load(readJSON(STORE.next));
+  if (!next) return;
+  writeJSON(STORE.previous, game.save());
+  forget(STORE.next);
+  adopt(next, "forward to the newer game");
+}
+
+function won() {
+  const fresh = Stats.recordWin(statistics, game);
+  if (fresh) writeJSON(STORE.stats, statistics);
+  saveGame();
+  const s = Stats.summary(statistics, game.size, game.grade);
+  const kind = `${game.size}×${game.size} ${game.grade || ""}`.trim();
+  const extras = [game.mistakes && `${game.mistakes} mistake${game.mistakes > 1 ? "s" : ""}`,
+    game.hints && `${game.hints} hint${game.hints > 1 ? "s" : ""}`,
+    game.assisted && "with Solve's help, so not in the statistics"].filter(Boolean);
+  $("win-text").textContent = `Solved in ${formatTime(game.elapsed)}: ${kind}${extras.length ? `, ${extras.join(", ")}` : ""}.`;
+  const rows = [["Best", s.best == null ? "—" : formatTime(s.best)], ["Average", s.average == null ? "—" : formatTime(s.average)],
+    ["Won", `${s.won} of ${s.started}`], ["Streak", `${s.streak} day${s.streak === 1 ? "" : "s"} (best ${s.bestStreak})`]];
+  $("win-stats").replaceChildren(...rows.flatMap(([k, v]) => [element("dt", k), element("dd", v)]));
+  say(`Solved in ${formatTime(game.elapsed)}!`);
+  const dialog = $("win");
+  if (!dialog.open) dialog.showModal();
+}
+
+function element(tag, text) { const e = document.createElement(tag); e.textContent = text; return e; }
+
+function closeDialog(id) { const d = $(id); if (d.open) d.close(); }
+
+/// A yes-or-no question in a dialog; answers true for yes.
+function confirmDialog(title, text) {
+  const dialog = $("confirm");
+  $("confirm-title").textContent = title;
+  $("confirm-text").textContent = text;
+  dialog.returnValue = "";
+  dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => { resolve(dialog.returnValue === "yes"); $("board").focus(); }, { once: true });
+  });
+}
+
+// Hints: each press on the same board shows more: where to look, then the
+// technique and its pattern, then the whole step. An answer that comes
+// back after the board changed is dropped, and nothing moves the
+// selection but a press the player made on an answer already here.
+async function askHint() {
+  if (!game || busy || game.status !== "playing") return;
+  const g = game, rev = g.rev;
+  const here = hint.game === g && hint.rev === rev && hint.answer;
+  if (!here) {
+    if (hint.pending && hint.game === g && hint.rev === rev) return;
+    hint = { game: g, rev, answer: null, level: 0, cells: new Set(), cell: -1, pending: true };
+    say("looking for the next step…");
+    let answer;
+    try {
+      answer = await api("hint", { puzzle: g.puzzle, cells: g.cells, symbols: g.symbols });
+    } catch (e) {
+      if (hint.game === g && hint.rev === rev) { hint.pending = false; say(e.message); }
       return;
     }
-    hintLevel = Math.min(hintLevel + 1, 3);
-    const unitCells = (u) => {
-      const { size, box } = game, out = [];
-      for (let k = 0; k < size; k++) {
-        if (u < size) out.push(u * size + k);
-        else if (u < 2 * size) out.push(k * size + (u - size));
-        else { const b = u - 2 * size; out.push((Math.floor(b / box) * box + Math.floor(k / box)) * size + (b % box) * box + (k % box)); }
-      }
-      return out;
-    };
-    if (hintLevel === 1) {
-      hintCells = new Set(a.units.length ? unitCells(a.units[0]) : a.cells);
-      say(a.nudge + " (Hint again for more)");
-    } else if (hintLevel === 2) {
-      hintCells = new Set(a.cells);
-      say(`${a.pattern} (rated ${a.rating.toFixed(1)}; Hint again for the whole step)`);
-    } else {
-      hintCells = new Set([...a.cells, ...a.eliminations.map((e) => e.cell)]);
-      const target = a.cell ?? (a.then ? a.then.cell : null);
-      if (target !== null) { hinted = target; selected = target; }
-      say(a.text + (a.then ? `. Then: ${a.then.text}` : ""));
-    }
-    render();
-  } catch (e) { say(e.message); }
+    if (game !== g || g.rev !== rev || hint.game !== g) return;
+    hint.pending = false;
+    hint.answer = answer;
+    g.hints++;
+    saveGame();
+  }
+  showHint(!!here);
+}
+
+function showHint(pressed) {
+  const a = hint.answer;
+  if (a.kind !== "step") {
+    hint.cell = a.cell ?? -1;
+    hint.cells = new Set(hint.cell >= 0 ? [hint.cell] : []);
+    say(a.text);
+    return render();
+  }
+  hint.level = Math.min(hint.level + 1, 3);
+  if (hint.level === 1) {
+    hint.cells = new Set(a.units.length ? unitCells(a.units[0]) : a.cells);
+    say(`${a.nudge} (Hint again for more)`);
+  } else if (hint.level === 2) {
+    hint.cells = new Set(a.cells);
+    say(`${a.pattern} (rated ${a.rating.toFixed(1)}; Hint again for the whole step)`);
+  } else {
+    hint.cells = new Set([...a.cells, ...a.eliminations.map((e) => e.cell)]);
+    const target = a.cell ?? (a.then ? a.then.cell : null);
+    if (target !== null) { hint.cell = target; if (pressed) selected = target; }
+    say(a.text + (a.then ? `. Then: ${a.then.text}` : ""));
+  }
+  render();
+}
+
+/// The cells of unit `u`: rows, then columns, then boxes.
+function unitCells(u) {
+  const { size, box } = game, out = [];
+  for (let k = 0; k < size; k++) {
+    if (u < size) out.push(u * size + k);
+    else if (u < 2 * size) out.push(k * size + (u - size));
+    else { const b = u - 2 * size; out.push((Math.floor(b / box) * box + Math.floor(k / box)) * size + (b % box) * box + (k % box)); }
+  }
+  return out;
 }
 
 async function check() {
+  if (!game || busy) return;
+  const g = game, rev = g.rev;
   try {
-    const answer = await api("check", { puzzle: game.puzzle, cells: game.cells });
-    wrong = new Set(answer.wrong);
+    const answer = await api("check", { puzzle: g.puzzle, cells: g.cells });
+    if (game !== g || g.rev !== rev) return;
+    checked = { game: g, rev, wrong: new Set(answer.wrong) };
     render();
     say(answer.solved ? "solved" : answer.wrong.length ? `${answer.wrong.length} wrong` : "nothing wrong so far");
   } catch (e) { say(e.message); }
 }
 
 async function solve() {
+  if (!game || busy || game.status !== "playing") return;
+  if (!(await confirmDialog("Show the solution?", "The game ends without a win; Undo takes the solution back."))) return;
+  const g = game;
   try {
-    const answer = await api("solve", { puzzle: game.puzzle });
-    change(() => { game.cells = answer.solution; game.solved = true; });
-    say("solved by the computer");
+    const answer = g.solution ? { solution: g.solution } : await api("solve", { puzzle: g.puzzle });
+    if (game !== g || !g.reveal(answer.solution)) return;
+    afterMove("solved by the computer");
   } catch (e) { say(e.message); }
 }
 
-async function importPuzzle() {
+function autoNotes() {
+  if (!game || busy) return;
+  if (game.fillNotes()) afterMove("corner marks now hold every empty cell's candidates");
+  else say(game.status === "playing" ? "the notes already hold every candidate" : "");
+}
+
+function rewind() {
+  if (!game || busy) return;
+  const count = game.undoToCorrect();
+  if (count) afterMove(`${count} move${count > 1 ? "s" : ""} undone: every digit left is right`);
+}
+
+function share() {
+  if (!game) return;
+  const url = new URL("/", location.href);
+  url.searchParams.set("p", game.puzzleText());
+  $("share-link").textContent = url.href;
+  const copied = navigator.clipboard && navigator.clipboard.writeText(url.href);
+  if (copied) copied.then(() => say("link copied"), () => say("copy the link shown below"));
+  else say("copy the link shown below");
+}
+
+// Drawing. The board's cells are made once per game and then only
+// changed where their look changes.
+
+function build() {
+  const { size, box, symbols } = game;
+  const board = $("board");
+  board.style.setProperty("--n", size);
+  board.style.setProperty("--box", box);
+  document.body.classList.toggle("large", size > 9);
+  const rows = [];
+  drawn = { game, cells: [], pad: [] };
+  for (let r = 0; r < size; r++) {
+    const row = document.createElement("div");
+    row.className = "row";
+    row.setAttribute("role", "row");
+    for (let c = 0; c < size; c++) {
+      const cell = document.createElement("div");
+      const i = r * size + c;
+      cell.id = `cell-${i}`;
+      cell.dataset.cell = i;
+      cell.setAttribute("role", "gridcell");
+      cell.look = "";
+      row.append(cell);
+      drawn.cells.push(cell);
+    }
+    rows.push(row);
+  }
+  board.replaceChildren(...rows);
+  const pad = $("pad");
+  pad.style.setProperty("--pad-columns", size <= 9 ? size : size === 16 ? 8 : 9);
+  drawn.pad = [...symbols].map((s, k) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "pad";
+    b.dataset.digit = k + 1;
+    b.append(element("span", s), element("small", ""));
+    return b;
+  });
+  pad.replaceChildren(...drawn.pad);
+}
+
+function render() {
+  if (!game) return;
+  if (drawn.game !== game) build();
+  const { size, box } = game;
+  const symbols = [...game.symbols];
+  const flagged = game.flagged(settings.mistakes), repeated = game.conflicts();
+  const wrong = checked.game === game && checked.rev === game.rev ? checked.wrong : new Set();
+  const hintOn = hint.game === game && hint.rev === game.rev;
+  const focus = settings.highlight ? (game.cells[selected] || (settings.digitFirst ? activeDigit : 0)) : 0;
+  const [sr, sc] = [Math.floor(selected / size), selected % size];
+  for (let i = 0; i < game.length; i++) {
+    const el = drawn.cells[i], d = game.cells[i], given = game.given(i);
+    const [r, c] = [Math.floor(i / size), i % size];
+    const classes = ["cell"];
+    if (given) classes.push("given");
+    if (c % box === box - 1 && c < size - 1) classes.push("box-right");
+    if (r % box === box - 1 && r < size - 1) classes.push("box-bottom");
+    const peer = r === sr || c === sc || (Math.floor(r / box) === Math.floor(sr / box) && Math.floor(c / box) === Math.floor(sc / box));
+    if (i !== selected && peer) classes.push("peer");
+    if (focus && d === focus && i !== selected) classes.push("same");
+    if (i === selected) classes.push("selected");
+    const bad = flagged.has(i), miss = wrong.has(i);
+    if (bad) classes.push("conflict");
+    if (miss) classes.push("wrong");
+    if (hintOn && hint.cells.has(i)) classes.push("hint-pattern");
+    if (hintOn && hint.cell === i) classes.push("hinted");
+    const corner = d ? [] : game.cornerMarks(i), centre = d ? [] : game.centreMarks(i);
+    const name = (list) => list.map((m) => symbols[m - 1]).join(" ");
+    let label = `row ${r + 1}, column ${c + 1}: `;
+    if (given) label += `given ${symbols[d - 1]}`;
+    else if (d) label += symbols[d - 1];
+    else label += "empty";
+    if (corner.length) label += `, corner marks ${name(corner)}`;
+    if (centre.length) label += `, centre marks ${name(centre)}`;
+    if (bad) label += settings.mistakes === "solution" && game.solution && !repeated.has(i) ? ", a mistake" : ", repeated";
+    if (miss) label += ", wrong";
+    if (hintOn && (hint.cell === i || hint.cells.has(i))) label += ", in the hint";
+    const look = `${classes.join(" ")}|${d}|${corner}|${centre}|${focus}|${label}`;
+    if (el.look === look) continue;
+    el.look = look;
+    el.className = classes.join(" ");
+    el.dataset.value = d;
+    el.setAttribute("aria-label", label);
+    el.setAttribute("aria-selected", String(i === selected));
+    if (given) el.setAttribute("aria-readonly", "true"); else el.removeAttribute("aria-readonly");
+    if (d) { el.textContent = symbols[d - 1]; continue; }
+    const parts = [];
+    if (corner.length) {
+      const grid = document.createElement("div");
+      grid.className = "marks";
+      grid.setAttribute("aria-hidden", "true");
+      for (let m = 1; m <= size; m++) {
+        const span = document.createElement("span");
+        if (corner.includes(m)) {
+          span.className = m === focus ? "mark same" : "mark";
+          span.dataset.mark = m;
+          span.textContent = symbols[m - 1];
+        }
+        grid.append(span);
+      }
+      parts.push(grid);
+    }
+    if (centre.length) {
+      const middle = document.createElement("div");
+      middle.className = "centre";
+      middle.setAttribute("aria-hidden", "true");
+      for (const m of centre) {
+        const span = element("span", symbols[m - 1]);
+        span.dataset.centre = m;
+        if (m === focus) span.className = "same";
+        middle.append(span);
+      }
+      parts.push(middle);
+    }
+    el.replaceChildren(...parts);
+  }
+  const board = $("board");
+  board.setAttribute("aria-activedescendant", `cell-${selected}`);
+  board.classList.toggle("done", game.status !== "playing");
+  const left = game.remaining();
+  drawn.pad.forEach((b, k) => {
+    const d = k + 1;
+    b.lastChild.textContent = String(left[d]);
+    b.classList.toggle("done", left[d] <= 0);
+    b.setAttribute("aria-label", `${symbols[k]}, ${left[d]} left`);
+    if (settings.digitFirst) b.setAttribute("aria-pressed", String(activeDigit === d)); else b.removeAttribute("aria-pressed");
+  });
+  for (const b of document.querySelectorAll(".mode")) b.setAttribute("aria-pressed", String(b.dataset.mode === mode));
+  $("undo").disabled = !game.canUndo() && !stored(STORE.previous);
+  $("redo").disabled = !game.canRedo() && !stored(STORE.next);
+  const playing = game.status === "playing";
+  for (const id of ["erase", "notes", "hint", "check", "solve"]) $(id).disabled = !playing;
+  $("rewind").hidden = !(settings.mistakes === "solution" && game.solution && game.wrong().length);
+  const kind = `${size}×${size} ${game.grade}`.trim();
+  $("level").textContent = game.rating == null ? kind : `${kind}, rated ${game.rating.toFixed(1)}`;
+  $("mistakes-count").textContent = settings.mistakes === "solution" ? `mistakes: ${game.mistakes}` : "";
+  showTime();
+}
+
+function showTime() {
+  if (!game) return;
+  const text = formatTime(game.elapsed);
+  if ($("timer").textContent !== text) $("timer").textContent = text;
+}
+
+function applySettings() {
+  const root = document.documentElement;
+  if (settings.theme === "system") delete root.dataset.theme; else root.dataset.theme = settings.theme;
+  $("theme").setAttribute("aria-label", `colour theme: ${settings.theme} (press to change)`);
+  $("theme").title = `Theme: ${settings.theme}`;
+  $("size").value = String(settings.size);
+  offerLevels();
+}
+
+/// The level menu offers what the chosen size can make (all levels until
+/// the server says).
+function offerLevels() {
+  const size = Number($("size").value);
+  const entry = levels && levels.find((s) => s.size === size);
+  const offered = entry ? entry.levels : LEVELS;
+  const select = $("difficulty");
+  select.replaceChildren(...offered.map((level) => element("option", level)));
+  select.value = offered.includes(settings.difficulty) ? settings.difficulty : offered[0];
+}
+
+async function fetchLevels() {
   try {
-    start(await api("import", { text: $("import-text").value }));
-    say("imported");
-  } catch (e) { say(e.message); }
+    const answer = await api("levels");
+    if (Array.isArray(answer.sizes)) { levels = answer.sizes; offerLevels(); }
+  } catch (e) { /* an older server: every level stays offered */ }
 }
 
-function save() { if (game) localStorage.setItem(KEY, JSON.stringify(game)); }
-
-function load() {
-  try { game = JSON.parse(localStorage.getItem(KEY)); } catch (e) { game = null; }
-  if (game && Array.isArray(game.cells)) {
-    render(); document.body.dataset.ready = "1";
-    if (game.won) { $("win").hidden = false; $("win").textContent = `Solved in ${formatTime(game.elapsed)}!`; }
-  } else newGame();
+function openSettings() {
+  const form = $("settings").querySelector("form");
+  for (const input of form.querySelectorAll("input")) {
+    if (input.type === "radio") input.checked = settings[input.name] === input.value;
+    else input.checked = !!settings[input.name];
+  }
+  $("settings").showModal();
 }
 
-function formatTime(seconds) {
-  const s = Math.floor(seconds), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, r = String(s % 60).padStart(2, "0");
-  return h ? `${h}:${String(m).padStart(2, "0")}:${r}` : `${m}:${r}`;
+function changeSetting(input) {
+  settings[input.name] = input.type === "checkbox" ? input.checked : input.value;
+  saveSettings();
+  applySettings();
+  if (settings.mistakes === "solution" && game) fetchSolution(game);
+  if (!settings.digitFirst) activeDigit = 0;
+  render();
 }
 
-function showTime() { if (game) $("timer").textContent = formatTime(game.elapsed); }
+function openStats() {
+  const rows = Object.entries(statistics.kinds).sort(([a], [b]) => a.localeCompare(b, "en", { numeric: true }));
+  $("stats-rows").replaceChildren(...(rows.length ? rows.map(([kind, k]) => {
+    const tr = document.createElement("tr");
+    const cells = [kind, k.started, k.won, k.best == null ? "—" : formatTime(k.best),
+      k.won ? formatTime(Math.round(k.total / k.won)) : "—"];
+    tr.append(...cells.map((v) => element("td", String(v))));
+    return tr;
+  }) : [(() => { const tr = document.createElement("tr"); const td = element("td", "No games yet."); td.colSpan = 5; tr.append(td); return tr; })()]));
+  const streak = Stats.currentStreak(statistics);
+  $("streak").textContent = `Streak: ${streak} day${streak === 1 ? "" : "s"} with a win (best ${statistics.streak.best}).`;
+  $("stats").showModal();
+}
 
-// The timer counts only while the tab is visible and the game is on.
+// The clock counts while the page is visible and the game is on; it is
+// saved every few seconds and when the page is hidden or left.
 setInterval(() => {
   const now = Date.now();
-  if (game && !game.won && !game.solved && !document.hidden && lastTick) game.elapsed += (now - lastTick) / 1000;
+  if (game && !document.hidden) game.tick((now - lastTick) / 1000);
   lastTick = now;
   showTime();
-  save();
+  if (++ticks % 5 === 0) saveGame();
 }, 1000);
-document.addEventListener("visibilitychange", () => { lastTick = Date.now(); });
+document.addEventListener("visibilitychange", () => {
+  if (document.hidden && game && lastTick) game.tick((Date.now() - lastTick) / 1000);
+  lastTick = Date.now();
+  if (document.hidden) saveGame();
+});
+window.addEventListener("pagehide", saveGame);
+
+// Another window of the page saved: take its game (the same game keeps
+// the longer clock), settings or statistics, so no window overwrites
+// another's newer game.
+window.addEventListener("storage", (e) => {
+  if (e.key === STORE.game && e.newValue) {
+    let saved = null;
+    try { saved = JSON.parse(e.newValue); } catch (error) { return; }
+    const other = Game.load(saved);
+    if (!other) return;
+    const same = game && other.id === game.id;
+    if (same && JSON.stringify(other.save().cells) === JSON.stringify(game.cells) &&
+      other.done.length === game.done.length && other.status === game.status) {
+      game.elapsed = Math.max(game.elapsed, other.elapsed);
+      return;
+    }
+    if (same) other.elapsed = Math.max(other.elapsed, game.elapsed);
+    game = other;
+    if (selected >= game.length) selected = 0;
+    dropNotes();
+    if (game.status !== "won") closeDialog("win");
+    render();
+    say(same ? "updated from another window" : "another window started this game");
+  } else if (e.key === STORE.settings) {
+    settings = loadSettings(); applySettings(); render();
+  } else if (e.key === STORE.stats) {
+    statistics = Stats.read(readJSON(STORE.stats));
+  }
+});
+
+// Keys.
+
+function digitOfKey(e) {
+  const code = /^(?:Digit|Numpad)(\d)$/.exec(e.code || "");
+  const letter = /^Key([A-Z])$/.exec(e.code || "");
+  let ch = e.key.length === 1 ? e.key : "";
+  // Shift+1 is "!" and Alt+a may be "å": the key's place says the symbol.
+  if ((e.shiftKey || e.altKey || e.ctrlKey) && code) ch = code[1];
+  else if (e.altKey && letter) ch = letter[1];
+  if (!ch) return 0;
+  return game.symbols.toLowerCase().indexOf(ch.toLowerCase()) + 1;
+}
 
 document.addEventListener("keydown", (e) => {
-  if (!game || e.target.closest("textarea, select")) return;
-  const { size, symbols } = game, key = e.key;
-  if ((e.ctrlKey || e.metaKey) && key.toLowerCase() === "z") { step(e.shiftKey ? "redo" : "undo", e.shiftKey ? "undo" : "redo"); }
-  else if ((e.ctrlKey || e.metaKey) && key.toLowerCase() === "y") step("redo", "undo");
-  else if (e.ctrlKey || e.metaKey || e.altKey) return;
-  else if (key.startsWith("Arrow")) {
+  if (!game || document.querySelector("dialog[open]")) return;
+  const target = e.target;
+  if (target.closest && target.closest("textarea, select, input")) return;
+  const onButton = target.closest && target.closest("button, summary");
+  if (onButton && (e.key === " " || e.key === "Enter")) return;
+  const key = e.key, ctrl = e.ctrlKey || e.metaKey;
+  if (ctrl && key.toLowerCase() === "z") { if (e.shiftKey) redo(); else undo(); }
+  else if (ctrl && key.toLowerCase() === "y") redo();
+  else if (key.startsWith("Arrow") && !ctrl && !e.altKey) {
+    const { size } = game;
     const [r, c] = [Math.floor(selected / size), selected % size];
     const [dr, dc] = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[key];
-    selected = ((r + dr + size) % size) * size + (c + dc + size) % size;
+    selected = ((r + dr + size) % size) * size + ((c + dc + size) % size);
     render();
   } else {
-    // A symbol first: an imported 16×16 may write "0" or "p" as a digit.
-    const d = key.length === 1 ? symbols.toLowerCase().indexOf(key.toLowerCase()) + 1 : 0;
-    if (d > 0) input(d);
-    else if (["Backspace", "Delete", "0", "."].includes(key)) input(0);
-    else if (key === " " || key === "p") { pencil = !pencil; render(); }
-    else if (key === "?" || key === "h") hint();
+    // Ctrl with a letter stays the browser's (copy, paste…); with a digit
+    // it writes a centre mark, as Alt does with either.
+    const d = e.metaKey || (e.ctrlKey && !/^(Digit|Numpad)\d$/.test(e.code || "")) ? 0 : digitOfKey(e);
+    if (d > 0) write(selected, d, e.shiftKey ? "corner" : e.ctrlKey || e.altKey ? "centre" : mode);
+    else if (ctrl || e.altKey) return;
+    else if (["Backspace", "Delete", "0", "."].includes(key)) write(selected, 0);
+    else if (key === " " || key === "p") setMode(mode === "corner" ? "digit" : "corner");
+    else if (key === "?" || key === "h") askHint();
+    else if (key === "Escape") { dropNotes(); render(); say(""); }
     else return;
   }
   e.preventDefault();
 });
 
-$("new").addEventListener("click", newGame);
-$("undo").addEventListener("click", () => step("undo", "redo"));
-$("redo").addEventListener("click", () => step("redo", "undo"));
-$("pencil").addEventListener("click", () => { pencil = !pencil; render(); });
-$("hint").addEventListener("click", hint);
+function setMode(next) { mode = next; render(); }
+
+// Pointer and buttons.
+
+$("board").addEventListener("click", (e) => {
+  const cell = e.target.closest(".cell");
+  if (!cell || !game) return;
+  selected = Number(cell.dataset.cell);
+  if (settings.digitFirst && activeDigit && !game.given(selected)) write(selected, activeDigit);
+  render();
+  $("board").focus({ preventScroll: true });
+});
+$("pad").addEventListener("click", (e) => {
+  const button = e.target.closest(".pad");
+  if (!button || !game) return;
+  const d = Number(button.dataset.digit);
+  if (settings.digitFirst) { activeDigit = activeDigit === d ? 0 : d; render(); } else write(selected, d);
+});
+$("new").addEventListener("click", () => newGame());
+$("undo").addEventListener("click", undo);
+$("redo").addEventListener("click", redo);
+$("erase").addEventListener("click", () => write(selected, 0));
+for (const b of document.querySelectorAll(".mode")) b.addEventListener("click", () => setMode(b.dataset.mode));
+$("notes").addEventListener("click", autoNotes);
+$("hint").addEventListener("click", askHint);
 $("check").addEventListener("click", check);
 $("solve").addEventListener("click", solve);
-$("import").addEventListener("click", importPuzzle);
+$("rewind").addEventListener("click", rewind);
+$("import").addEventListener("click", () => importPuzzle($("import-text").value));
+$("share").addEventListener("click", share);
+$("print").addEventListener("click", () => window.print());
+$("stats-open").addEventListener("click", openStats);
+$("settings-open").addEventListener("click", openSettings);
+$("settings").addEventListener("change", (e) => changeSetting(e.target));
+$("theme").addEventListener("click", () => {
+  const order = ["system", "light", "dark"];
+  settings.theme = order[(order.indexOf(settings.theme) + 1) % order.length];
+  saveSettings(); applySettings();
+  say(`theme: ${settings.theme}`);
+});
+$("size").addEventListener("change", () => { settings.size = Number($("size").value); saveSettings(); offerLevels(); });
+$("difficulty").addEventListener("change", () => { settings.difficulty = $("difficulty").value; saveSettings(); });
+$("win").addEventListener("close", () => { if ($("win").returnValue === "new") newGame(false); else $("board").focus(); });
 
-// For tests and the curious: the game as saved, and what is on screen.
+// For tests and the curious: the game as the page has it.
 window.coverPlay = {
-  state: () => JSON.parse(JSON.stringify({ ...game, undo: undefined, redo: undefined, selected, pencil, hinted })),
+  state: () => game && {
+    size: game.size, box: game.box, symbols: game.symbols, puzzle: game.puzzle.slice(), cells: game.cells.slice(),
+    marks: game.cells.map((_, i) => game.cornerMarks(i)), centre: game.cells.map((_, i) => game.centreMarks(i)),
+    selected, mode, pencil: mode === "corner", hinted: hint.game === game && hint.rev === game.rev ? hint.cell : -1,
+    elapsed: game.elapsed, status: game.status, won: game.status === "won", solved: game.status === "revealed",
+    undo: game.done.length, redo: game.undone.length, mistakes: game.mistakes, hints: game.hints, grade: game.grade,
+    rating: game.rating, id: game.id, rev: game.rev, settings: { ...settings }, saveFailed,
+  },
 };
-load();
+
+// A link with a puzzle (`/?p=…`) starts that game, unless it is the game
+// already in play; otherwise the saved game comes back, or a new one.
+async function boot() {
+  applySettings();
+  fetchLevels();
+  const saved = Game.load(readJSON(STORE.game));
+  const shared = new URLSearchParams(location.search).get("p");
+  if (shared) history.replaceState(null, "", location.pathname);
+  if (saved) adopt(saved, saved.status === "won" ? `Solved in ${formatTime(saved.elapsed)}.` : "");
+  if (shared && !(saved && saved.puzzleText() === shared)) {
+    if (await importPuzzle(shared, "the puzzle of the link")) return;
+  }
+  if (!saved && !game) await newGame(false);
+}
+boot();
