@@ -658,6 +658,7 @@ document.addEventListener("keydown", (e) => {
     if (d > 0) write(selected, d, e.shiftKey ? "corner" : e.ctrlKey || e.altKey ? "centre" : mode);
     else if (ctrl || e.altKey) return;
     else if (["Backspace", "Delete", "0", "."].includes(key)) write(selected, 0);
+    else if (key === " " && e.shiftKey) setMode(mode === "centre" ? "digit" : "centre");
     else if (key === " " || key === "p") setMode(mode === "corner" ? "digit" : "corner");
     else if (key === "?" || key === "h") askHint();
     else if (key === "Escape") { dropNotes(); render(); say(""); }
