@@ -246,12 +246,15 @@ function won() {
   $("win-stats").replaceChildren(...rows.flatMap(([k, v]) => [element("dt", k), element("dd", v)]));
   say(`Solved in ${formatTime(game.elapsed)}!`);
   const dialog = $("win");
+  dialog.returnValue = "";
   if (!dialog.open) dialog.showModal();
 }
 
 function element(tag, text) { const e = document.createElement(tag); e.textContent = text; return e; }
 
-function closeDialog(id) { const d = $(id); if (d.open) d.close(); }
+// Closed with an empty return value: a value left from an earlier close
+// (the win screen's "new") must not act again.
+function closeDialog(id) { const d = $(id); if (d.open) d.close(""); }
 
 /// A yes-or-no question in a dialog; answers true for yes.
 function confirmDialog(title, text) {
@@ -580,19 +583,21 @@ function openStats() {
 
 // The clock counts while the page is visible and the game is on; it is
 // saved every few seconds and when the page is hidden or left.
-setInterval(() => {
+function runClock() {
   const now = Date.now();
   if (game && !document.hidden) game.tick((now - lastTick) / 1000);
   lastTick = now;
+}
+setInterval(() => {
+  runClock();
   showTime();
   if (++ticks % 5 === 0) saveGame();
 }, 1000);
 document.addEventListener("visibilitychange", () => {
-  if (document.hidden && game && lastTick) game.tick((Date.now() - lastTick) / 1000);
+  if (document.hidden) { game && game.tick((Date.now() - lastTick) / 1000); saveGame(); }
   lastTick = Date.now();
-  if (document.hidden) saveGame();
 });
-window.addEventListener("pagehide", saveGame);
+window.addEventListener("pagehide", () => { runClock(); saveGame(); });
 
 // Another window of the page saved: take its game (the same game keeps
 // the longer clock), settings or statistics, so no window overwrites
@@ -604,8 +609,8 @@ window.addEventListener("storage", (e) => {
     const other = Game.load(saved);
     if (!other) return;
     const same = game && other.id === game.id;
-    if (same && JSON.stringify(other.save().cells) === JSON.stringify(game.cells) &&
-      other.done.length === game.done.length && other.status === game.status) {
+    const board = (g) => JSON.stringify([g.cells, g.corner, g.centre, g.done.length, g.undone.length, g.status, g.solution]);
+    if (same && board(other) === board(game)) {
       game.elapsed = Math.max(game.elapsed, other.elapsed);
       return;
     }
@@ -731,7 +736,10 @@ async function boot() {
   const saved = Game.load(readJSON(STORE.game));
   const shared = new URLSearchParams(location.search).get("p");
   if (shared) history.replaceState(null, "", location.pathname);
-  if (saved) adopt(saved, saved.status === "won" ? `Solved in ${formatTime(saved.elapsed)}.` : "");
+  if (saved) {
+    adopt(saved, saved.status === "won" ? `Solved in ${formatTime(saved.elapsed)}.` : "");
+    if (settings.mistakes === "solution") fetchSolution(saved);
+  }
   if (shared && !(saved && saved.puzzleText() === shared)) {
     if (await importPuzzle(shared, "the puzzle of the link")) return;
   }
