@@ -7,6 +7,7 @@
 
 use anyhow::Result;
 
+mod audit;
 mod bench;
 mod fixtures;
 mod flags;
@@ -44,6 +45,13 @@ const CHORES: &[Command] = &[
         summary: "feeds mutated fixtures and random bytes to every command of the `cover` \
                   binary; fails on crashes, hangs, memory past the cap",
         run: fuzz::run,
+    },
+    Command {
+        name: "audit",
+        usage: audit::USAGE,
+        summary: "runs Lighthouse (tools/npm) on the game page in Chromium, desktop and mobile; \
+                  fails below 95 in accessibility or best practices",
+        run: audit::run,
     },
 ];
 
