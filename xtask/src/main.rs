@@ -13,6 +13,7 @@ mod fixtures;
 mod flags;
 mod fuzz;
 mod paths;
+mod screenshots;
 mod tidy;
 mod verify;
 
@@ -52,6 +53,13 @@ const CHORES: &[Command] = &[
         summary: "runs Lighthouse (tools/npm) on the game page in Chromium, desktop and mobile; \
                   fails below 95 in accessibility or best practices",
         run: audit::run,
+    },
+    Command {
+        name: "screenshots",
+        usage: screenshots::USAGE,
+        summary:
+            "plays a few moves in Chromium and writes docs/play/{desktop,phone}-{light,dark}.png",
+        run: screenshots::run,
     },
 ];
 
