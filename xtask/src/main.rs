@@ -7,11 +7,13 @@
 
 use anyhow::Result;
 
+mod audit;
 mod bench;
 mod fixtures;
 mod flags;
 mod fuzz;
 mod paths;
+mod screenshots;
 mod tidy;
 mod verify;
 
@@ -44,6 +46,20 @@ const CHORES: &[Command] = &[
         summary: "feeds mutated fixtures and random bytes to every command of the `cover` \
                   binary; fails on crashes, hangs, memory past the cap",
         run: fuzz::run,
+    },
+    Command {
+        name: "audit",
+        usage: audit::USAGE,
+        summary: "runs Lighthouse (tools/npm) on the game page in Chromium, desktop and mobile; \
+                  fails below 95 in accessibility or best practices",
+        run: audit::run,
+    },
+    Command {
+        name: "screenshots",
+        usage: screenshots::USAGE,
+        summary:
+            "plays a few moves in Chromium and writes docs/play/{desktop,phone}-{light,dark}.png",
+        run: screenshots::run,
     },
 ];
 

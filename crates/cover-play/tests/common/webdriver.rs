@@ -277,6 +277,56 @@ impl Browser {
     }
 }
 
+impl Browser {
+    /// One DevTools command through ChromeDriver, for what WebDriver has
+    /// no word for (media emulation, scaled screenshots).
+    pub fn devtools(&self, cmd: &str, params: Value) -> Value {
+        self.cdp(cmd, params)
+    }
+
+    /// Makes the page see `prefers-color-scheme: scheme` ("light" or
+    /// "dark"), as a system in that mode would report it. Set it after
+    /// each navigation (as the phone's metrics are): Chromium may forget
+    /// it when the tab moves to another renderer.
+    pub fn color_scheme(&self, scheme: &str) {
+        self.cdp(
+            "Emulation.setEmulatedMedia",
+            json!({"features": [{"name": "prefers-color-scheme", "value": scheme}]}),
+        );
+    }
+
+    /// Runs `script` (a function body) asynchronously: it hands its value
+    /// to the callback `arguments[arguments.length - 1]`, which this
+    /// returns (WebDriver's script timeout, 30 s, bounds the wait).
+    pub fn run_async(&self, script: &str, args: Value) -> Value {
+        self.session_call(
+            "POST",
+            "/execute/async",
+            Some(json!({ "script": script, "args": args })),
+        )
+    }
+
+    /// A PNG of the viewport, its pixels `scale` times the screen's
+    /// (1.0: as the screen shows it, 780 pixels wide for a phone's 390
+    /// CSS pixels at 2×; 0.5 halves each side).
+    pub fn screenshot_scaled(&self, scale: f64) -> Vec<u8> {
+        let size = self.run(
+            "return [document.documentElement.clientWidth, window.innerHeight]",
+            json!([]),
+        );
+        let clip = json!({
+            "x": 0, "y": 0, "width": size[0], "height": size[1], "scale": scale,
+        });
+        let shot = self.cdp(
+            "Page.captureScreenshot",
+            json!({"format": "png", "clip": clip}),
+        );
+        base64::engine::general_purpose::STANDARD
+            .decode(shot["data"].as_str().expect("base64 text"))
+            .expect("a screenshot in base64")
+    }
+}
+
 impl Drop for Browser {
     fn drop(&mut self) {
         if !self.session.is_empty() {
