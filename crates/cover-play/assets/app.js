@@ -637,7 +637,9 @@ function digitOfKey(e) {
 }
 
 document.addEventListener("keydown", (e) => {
-  if (!game || document.querySelector("dialog[open]")) return;
+  // Dialogs take the keys, but for Ctrl+Z and Ctrl+Y on the win screen.
+  const dialog = document.querySelector("dialog[open]");
+  if (!game || (dialog && !(dialog.id === "win" && (e.ctrlKey || e.metaKey)))) return;
   const target = e.target;
   if (target.closest && target.closest("textarea, select, input")) return;
   const onButton = target.closest && target.closest("button, summary");
