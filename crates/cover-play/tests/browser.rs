@@ -940,3 +940,673 @@ fn corner_marks_by_shift_and_centre_marks_by_ctrl_or_alt_are_drawn() {
     assert_eq!(marks_shown(&browser, cell), json!([1, 2]));
     assert_eq!(centre_shown(&browser, cell), json!([3, 4, 5]));
 }
+
+/// The candidates of each empty cell (a list of digits; empty for filled
+/// cells), by our own reading of the rules.
+fn candidates(cells: &[u8]) -> Vec<Vec<u8>> {
+    let size = side_of(cells.len());
+    let box_side = (size as f64).sqrt() as usize;
+    let peers = |a: usize, b: usize| {
+        let (ra, ca, rb, cb) = (a / size, a % size, b / size, b % size);
+        ra == rb || ca == cb || (ra / box_side == rb / box_side && ca / box_side == cb / box_side)
+    };
+    (0..cells.len())
+        .map(|cell| {
+            if cells[cell] != 0 {
+                return Vec::new();
+            }
+            (1..=size as u8)
+                .filter(|&d| {
+                    !(0..cells.len()).any(|c| c != cell && peers(c, cell) && cells[c] == d)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// A keydown of `symbol` (a digit or a letter) with `modifier` ("shift",
+/// "ctrl", "alt" or ""), as the browser would send it.
+fn key_event(symbol: char, modifier: &str) -> Value {
+    let code = if symbol.is_ascii_digit() {
+        format!("Digit{symbol}")
+    } else {
+        format!("Key{}", symbol.to_ascii_uppercase())
+    };
+    json!({
+        "key": symbol.to_string(), "code": code, "shiftKey": modifier == "shift",
+        "ctrlKey": modifier == "ctrl", "altKey": modifier == "alt",
+    })
+}
+
+/// The keydown of one of [`key`]'s arrows.
+fn arrow_event(arrow: char) -> Value {
+    let name = match arrow {
+        key::UP => "ArrowUp",
+        key::DOWN => "ArrowDown",
+        key::LEFT => "ArrowLeft",
+        _ => "ArrowRight",
+    };
+    json!({ "key": name, "code": name })
+}
+
+/// Dispatches `events` (keydown initialisers) on the board, one after the
+/// other, in one script: what a player's keys do, without WebDriver's
+/// milliseconds a key.
+fn dispatch(browser: &Browser, events: &[Value]) {
+    browser.run(
+        "const board = document.getElementById('board'); board.focus();          for (const init of arguments[0])            board.dispatchEvent(new KeyboardEvent('keydown', { ...init, bubbles: true, cancelable: true }));",
+        json!([events]),
+    );
+}
+
+/// The characters the page keeps in localStorage, keys and values.
+fn stored_chars(browser: &Browser) -> u64 {
+    browser
+        .run(
+            "return Object.keys(localStorage).reduce((n, k) => n + k.length + localStorage.getItem(k).length, 0)",
+            json!([]),
+        )
+        .as_u64()
+        .unwrap()
+}
+
+#[test]
+fn a_16x16_full_of_pencil_marks_saves_small_reloads_whole_and_wins_and_a_full_store_is_said() {
+    let line = fixture_line("line_16x16_digits.txt", 0);
+    let puzzle = cells_in(&line, "123456789ABCDEFG");
+    let solution = first_solution(&puzzle).expect("the fixture has a solution");
+    let Some((_one, browser, _server, _board)) = begin_with(desktop, &line) else {
+        return;
+    };
+    let empty: Vec<usize> = (0..256).filter(|&c| puzzle[c] == 0).collect();
+
+    // Every mark in every empty cell, by Shift and each symbol: 16 moves
+    // a cell, as key events dispatched in the page (WebDriver's own key
+    // presses take milliseconds each).
+    let mut events = Vec::new();
+    let mut at = 0;
+    for &cell in &empty {
+        events.extend(arrows(16, at, cell).chars().map(arrow_event));
+        events.extend("123456789ABCDEFG".chars().map(|s| key_event(s, "shift")));
+        at = cell;
+    }
+    dispatch(&browser, &events);
+    let game = state(&browser);
+    let full: Vec<u8> = (1..=16).collect();
+    for &cell in &empty {
+        assert_eq!(game["marks"][cell], json!(full), "cell {cell}'s marks");
+    }
+    assert_eq!(game["undo"], empty.len() * 16, "one move a mark");
+    let marked = stored_chars(&browser);
+
+    // Auto notes: the marks become the candidates.
+    browser.click(&browser.find("#notes"));
+    let game = state(&browser);
+    let expected = candidates(&puzzle);
+    for &cell in &empty {
+        assert_eq!(game["marks"][cell], json!(expected[cell]), "cell {cell}");
+    }
+    let noted = stored_chars(&browser);
+    eprintln!("stored: {marked} characters with every mark, {noted} after Auto notes");
+    assert!(
+        noted < 150_000,
+        "{} moves of marks keep the saved game small: {noted} characters",
+        empty.len() * 16 + 1
+    );
+
+    // A reload brings back the marks, the digits and the history.
+    let board = reload(&browser);
+    let after = state(&browser);
+    for field in ["cells", "marks", "centre", "undo", "id", "status"] {
+        assert_eq!(after[field], game[field], "{field} survives a reload");
+    }
+    let drawn = browser.run(
+        "return document.querySelectorAll('.mark').length",
+        json!([]),
+    );
+    let count: usize = expected.iter().map(Vec::len).sum();
+    assert_eq!(drawn, count, "every mark drawn after the reload");
+
+    // The store full: the page says so in its message and play goes on.
+    browser.run(
+        "window.realSetItem = Storage.prototype.setItem; \
+         Storage.prototype.setItem = function () { \
+           throw new DOMException('the quota is exceeded', 'QuotaExceededError'); };",
+        json!([]),
+    );
+    // One digit: its save fails, and the message says so.
+    let first = empty[0];
+    type_at(
+        &browser,
+        &board,
+        first,
+        &symbol(&after, solution[first]).to_lowercase(),
+    );
+    assert_eq!(cell_value(&browser, first), solution[first]);
+    let said = message(&browser);
+    assert!(said.contains("storage is full"), "the page says: {said}");
+    assert_eq!(state(&browser)["saveFailed"], true);
+    // Two more: play goes on.
+    let mut some = grid(&state(&browser)["cells"]);
+    for &cell in &empty[1..3] {
+        some[cell] = solution[cell];
+    }
+    browser.keys(&board, &keys_for(&state(&browser), &some));
+    assert_eq!(grid(&state(&browser)["cells"]), some, "play goes on");
+    browser.run("Storage.prototype.setItem = window.realSetItem;", json!([]));
+
+    // The rest by keys: the win registers, saved and counted.
+    play_to_the_win(&browser, &board, &solution);
+    assert_eq!(state(&browser)["saveFailed"], false);
+    let saved = browser.run(
+        "return [JSON.parse(localStorage.getItem('cover-play-game')).status, \
+                 JSON.parse(localStorage.getItem('cover-play-stats')).kinds['16×16 easy'].won]",
+        json!([]),
+    );
+    assert_eq!(saved, json!(["won", 1]));
+    let won = stored_chars(&browser);
+    eprintln!("stored: {won} characters once won");
+    assert!(won < 200_000, "the won game's store: {won} characters");
+}
+
+/// Waits until the page's game in the current window has `id`.
+fn wait_for_game(browser: &Browser, what: &str, id: &Value) {
+    browser.wait_for(
+        what,
+        &format!("return window.coverPlay.state().id === {id}"),
+    );
+}
+
+#[test]
+fn two_windows_follow_each_others_moves_and_new_games_and_neither_overwrites_the_other() {
+    let solution = classic_solution();
+    let Some((_one, browser, server, board)) = begin_with(desktop, CLASSIC) else {
+        return;
+    };
+    let first = browser.window();
+    let game = state(&browser);
+    let id = game["id"].clone();
+    let empty: Vec<usize> = (0..81).filter(|&c| grid(&game["cells"])[c] == 0).collect();
+
+    // The second window opens on the same game.
+    let second = browser.new_tab();
+    browser.switch_to(&second);
+    let board2 = open(&browser, &server);
+    assert_eq!(
+        state(&browser)["id"],
+        id,
+        "the second window plays the saved game"
+    );
+
+    // A move in the second shows in the first, and back.
+    type_at(&browser, &board2, empty[0], &solution[empty[0]].to_string());
+    browser.switch_to(&first);
+    browser.wait_for(
+        "the second window's move",
+        &format!(
+            "return window.coverPlay.state().cells[{}] === {} && \
+             document.querySelector(\".cell[data-cell='{}']\").textContent === '{}'",
+            empty[0], solution[empty[0]], empty[0], solution[empty[0]]
+        ),
+    );
+    type_at(&browser, &board, empty[1], &solution[empty[1]].to_string());
+    browser.switch_to(&second);
+    browser.wait_for(
+        "the first window's move",
+        &format!(
+            "return window.coverPlay.state().cells[{}] === {}",
+            empty[1], solution[empty[1]]
+        ),
+    );
+    assert_eq!(state(&browser)["undo"], 2, "the history came along");
+
+    // A new game in the second (asked first: one is in progress) shows in
+    // the first.
+    browser.click(&browser.find("#new"));
+    assert!(is_open(&browser, "confirm"));
+    browser.click(&browser.find("#confirm-yes"));
+    browser.wait_for(
+        "the new game",
+        &format!("return window.coverPlay.state().id !== {id}"),
+    );
+    let newer = state(&browser)["id"].clone();
+    browser.switch_to(&first);
+    wait_for_game(&browser, "the new game in the first window", &newer);
+
+    // The first window's saves (the clock's, leaving the page) keep the
+    // newer game; its moves go to the second.
+    browser.run("window.dispatchEvent(new Event('pagehide'))", json!([]));
+    let kept = browser.run(
+        "return JSON.parse(localStorage.getItem('cover-play-game')).id",
+        json!([]),
+    );
+    assert_eq!(
+        kept, newer,
+        "the first window did not put its old game back"
+    );
+    let fresh = state(&browser);
+    let cell = first_empty(&fresh);
+    let digit = solution_of_game(&fresh)[cell];
+    let board = browser.find("#board");
+    type_at(&browser, &board, cell, &digit.to_string());
+    browser.switch_to(&second);
+    browser.wait_for(
+        "the first window's move on the new game",
+        &format!("return window.coverPlay.state().cells[{cell}] === {digit}"),
+    );
+    assert_eq!(state(&browser)["id"], newer);
+    // Undo in the second goes back across the new game, and the first
+    // follows there too.
+    browser.keys(&board2, &ctrl('z'));
+    browser.keys(&board2, &ctrl('z'));
+    wait_for_game(&browser, "the old game back in the second window", &id);
+    browser.switch_to(&first);
+    wait_for_game(&browser, "the old game back in the first window", &id);
+    assert_eq!(
+        grid(&state(&browser)["cells"])[empty[1]],
+        solution[empty[1]]
+    );
+    // A reload shows the game both windows agree on.
+    reload(&browser);
+    assert_eq!(state(&browser)["id"], id);
+}
+
+/// Imports `text` through the import box (the text put in by script: a
+/// 25×25 typed key by key takes seconds) and waits for its game.
+fn import_by_box(browser: &Browser, text: &str) -> Value {
+    let before = state(browser)["id"].clone();
+    browser.run(
+        "document.getElementById('more').open = true; \
+         document.getElementById('import-text').value = arguments[0]; \
+         document.getElementById('message').textContent = '';",
+        json!([text]),
+    );
+    browser.click(&browser.find("#import"));
+    browser.wait_for("the import", &format!("return {MESSAGE}"));
+    let game = state(browser);
+    assert_ne!(
+        game["id"],
+        before,
+        "the import was refused: {}",
+        message(browser)
+    );
+    game
+}
+
+/// The marks drawn outside their cell's box (by more than a rounding
+/// error), as `[cell, mark]` pairs, and how many marks were measured.
+fn marks_outside_cells(browser: &Browser) -> (Value, u64) {
+    let found = browser.run(
+        "const out = []; let n = 0; \
+         for (const mark of document.querySelectorAll('.mark')) { \
+           n++; const m = mark.getBoundingClientRect(); \
+           const c = mark.closest('.cell').getBoundingClientRect(); \
+           if (m.left < c.left - 0.5 || m.top < c.top - 0.5 || m.right > c.right + 0.5 || m.bottom > c.bottom + 0.5) \
+             out.push([Number(mark.closest('.cell').dataset.cell), Number(mark.dataset.mark)]); } \
+         return [out.slice(0, 10), n];",
+        json!([]),
+    );
+    (found[0].clone(), found[1].as_u64().unwrap())
+}
+
+/// The board inside its frame and the viewport, and no sideways scroll:
+/// the rectangles, or None when everything fits.
+fn misfit(browser: &Browser) -> Option<Value> {
+    let sizes = browser.run(
+        "const b = document.getElementById('board').getBoundingClientRect(); \
+         const f = document.getElementById('board-frame').getBoundingClientRect(); \
+         const w = document.documentElement.clientWidth; \
+         const fits = b.left >= f.left - 0.5 && b.right <= f.right + 0.5 && b.top >= f.top - 0.5 && \
+           b.bottom <= f.bottom + 0.5 && b.left >= 0 && b.right <= w + 0.5 && \
+           document.documentElement.scrollWidth <= w && document.body.scrollWidth <= w; \
+         return fits ? null : { board: [b.left, b.top, b.right, b.bottom], frame: [f.left, f.top, f.right, f.bottom], \
+           width: w, scrollWidth: document.documentElement.scrollWidth };",
+        json!([]),
+    );
+    (!sizes.is_null()).then_some(sizes)
+}
+
+/// A 16×16 full of marks keeps each inside its cell, and a 25×25 fits the
+/// frame and the screen, on the page as `browser` shows it.
+fn check_large_grids(browser: &Browser, screen: &str) {
+    import_by_box(browser, &fixture_line("line_16x16_digits.txt", 0));
+    // Every empty cell: Auto notes, then each mark Auto notes left out.
+    browser.click(&browser.find("#notes"));
+    let game = state(browser);
+    let mut events = Vec::new();
+    let mut at = game["selected"].as_u64().unwrap() as usize;
+    for cell in (0..256).filter(|&c| game["cells"][c] == 0) {
+        events.extend(arrows(16, at, cell).chars().map(arrow_event));
+        let marks = &game["marks"][cell];
+        for (d, s) in "123456789ABCDEFG".chars().enumerate() {
+            if !marks.as_array().unwrap().contains(&json!(d + 1)) {
+                events.push(key_event(s, "shift"));
+            }
+        }
+        at = cell;
+    }
+    dispatch(browser, &events);
+    let (outside, measured) = marks_outside_cells(browser);
+    assert!(
+        measured > 1500,
+        "{measured} marks drawn on the 16×16 ({screen})"
+    );
+    assert_eq!(
+        outside,
+        json!([]),
+        "16×16 marks outside their cells ({screen})"
+    );
+    assert_eq!(misfit(browser), None, "the 16×16 fits ({screen})");
+
+    let game = import_by_box(browser, &easy_25x25());
+    assert_eq!(game["size"], 25);
+    assert_eq!(misfit(browser), None, "the 25×25 fits ({screen})");
+    browser.click(&browser.find("#notes"));
+    let (outside, measured) = marks_outside_cells(browser);
+    assert!(
+        measured > 100,
+        "{measured} marks drawn on the 25×25 ({screen})"
+    );
+    assert_eq!(
+        outside,
+        json!([]),
+        "25×25 marks outside their cells ({screen})"
+    );
+    let png = browser.screenshot(None);
+    let shot = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("cover-play-25x25-{screen}.png"));
+    std::fs::write(&shot, png).unwrap();
+    eprintln!("screenshot: {}", shot.display());
+}
+
+#[test]
+fn marks_stay_inside_16x16_cells_and_a_25x25_fits_the_frame_on_a_desktop() {
+    let Some((_one, browser, _server, _board)) = begin_with(desktop, CLASSIC) else {
+        return;
+    };
+    check_large_grids(&browser, "desktop");
+}
+
+#[test]
+fn marks_stay_inside_16x16_cells_and_a_25x25_fits_the_frame_on_a_phone() {
+    let Some((_one, browser, _server, _board)) =
+        begin_with(|| Browser::start_phone(390, 844), CLASSIC)
+    else {
+        return;
+    };
+    check_large_grids(&browser, "phone");
+}
+
+#[test]
+fn a_16x16_imports_through_the_import_box_in_1_to_g_and_in_0_to_f() {
+    let Some((_one, browser, _server, _board)) = begin_with(desktop, CLASSIC) else {
+        return;
+    };
+    // The same puzzle written both ways (the hex fixture relabels the
+    // digits fixture: 0 for its 1, F for its G).
+    let digits = fixture_line("line_16x16_digits.txt", 0);
+    let hex = fixture_line("line_16x16_hex.txt", 0);
+    let puzzle = cells_in(&digits, "123456789ABCDEFG");
+    assert_eq!(cells_in(&hex, "0123456789ABCDEF"), puzzle);
+    let solution = first_solution(&puzzle).expect("the fixture has a solution");
+
+    browser.click(&browser.find("summary"));
+    let text = browser.find("#import-text");
+    for (line, symbols) in [(&digits, "123456789ABCDEFG"), (&hex, "0123456789ABCDEF")] {
+        browser.run(
+            "document.getElementById('import-text').value = ''; \
+             document.getElementById('message').textContent = '';",
+            json!([]),
+        );
+        // Typed into the box, key by key.
+        browser.keys(&text, line);
+        browser.click(&browser.find("#import"));
+        let said = browser.wait_for("the import", &format!("return {MESSAGE}"));
+        assert_eq!(
+            said, "imported",
+            "the server refused the 16×16 in {symbols} (the import of this notation is \
+             another change's: is it in?)"
+        );
+        let game = state(&browser);
+        assert_eq!(game["size"], 16);
+        assert_eq!(game["symbols"], symbols, "the page shows the notation read");
+        assert_eq!(
+            grid(&game["puzzle"]),
+            puzzle,
+            "read as written in {symbols}"
+        );
+        let shown = browser.run(
+            "return [...document.querySelectorAll('.cell')].map(c => c.textContent || '.').join('')",
+            json!([]),
+        );
+        assert_eq!(shown, **line, "drawn in the notation's symbols");
+    }
+    // Played to the win in 0–F: 0 is a digit there (not Delete).
+    let board = browser.find("#board");
+    let zero = (0..256)
+        .find(|&c| puzzle[c] == 0 && solution[c] == 1)
+        .unwrap();
+    type_at(&browser, &board, zero, "0");
+    assert_eq!(cell_value(&browser, zero), 1, "0 writes 0–F's first digit");
+    play_to_the_win(&browser, &board, &solution);
+}
+
+#[test]
+fn a_late_hint_does_not_move_the_cursor_or_take_the_digit_typed_meanwhile() {
+    let solution = classic_solution();
+    let Some((_one, browser, _server, board)) = begin_with(desktop, CLASSIC) else {
+        return;
+    };
+    let puzzle = cells_in(CLASSIC, "123456789");
+    // The hint in three presses, each answer a second late: the presses
+    // come before the answers, and the player moves on meanwhile.
+    slow_down(&browser, "hint", 1000);
+    let empty: Vec<usize> = (0..81).filter(|&c| puzzle[c] == 0).collect();
+    let here = *empty.last().unwrap();
+    browser.keys(&board, "hhh");
+    type_at(&browser, &board, here, "");
+    // While it is on its way, a digit where the player is.
+    browser.keys(&board, &solution[here].to_string());
+    sleep(Duration::from_millis(1300));
+    let game = state(&browser);
+    assert_eq!(
+        game["selected"], here,
+        "the cursor stayed where the player put it"
+    );
+    assert_eq!(
+        grid(&game["cells"])[here],
+        solution[here],
+        "the digit landed there"
+    );
+    let typed = grid(&game["cells"])
+        .iter()
+        .zip(&puzzle)
+        .filter(|(a, b)| a != b)
+        .count();
+    assert_eq!(typed, 1, "one digit typed, in one cell");
+
+    // Asked again and only moving meanwhile: the answer shows where to
+    // look, and the cursor stays.
+    let there = empty[0];
+    browser.keys(&board, "h");
+    type_at(&browser, &board, there, "");
+    browser.wait_for(
+        "the hint",
+        &format!("return {MESSAGE}.startsWith('Look at')"),
+    );
+    assert_eq!(selected(&browser), there, "a late nudge moves nothing");
+    // The whole step, asked on the answer already here, selects its cell.
+    browser.keys(&board, "h");
+    browser.wait_for(
+        "the technique",
+        &format!("return {MESSAGE}.includes('rated')"),
+    );
+    browser.keys(&board, "h");
+    browser.wait_for("the step", "return window.coverPlay.state().hinted >= 0");
+    let hinted = state(&browser)["hinted"].clone();
+    assert_eq!(
+        state(&browser)["selected"],
+        hinted,
+        "a press on the step here selects it"
+    );
+}
+
+#[test]
+fn a_new_easy_game_is_announced_as_an_easy_puzzle_with_the_spinner_meanwhile() {
+    let Some((_one, browser, _server, _board)) = begin_with(desktop, CLASSIC) else {
+        return;
+    };
+    slow_down(&browser, "new", 800);
+    browser.run(
+        "document.getElementById('message').textContent = ''",
+        json!([]),
+    );
+    browser.keys(&browser.find("#difficulty"), "easy");
+    browser.keys(&browser.find("#new"), &key::ENTER.to_string());
+    let busy = browser.wait_for(
+        "the spinner",
+        "const b = document.getElementById('busy'); \
+         return !b.hidden && getComputedStyle(b).display !== 'none' && \
+           document.getElementById('busy-text').textContent",
+    );
+    assert_eq!(busy, "Making an easy 9×9 puzzle…");
+    assert_eq!(
+        browser.run(
+            "return document.getElementById('board').getAttribute('aria-busy')",
+            json!([])
+        ),
+        "true"
+    );
+    let said = browser.wait_for("the new game's words", &format!("return {MESSAGE}"));
+    let said = said.as_str().unwrap();
+    assert!(said.starts_with("an easy puzzle, "), "{said}");
+    assert!(
+        browser.run("return document.getElementById('busy').hidden", json!([])) == json!(true),
+        "the spinner goes"
+    );
+}
+
+#[test]
+fn the_size_and_level_chosen_survive_a_reload() {
+    let Some((_one, browser, _server, _board)) = begin_with(desktop, CLASSIC) else {
+        return;
+    };
+    browser.keys(&browser.find("#size"), "16");
+    browser.keys(&browser.find("#difficulty"), "hard");
+    reload(&browser);
+    let menus = browser.run(
+        "return [document.getElementById('size').value, document.getElementById('difficulty').value]",
+        json!([]),
+    );
+    assert_eq!(menus, json!(["16", "hard"]), "the menus as chosen");
+    assert_eq!(state(&browser)["size"], 9, "the game in play stays");
+}
+
+#[test]
+fn marks_typed_into_a_filled_cell_do_not_come_back_when_it_is_cleared() {
+    let solution = classic_solution();
+    let Some((_one, browser, _server, board)) = begin_with(desktop, CLASSIC) else {
+        return;
+    };
+    let cell = first_empty(&state(&browser));
+    let digit = solution[cell].to_string();
+    type_at(
+        &browser,
+        &board,
+        cell,
+        &format!("{}12{}{digit}", key::SHIFT, key::NULL),
+    );
+    assert_eq!(cell_value(&browser, cell), solution[cell]);
+    let moves = state(&browser)["undo"].clone();
+    // Marks into the filled cell: Shift, Ctrl, Alt and the Corner mode.
+    browser.keys(
+        &board,
+        &format!(
+            "{}34{}{}5{}{}6{} 7 ",
+            key::SHIFT,
+            key::NULL,
+            key::CONTROL,
+            key::NULL,
+            more_keys::ALT,
+            key::NULL
+        ),
+    );
+    let game = state(&browser);
+    assert_eq!(game["undo"], moves, "a filled cell takes no marks");
+    browser.keys(&board, &key::BACKSPACE.to_string());
+    assert_eq!(cell_value(&browser, cell), 0);
+    assert_eq!(
+        marks_shown(&browser, cell),
+        json!([]),
+        "no corner marks came back"
+    );
+    assert_eq!(
+        centre_shown(&browser, cell),
+        json!([]),
+        "no centre marks came back"
+    );
+    let game = state(&browser);
+    assert_eq!(
+        (&game["marks"][cell], &game["centre"][cell]),
+        (&json!([]), &json!([]))
+    );
+    // Undo: the digit, then the marks from before it.
+    browser.keys(&board, &ctrl('z'));
+    assert_eq!(cell_value(&browser, cell), solution[cell]);
+    browser.keys(&board, &ctrl('z'));
+    assert_eq!(marks_shown(&browser, cell), json!([1, 2]));
+}
+
+#[test]
+fn the_clock_loses_no_time_over_a_reload() {
+    let Some((_one, browser, _server, _board)) = begin_with(desktop, CLASSIC) else {
+        return;
+    };
+    wait_for_clock(&browser, "the clock to run", 1.0);
+    // Just before the next tick: most of a second not yet on the clock.
+    browser.wait_for("late in a second", "return Date.now() - lastTick > 800");
+    let before = browser
+        .run(
+            "return window.coverPlay.state().elapsed + (Date.now() - lastTick) / 1000",
+            json!([]),
+        )
+        .as_f64()
+        .unwrap();
+    reload(&browser);
+    let after = browser
+        .run(
+            "return JSON.parse(localStorage.getItem('cover-play-game')).elapsed",
+            json!([]),
+        )
+        .as_f64()
+        .unwrap();
+    assert!(
+        after >= before - 0.05,
+        "the clock before the reload {before:.2}, after it {after:.2}"
+    );
+}
+
+#[test]
+fn the_favicon_is_served_and_linked() {
+    let Some((_one, browser, server, _board)) = begin_with(desktop, CLASSIC) else {
+        return;
+    };
+    let link = browser.run(
+        "const l = document.querySelector('link[rel~=icon]'); return l && [l.href, l.type]",
+        json!([]),
+    );
+    assert_eq!(
+        link,
+        json!([
+            format!("http://{}/favicon.svg", server.addr()),
+            "image/svg+xml"
+        ])
+    );
+    let served = browser.run_async(
+        "const r = await fetch('/favicon.svg'); const text = await r.text(); \
+         const image = new Image(); image.src = '/favicon.svg'; await image.decode(); \
+         return [r.status, r.headers.get('content-type'), text.trimStart().slice(0, 4), image.naturalWidth > 0];",
+        json!([]),
+    );
+    assert_eq!(served, json!([200, "image/svg+xml", "<svg", true]));
+}
