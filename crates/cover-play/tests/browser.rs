@@ -1610,3 +1610,329 @@ fn the_favicon_is_served_and_linked() {
     );
     assert_eq!(served, json!([200, "image/svg+xml", "<svg", true]));
 }
+
+#[test]
+fn auto_notes_fill_the_candidates_and_a_digit_cleans_its_peers_marks_until_undone() {
+    let solution = classic_solution();
+    let puzzle = cells_in(CLASSIC, "123456789");
+    let Some((_one, browser, _server, board)) = begin_with(desktop, CLASSIC) else {
+        return;
+    };
+    browser.click(&browser.find("#notes"));
+    let expected = candidates(&puzzle);
+    let game = state(&browser);
+    for cell in 0..81 {
+        assert_eq!(game["marks"][cell], json!(expected[cell]), "cell {cell}");
+    }
+    let drawn: usize = expected.iter().map(Vec::len).sum();
+    assert_eq!(
+        browser.run(
+            "return document.querySelectorAll('.mark').length",
+            json!([])
+        ),
+        drawn,
+        "every candidate drawn"
+    );
+
+    // A digit leaves its peers' marks, and only theirs.
+    let cell = first_empty(&game);
+    let digit = solution[cell];
+    type_at(&browser, &board, cell, &digit.to_string());
+    let mut played = puzzle.clone();
+    played[cell] = digit;
+    let game = state(&browser);
+    let size = 9;
+    for other in (0..81).filter(|&c| played[c] == 0) {
+        let peer = other / size == cell / size
+            || other % size == cell % size
+            || (other / 27 == cell / 27 && other % 9 / 3 == cell % 9 / 3);
+        let mut marks = expected[other].clone();
+        if peer {
+            marks.retain(|&d| d != digit);
+        }
+        assert_eq!(game["marks"][other], json!(marks), "cell {other}");
+    }
+    assert_eq!(marks_shown(&browser, cell), json!([]));
+    // Undo gives the marks back; Redo takes them again.
+    browser.keys(&board, &ctrl('z'));
+    let game = state(&browser);
+    for c in 0..81 {
+        assert_eq!(game["marks"][c], json!(expected[c]), "cell {c} after Undo");
+    }
+    browser.keys(&board, &ctrl('y'));
+    let redone = state(&browser);
+    assert_eq!(redone["marks"], state(&browser)["marks"]);
+    assert_eq!(grid(&redone["cells"]), played);
+    assert!(
+        (0..81).all(|c| !(c / 9 == cell / 9
+            && redone["marks"][c]
+                .as_array()
+                .unwrap()
+                .contains(&json!(digit)))),
+        "Redo cleans the row again"
+    );
+}
+
+#[test]
+fn the_selected_digit_is_highlighted_in_cells_and_marks() {
+    let puzzle = cells_in(CLASSIC, "123456789");
+    let Some((_one, browser, _server, board)) = begin_with(desktop, CLASSIC) else {
+        return;
+    };
+    browser.click(&browser.find("#notes"));
+    // The first given 5 (cell 0), selected.
+    type_at(&browser, &board, 0, "");
+    let fives: Vec<usize> = (1..81).filter(|&c| puzzle[c] == 5).collect();
+    assert_eq!(cells_with(&browser, "same"), json!(fives), "the other 5s");
+    let marked = browser.run(
+        "return [...document.querySelectorAll('.mark.same')].map(m => Number(m.dataset.mark))",
+        json!([]),
+    );
+    let with_five = candidates(&puzzle)
+        .iter()
+        .filter(|m| m.contains(&5))
+        .count();
+    assert_eq!(marked, json!(vec![5; with_five]), "each 5 among the marks");
+    // An empty cell selected: nothing is.
+    let empty = first_empty(&state(&browser));
+    type_at(&browser, &board, empty, "");
+    assert_eq!(cells_with(&browser, "same"), json!([]));
+    assert_eq!(
+        browser.run(
+            "return document.querySelectorAll('.mark.same').length",
+            json!([])
+        ),
+        0
+    );
+    // A 3 typed there: now the 3s are.
+    browser.keys(&board, "3");
+    let threes: Vec<usize> = (0..81).filter(|&c| puzzle[c] == 3).collect();
+    assert_eq!(cells_with(&browser, "same"), json!(threes));
+}
+
+#[test]
+fn the_number_pad_shows_how_many_of_each_digit_are_left() {
+    let solution = classic_solution();
+    let puzzle = cells_in(CLASSIC, "123456789");
+    let Some((_one, browser, _server, board)) = begin_with(desktop, CLASSIC) else {
+        return;
+    };
+    let left = |browser: &Browser| {
+        browser.run(
+            "return [...document.querySelectorAll('.pad')].map(b => Number(b.querySelector('small').textContent))",
+            json!([]),
+        )
+    };
+    let count = |cells: &[u8]| -> Vec<usize> {
+        (1..=9u8)
+            .map(|d| 9 - cells.iter().filter(|&&c| c == d).count())
+            .collect()
+    };
+    assert_eq!(left(&browser), json!(count(&puzzle)));
+    let cell = first_empty(&state(&browser));
+    let digit = solution[cell];
+    type_at(&browser, &board, cell, &digit.to_string());
+    let mut played = puzzle.clone();
+    played[cell] = digit;
+    assert_eq!(left(&browser), json!(count(&played)));
+    let label = browser.run(
+        "return document.querySelector(`.pad[data-digit='${arguments[0]}']`).getAttribute('aria-label')",
+        json!([digit]),
+    );
+    assert_eq!(
+        label,
+        format!("{digit}, {} left", count(&played)[digit as usize - 1])
+    );
+    // A digit all placed is marked done.
+    let all: Vec<usize> = (0..81)
+        .filter(|&c| played[c] == 0 && solution[c] == digit)
+        .collect();
+    let mut target = played.clone();
+    for &c in &all {
+        target[c] = digit;
+    }
+    browser.keys(&board, &keys_for(&state(&browser), &target));
+    assert_eq!(left(&browser)[digit as usize - 1], 0);
+    let done = browser.run(
+        "return document.querySelector(`.pad[data-digit='${arguments[0]}']`).classList.contains('done')",
+        json!([digit]),
+    );
+    assert_eq!(done, true);
+}
+
+/// Opens Settings, clicks the input `selector`, and closes it by Done.
+fn set_setting(browser: &Browser, selector: &str) {
+    browser.click(&browser.find("#settings-open"));
+    assert!(is_open(browser, "settings"));
+    browser.click(&browser.find(&format!("#settings {selector}")));
+    browser.click(&browser.find("#settings button[value='close']"));
+    assert!(!is_open(browser, "settings"));
+}
+
+#[test]
+fn digit_first_input_writes_the_pad_digit_in_each_tapped_cell() {
+    let solution = classic_solution();
+    let puzzle = cells_in(CLASSIC, "123456789");
+    let Some((_one, browser, _server, _board)) = begin_with(desktop, CLASSIC) else {
+        return;
+    };
+    set_setting(&browser, "input[name='digitFirst']");
+    assert_eq!(state(&browser)["settings"]["digitFirst"], true);
+    let digit = 4u8;
+    let pad = browser.find(&format!(".pad[data-digit='{digit}']"));
+    browser.click(&pad);
+    let pressed = browser.run(
+        "return [...document.querySelectorAll('.pad')].map(b => b.getAttribute('aria-pressed'))",
+        json!([]),
+    );
+    let mut expected = vec!["false"; 9];
+    expected[digit as usize - 1] = "true";
+    assert_eq!(pressed, json!(expected), "the pad's digit is chosen");
+    let fours: Vec<usize> = (0..81).filter(|&c| puzzle[c] == digit).collect();
+    assert_eq!(
+        cells_with(&browser, "same"),
+        json!(fours),
+        "and highlighted"
+    );
+    // Each tap on an empty cell writes it; a given stays.
+    let cells: Vec<usize> = (0..81)
+        .filter(|&c| puzzle[c] == 0 && solution[c] == digit)
+        .collect();
+    for &cell in &cells {
+        browser.click(&browser.find(&format!(".cell[data-cell='{cell}']")));
+        assert_eq!(cell_value(&browser, cell), digit, "cell {cell}");
+    }
+    browser.click(&browser.find(".cell[data-cell='0']"));
+    assert_eq!(cell_value(&browser, 0), 5, "a given stays");
+    // The digit tapped again on the pad is let go: taps only select.
+    browser.click(&pad);
+    let empty = (0..81)
+        .find(|&c| puzzle[c] == 0 && solution[c] != digit)
+        .unwrap();
+    browser.click(&browser.find(&format!(".cell[data-cell='{empty}']")));
+    assert_eq!(cell_value(&browser, empty), 0);
+    assert_eq!(selected(&browser), empty);
+    // Off again, a pad press writes in the selected cell.
+    set_setting(&browser, "input[name='digitFirst']");
+    browser.click(&browser.find(&format!(".pad[data-digit='{}']", solution[empty])));
+    assert_eq!(cell_value(&browser, empty), solution[empty]);
+}
+
+#[test]
+fn the_mistakes_setting_shows_nothing_repeats_or_wrong_digits_and_goes_back_to_the_last_correct_grid(
+) {
+    let solution = classic_solution();
+    let puzzle = cells_in(CLASSIC, "123456789");
+    let Some((_one, browser, _server, board)) = begin_with(desktop, CLASSIC) else {
+        return;
+    };
+    // A repeat: cell 2 takes the 5 of cell 0.
+    type_at(&browser, &board, 2, "5");
+    assert_eq!(
+        cells_with(&browser, "conflict"),
+        json!([0, 2]),
+        "repeats by default"
+    );
+    set_setting(&browser, "input[value='off']");
+    assert_eq!(
+        cells_with(&browser, "conflict"),
+        json!([]),
+        "off: nothing shown"
+    );
+    browser.keys(&board, &key::BACKSPACE.to_string());
+
+    // Against the solution: a wrong digit that repeats nothing is shown,
+    // counted, and undone by "Back to the last correct grid".
+    set_setting(&browser, "input[value='solution']");
+    browser.wait_for(
+        "the mistakes count",
+        "return document.getElementById('mistakes-count').textContent === 'mistakes: 0'",
+    );
+    let empty: Vec<usize> = (0..81).filter(|&c| puzzle[c] == 0).collect();
+    let right = empty[0];
+    let wrong_cell = empty
+        .iter()
+        .copied()
+        .find(|&c| candidates(&puzzle)[c].len() > 1 && c != right)
+        .unwrap();
+    let wrong = *candidates(&puzzle)[wrong_cell]
+        .iter()
+        .find(|&&d| d != solution[wrong_cell])
+        .unwrap();
+    // Solution's wait: the page asks the server for it once.
+    browser.wait_for(
+        "the solution known",
+        "return !document.getElementById('rewind') || true",
+    );
+    type_at(&browser, &board, right, &solution[right].to_string());
+    type_at(&browser, &board, wrong_cell, &wrong.to_string());
+    let after = empty
+        .iter()
+        .copied()
+        .find(|&c| c != right && c != wrong_cell)
+        .unwrap();
+    type_at(&browser, &board, after, &solution[after].to_string());
+    assert_eq!(
+        cells_with(&browser, "conflict"),
+        json!([wrong_cell]),
+        "the wrong digit"
+    );
+    assert_eq!(
+        browser.run(
+            "return document.getElementById('mistakes-count').textContent",
+            json!([])
+        ),
+        "mistakes: 1"
+    );
+    let rewind = browser.find("#rewind");
+    assert_eq!(
+        browser.run("return document.getElementById('rewind').hidden", json!([])),
+        false,
+        "Back to the last correct grid is offered"
+    );
+    browser.click(&rewind);
+    let cells = grid(&state(&browser)["cells"]);
+    let mut expected = puzzle.clone();
+    expected[right] = solution[right];
+    assert_eq!(cells, expected, "back to the grid before the wrong digit");
+    assert!(message(&browser).contains("every digit left is right"));
+    assert_eq!(
+        browser.run("return document.getElementById('rewind').hidden", json!([])),
+        true
+    );
+    assert_eq!(cells_with(&browser, "conflict"), json!([]));
+}
+
+#[test]
+fn the_theme_button_sets_dark_and_a_reload_keeps_it() {
+    let Some((_one, browser, _server, _board)) = begin_with(desktop, CLASSIC) else {
+        return;
+    };
+    let look = |browser: &Browser| {
+        browser.run(
+            "return [document.documentElement.dataset.theme || 'system', getComputedStyle(document.body).backgroundColor]",
+            json!([]),
+        )
+    };
+    let light = look(&browser);
+    assert_eq!(light[0], "system");
+    let theme = browser.find("#theme");
+    browser.click(&theme);
+    assert_eq!(look(&browser)[0], "light");
+    browser.click(&theme);
+    let dark = look(&browser);
+    assert_eq!(dark[0], "dark");
+    let rgb: Vec<f64> = dark[1]
+        .as_str()
+        .unwrap()
+        .trim_start_matches("rgb(")
+        .trim_end_matches(')')
+        .split(',')
+        .map(|v| v.trim().parse().unwrap())
+        .collect();
+    assert!(rgb.iter().all(|&v| v < 60.0), "a dark background: {dark}");
+    assert_ne!(dark[1], light[1]);
+    reload(&browser);
+    assert_eq!(look(&browser), dark, "the reload keeps the dark theme");
+    assert_eq!(state(&browser)["settings"]["theme"], "dark");
+}
