@@ -422,7 +422,7 @@ function render() {
   const flagged = game.flagged(settings.mistakes), repeated = game.conflicts();
   const wrong = checked.game === game && checked.rev === game.rev ? checked.wrong : new Set();
   const hintOn = hint.game === game && hint.rev === game.rev;
-  const focus = settings.highlight ? (game.cells[selected] || (settings.digitFirst ? activeDigit : 0)) : 0;
+  const focus = settings.highlight ? ((settings.digitFirst && activeDigit) || game.cells[selected]) : 0;
   const [sr, sc] = [Math.floor(selected / size), selected % size];
   for (let i = 0; i < game.length; i++) {
     const el = drawn.cells[i], d = game.cells[i], given = game.given(i);
