@@ -1936,3 +1936,229 @@ fn the_theme_button_sets_dark_and_a_reload_keeps_it() {
     assert_eq!(look(&browser), dark, "the reload keeps the dark theme");
     assert_eq!(state(&browser)["settings"]["theme"], "dark");
 }
+
+#[test]
+fn the_statistics_show_a_win_with_the_time_the_win_screen_gives() {
+    let solution = classic_solution();
+    let puzzle = nearly_solved(&solution, &LAST_THREE);
+    let Some((_one, browser, _server, _board)) = begin_with(desktop, &line_of(&puzzle)) else {
+        return;
+    };
+    // A reload late in a second leaves the clock at a fraction past it
+    // (as any reload may): the win's time, shown and kept, is one time.
+    wait_for_clock(&browser, "the clock to run", 1.0);
+    browser.wait_for("late in a second", "return Date.now() - lastTick > 700");
+    let board = reload(&browser);
+    let text = play_to_the_win(&browser, &board, &solution);
+    // "Solved in 0:42: 9×9 easy."
+    let time = text
+        .strip_prefix("Solved in ")
+        .and_then(|t| t.split_once(": "))
+        .map(|(time, _)| time.to_owned())
+        .unwrap_or_else(|| panic!("a time in {text}"));
+    let time = time.as_str();
+    let kept = browser.run(
+        "const dl = document.getElementById('win-stats'); \
+         return Object.fromEntries([...dl.querySelectorAll('dt')].map(dt => [dt.textContent, dt.nextElementSibling.textContent]))",
+        json!([]),
+    );
+    assert_eq!(
+        kept["Best"], time,
+        "the win screen's best is its time: {text} {kept}"
+    );
+    assert_eq!(kept["Won"], "1 of 1");
+    browser.press(&more_keys::ESCAPE.to_string());
+
+    browser.click(&browser.find("#stats-open"));
+    assert!(is_open(&browser, "stats"));
+    let rows = browser.run(
+        "return [...document.querySelectorAll('#stats-rows tr')].map(tr => [...tr.cells].map(td => td.textContent))",
+        json!([]),
+    );
+    let grade = state(&browser)["grade"].as_str().unwrap().to_owned();
+    assert_eq!(
+        rows,
+        json!([[format!("9×9 {grade}"), "1", "1", time, time]]),
+        "one game started and won, in {time}"
+    );
+    let streak = browser.run(
+        "return document.getElementById('streak').textContent",
+        json!([]),
+    );
+    assert_eq!(streak, "Streak: 1 day with a win (best 1).");
+}
+
+#[test]
+fn a_shared_link_opens_its_puzzle_and_the_share_button_makes_one() {
+    let Some((_one, browser, server, _board)) = begin(desktop) else {
+        return;
+    };
+    let first = state(&browser);
+    let symbols: Vec<char> = first["symbols"].as_str().unwrap().chars().collect();
+    let text: String = grid(&first["puzzle"])
+        .iter()
+        .map(|&d| if d == 0 { '.' } else { symbols[d as usize - 1] })
+        .collect();
+    browser.click(&browser.find("summary"));
+    browser.click(&browser.find("#share"));
+    let link = browser.wait_for(
+        "the link",
+        "return document.getElementById('share-link').textContent",
+    );
+    assert_eq!(link, format!("http://{}/?p={text}", server.addr()));
+
+    // Another puzzle's link: that puzzle, and the address loses its query.
+    let board = open_link(&browser, &server, CLASSIC);
+    assert_eq!(
+        browser.run("return location.search", json!([])),
+        "",
+        "the address is the page's again"
+    );
+    let classic = state(&browser);
+    assert_eq!(message(&browser), "the puzzle of the link");
+    // The link of the game in play keeps it, moves and all.
+    let cell = first_empty(&classic);
+    type_at(
+        &browser,
+        &board,
+        cell,
+        &classic_solution()[cell].to_string(),
+    );
+    open_link(&browser, &server, CLASSIC);
+    let again = state(&browser);
+    assert_eq!(
+        again["id"], classic["id"],
+        "the same game, not imported again"
+    );
+    assert_eq!(again["undo"], 1);
+    // And the link shared first brings its puzzle back.
+    open_link(
+        &browser,
+        &server,
+        link.as_str().unwrap().split("?p=").nth(1).unwrap(),
+    );
+    assert_eq!(state(&browser)["puzzle"], first["puzzle"]);
+}
+
+#[test]
+fn a_new_game_asks_first_when_one_is_in_progress_and_undo_returns_to_the_old_game() {
+    let solution = classic_solution();
+    let Some((_one, browser, _server, board)) = begin_with(desktop, CLASSIC) else {
+        return;
+    };
+    let old = state(&browser)["id"].clone();
+    let cell = first_empty(&state(&browser));
+    type_at(&browser, &board, cell, &solution[cell].to_string());
+
+    // Asked, and cancelled: the game stays.
+    browser.keys(&browser.find("#new"), &key::ENTER.to_string());
+    assert!(
+        is_open(&browser, "confirm"),
+        "a game in progress: New game asks"
+    );
+    let asked = browser.run(
+        "return document.getElementById('confirm-title').textContent",
+        json!([]),
+    );
+    assert_eq!(asked, "Start a new game?");
+    browser.press(&more_keys::ESCAPE.to_string());
+    assert!(!is_open(&browser, "confirm"));
+    sleep(Duration::from_millis(200));
+    assert_eq!(state(&browser)["id"], old, "cancelled: the same game");
+    // Asked, and confirmed: a new game.
+    browser.keys(&browser.find("#new"), &key::ENTER.to_string());
+    browser.click(&browser.find("#confirm-yes"));
+    browser.wait_for(
+        "the new game",
+        &format!("return window.coverPlay.state().id !== {old}"),
+    );
+    let new = state(&browser)["id"].clone();
+    // Undo: back to the old game, its move there; Undo undoes it.
+    browser.keys(&board, &ctrl('z'));
+    let back = state(&browser);
+    assert_eq!(back["id"], old);
+    assert_eq!(grid(&back["cells"])[cell], solution[cell]);
+    assert!(message(&browser).starts_with("back to the game before"));
+    browser.keys(&board, &ctrl('z'));
+    assert_eq!(cell_value(&browser, cell), 0);
+    // Redo: the move, then forward to the new game.
+    browser.keys(&board, &ctrl('y'));
+    assert_eq!(cell_value(&browser, cell), solution[cell]);
+    browser.keys(&board, &ctrl('y'));
+    assert_eq!(
+        state(&browser)["id"],
+        new,
+        "Redo goes forward to the new game"
+    );
+    // The new game untouched: New game asks nothing.
+    browser.keys(&browser.find("#new"), &key::ENTER.to_string());
+    assert!(
+        !is_open(&browser, "confirm"),
+        "nothing in progress: no question"
+    );
+    browser.wait_for(
+        "another game",
+        &format!("return window.coverPlay.state().id !== {new}"),
+    );
+}
+
+/// The id of the focused element ("" for none).
+fn focused(browser: &Browser) -> Value {
+    browser.run(
+        "return document.activeElement && document.activeElement.id",
+        json!([]),
+    )
+}
+
+#[test]
+fn a_game_is_played_to_the_win_by_the_keyboard_alone() {
+    let Some((_one, browser, _server, _board)) = begin(desktop) else {
+        return;
+    };
+    let before = state(&browser)["id"].clone();
+    let tab = more_keys::TAB.to_string();
+    // Tab to the size, 4×4; Tab to the level; Tab to New game, Enter.
+    browser.press(&tab);
+    assert_eq!(focused(&browser), "size");
+    browser.press("4");
+    browser.press(&tab);
+    assert_eq!(focused(&browser), "difficulty");
+    browser.press(&tab);
+    assert_eq!(focused(&browser), "new");
+    browser.press(&key::ENTER.to_string());
+    browser.wait_for(
+        "the new 4×4 game",
+        &format!("const s = window.coverPlay.state(); return s.id !== {before} && s.size === 4"),
+    );
+    // Past Statistics, Settings and the theme to the board.
+    browser.press(&tab.repeat(4));
+    assert_eq!(focused(&browser), "board");
+    let game = state(&browser);
+    let solution = solution_of_game(&game);
+    // A corner mark (Space on and off), a wrong digit and its Undo, then
+    // every digit.
+    let cell = first_empty(&game);
+    let wrong = solution[cell] % 4 + 1;
+    browser.press(&format!(
+        "{} {} {wrong}{}",
+        arrows(4, 0, cell),
+        wrong,
+        ctrl('z')
+    ));
+    let now = state(&browser);
+    assert_eq!(now["marks"][cell], json!([wrong]), "a corner mark by Space");
+    assert_eq!(now["cells"][cell], 0, "the wrong digit undone");
+    browser.press(&keys_for(&now, &solution));
+    wait_for_the_win(&browser);
+    assert!(
+        browser.run(
+            "return document.getElementById('win').contains(document.activeElement)",
+            json!([])
+        ) == json!(true),
+        "the win screen has the focus"
+    );
+    // Escape closes it and the focus is the board's again.
+    browser.press(&more_keys::ESCAPE.to_string());
+    assert!(!win_open(&browser));
+    assert_eq!(focused(&browser), "board");
+}
