@@ -232,6 +232,7 @@ function redo() {
 }
 
 function won() {
+  game.elapsed = Math.floor(game.elapsed); // the time shown is the time kept
   const fresh = Stats.recordWin(statistics, game);
   if (fresh) writeJSON(STORE.stats, statistics);
   saveGame();
