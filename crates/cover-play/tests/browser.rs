@@ -302,15 +302,28 @@ fn cells_with(browser: &Browser, class: &str) -> Value {
     )
 }
 
-/// Makes the page's `fetch` of `/api/{path}` answer `ms` milliseconds late.
+/// Makes the page's `fetch` of `/api/{path}` answer `ms` milliseconds
+/// late; [`wait_for_late_answer`] waits until it has answered.
 fn slow_down(browser: &Browser, path: &str, ms: u64) {
     browser.run(
         "const [path, ms] = arguments; const fetch = window.fetch; \
+         window.lateAnswers = window.lateAnswers || {}; window.lateAnswers[path] = 0; \
          window.fetch = async (url, options) => { \
            const answer = await fetch(url, options); \
-           if (String(url).endsWith(path)) await new Promise(r => setTimeout(r, ms)); \
+           if (String(url).endsWith(path)) { \
+             await new Promise(r => setTimeout(r, ms)); \
+             setTimeout(() => window.lateAnswers[path]++, 100); } \
            return answer; };",
         json!([format!("/api/{path}"), ms]),
+    );
+}
+
+/// Waits until the page has had `count` late answers of `/api/{path}`
+/// (and a moment to act on the last).
+fn wait_for_late_answer(browser: &Browser, path: &str, count: u64) {
+    browser.wait_for(
+        &format!("the late answer of /api/{path}"),
+        &format!("return window.lateAnswers['/api/{path}'] >= {count}"),
     );
 }
 
@@ -846,7 +859,7 @@ fn a_hint_or_a_check_that_answers_after_the_board_changed_is_dropped() {
     slow_down(&browser, "hint", 700);
     browser.keys(&board, "h");
     type_at(&browser, &board, empty[0], &solution[empty[0]].to_string());
-    sleep(Duration::from_millis(1000));
+    wait_for_late_answer(&browser, "hint", 1);
     let game = state(&browser);
     assert_eq!(game["hinted"], -1);
     assert_eq!(game["hints"], 0, "the late hint is not counted");
@@ -868,7 +881,7 @@ fn a_hint_or_a_check_that_answers_after_the_board_changed_is_dropped() {
     browser.click(&browser.find("#check"));
     let wrong = solution[empty[1]] % 9 + 1;
     type_at(&browser, &board, empty[1], &wrong.to_string());
-    sleep(Duration::from_millis(1000));
+    wait_for_late_answer(&browser, "check", 1);
     assert_eq!(cells_with(&browser, "wrong"), json!([]));
     let said = message(&browser);
     assert!(
@@ -1407,7 +1420,7 @@ fn a_late_hint_does_not_move_the_cursor_or_take_the_digit_typed_meanwhile() {
     type_at(&browser, &board, here, "");
     // While it is on its way, a digit where the player is.
     browser.keys(&board, &solution[here].to_string());
-    sleep(Duration::from_millis(1300));
+    wait_for_late_answer(&browser, "hint", 1);
     let game = state(&browser);
     assert_eq!(
         game["selected"], here,
