@@ -232,6 +232,7 @@ function redo() {
 }
 
 function won() {
+  game.elapsed = Math.floor(game.elapsed); // the time shown is the time kept
   const fresh = Stats.recordWin(statistics, game);
   if (fresh) writeJSON(STORE.stats, statistics);
   saveGame();
@@ -425,7 +426,7 @@ function render() {
   const flagged = game.flagged(settings.mistakes), repeated = game.conflicts();
   const wrong = checked.game === game && checked.rev === game.rev ? checked.wrong : new Set();
   const hintOn = hint.game === game && hint.rev === game.rev;
-  const focus = settings.highlight ? (game.cells[selected] || (settings.digitFirst ? activeDigit : 0)) : 0;
+  const focus = settings.highlight ? ((settings.digitFirst && activeDigit) || game.cells[selected]) : 0;
   const [sr, sc] = [Math.floor(selected / size), selected % size];
   for (let i = 0; i < game.length; i++) {
     const el = drawn.cells[i], d = game.cells[i], given = game.given(i);
@@ -642,7 +643,9 @@ function digitOfKey(e) {
 }
 
 document.addEventListener("keydown", (e) => {
-  if (!game || document.querySelector("dialog[open]")) return;
+  // Dialogs take the keys, but for Ctrl+Z and Ctrl+Y on the win screen.
+  const dialog = document.querySelector("dialog[open]");
+  if (!game || (dialog && !(dialog.id === "win" && (e.ctrlKey || e.metaKey)))) return;
   const target = e.target;
   if (target.closest && target.closest("textarea, select, input")) return;
   const onButton = target.closest && target.closest("button, summary");

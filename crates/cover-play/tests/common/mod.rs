@@ -108,3 +108,42 @@ pub fn post_message(
     message.extend_from_slice(body);
     message
 }
+
+/// The `index`th puzzle line (lines starting `#` skipped) of
+/// `fixtures/sudoku/{file}`.
+pub fn fixture_line(file: &str, index: usize) -> String {
+    let path = format!(
+        "{}/../../fixtures/sudoku/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).expect("the fixture is there");
+    text.lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .nth(index)
+        .unwrap_or_else(|| panic!("{file} has a puzzle line {index}"))
+        .trim()
+        .to_owned()
+}
+
+/// The cells of a puzzle `line` written in `symbols` (digit `d` is the
+/// `d`th symbol; anything else is empty), as our own reading.
+pub fn cells_in(line: &str, symbols: &str) -> Vec<u8> {
+    let symbols: Vec<char> = symbols.chars().collect();
+    line.chars()
+        .map(|c| {
+            symbols
+                .iter()
+                .position(|&s| s == c)
+                .map_or(0, |d| d as u8 + 1)
+        })
+        .collect()
+}
+
+/// A 25×25 puzzle that the server imports at once (unlike
+/// [`hard_25x25`]: it answers 503 after its search budget):
+/// `line_25x25.txt`'s first puzzle, unique, 400 givens in A–Y.
+pub fn easy_25x25() -> String {
+    let line = fixture_line("line_25x25.txt", 0);
+    assert_eq!(line.chars().count(), 625);
+    line
+}

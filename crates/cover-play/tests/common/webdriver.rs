@@ -338,3 +338,84 @@ impl Drop for Browser {
         let _ = std::fs::remove_dir_all(&self.profile);
     }
 }
+
+/// Keys pressed where the focus is, windows, and the page's storage:
+/// what the browser tests of the keyboard alone and of two windows need.
+impl Browser {
+    /// Presses `text`'s keys where the focus is now (WebDriver's actions:
+    /// nothing is clicked or focused first, as a keyboard-only player
+    /// would); a modifier ([`key::SHIFT`], [`key::CONTROL`], [`more_keys::ALT`])
+    /// stays down until [`key::NULL`] or the end.
+    pub fn press(&self, text: &str) {
+        let modifiers = [key::SHIFT, key::CONTROL, more_keys::ALT];
+        let mut actions = Vec::new();
+        let mut held: Vec<char> = Vec::new();
+        for c in text.chars() {
+            if modifiers.contains(&c) {
+                actions.push(json!({"type": "keyDown", "value": c.to_string()}));
+                held.push(c);
+            } else if c == key::NULL {
+                for m in held.drain(..).rev() {
+                    actions.push(json!({"type": "keyUp", "value": m.to_string()}));
+                }
+            } else {
+                actions.push(json!({"type": "keyDown", "value": c.to_string()}));
+                actions.push(json!({"type": "keyUp", "value": c.to_string()}));
+            }
+        }
+        for m in held.drain(..).rev() {
+            actions.push(json!({"type": "keyUp", "value": m.to_string()}));
+        }
+        self.session_call(
+            "POST",
+            "/actions",
+            Some(json!({"actions": [{"type": "key", "id": "keyboard", "actions": actions}]})),
+        );
+    }
+
+    /// The handle of the window the commands go to.
+    pub fn window(&self) -> String {
+        let handle = self.session_call("GET", "/window", None);
+        handle.as_str().expect("a window handle").to_owned()
+    }
+
+    /// Opens a new tab of the same browser (same profile, so the same
+    /// localStorage) and answers its handle; the commands stay with the
+    /// current window until [`Browser::switch_to`].
+    pub fn new_tab(&self) -> String {
+        let answer = self.session_call("POST", "/window/new", Some(json!({"type": "tab"})));
+        answer["handle"]
+            .as_str()
+            .expect("a new window's handle")
+            .to_owned()
+    }
+
+    /// Sends the following commands to the window `handle`.
+    pub fn switch_to(&self, handle: &str) {
+        self.session_call("POST", "/window", Some(json!({ "handle": handle })));
+    }
+
+    /// Runs `script` as [`Browser::run`] does, as an async function: it
+    /// may `await`, and its return value is answered.
+    pub fn run_async(&self, script: &str, args: Value) -> Value {
+        let wrapped = format!(
+            "const done = arguments[arguments.length - 1]; \
+             (async (...args) => {{ {script} }})(...Array.from(arguments).slice(0, -1)) \
+             .then(done, (e) => done({{ error: String(e) }}));"
+        );
+        self.session_call(
+            "POST",
+            "/execute/async",
+            Some(json!({ "script": wrapped, "args": args })),
+        )
+    }
+}
+
+/// Keys [`key`] lacks, as WebDriver writes them.
+pub mod more_keys {
+    /// WebDriver's Alt (Option) key.
+    pub const ALT: char = '\u{E00A}';
+    pub const TAB: char = '\u{E004}';
+    pub const ESCAPE: char = '\u{E00C}';
+    pub const SPACE: char = '\u{E00D}';
+}
