@@ -43,8 +43,17 @@ function readJSON(key) {
   try { return JSON.parse(localStorage.getItem(key)); } catch (e) { return null; }
 }
 
+/// Writes `value` under `key`; false when the store refused it, and then
+/// `storeFull` says whether for its quota (rather than being off).
+let storeFull = false;
 function writeJSON(key, value) {
-  try { localStorage.setItem(key, JSON.stringify(value)); return true; } catch (e) { return false; }
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+    return true;
+  } catch (e) {
+    storeFull = !!e && (e.name === "QuotaExceededError" || e.name === "NS_ERROR_DOM_QUOTA_REACHED");
+    return false;
+  }
 }
 
 function stored(key) { try { return localStorage.getItem(key) !== null; } catch (e) { return false; } }
@@ -62,14 +71,22 @@ function loadSettings() {
 
 function saveSettings() { writeJSON(STORE.settings, settings); }
 
-/// Saves the game; when the store is full, shortens the history and drops
-/// the games kept for Undo before giving up, and then says so once.
+/// Saves the game. When the store is full, the games kept for Undo go
+/// first, then the older half of the history; whatever still fails is
+/// shown until a save succeeds.
 function saveGame() {
   if (!game) return;
   let ok = writeJSON(STORE.game, game.save());
-  if (!ok) { game.trim(HISTORY_LIMIT / 8); ok = writeJSON(STORE.game, game.save()); }
-  if (!ok) { forget(STORE.previous); forget(STORE.next); ok = writeJSON(STORE.game, game.save()); }
-  if (!ok && !saveFailed) say("This browser's storage is full or off: play goes on, but a reload would lose this game.");
+  if (!ok && storeFull && (stored(STORE.previous) || stored(STORE.next))) {
+    forget(STORE.previous); forget(STORE.next); ok = writeJSON(STORE.game, game.save());
+  }
+  if (!ok && storeFull) { game.trim(HISTORY_LIMIT / 8); ok = writeJSON(STORE.game, game.save()); }
+  if (!ok && !saveFailed) {
+    const why = storeFull ? "This browser's storage is full" : "This browser keeps no storage for this page";
+    say(`${why}: play goes on, but a reload would lose this game.`);
+    $("storage-warning").textContent = `${why}: the game is not saved.`;
+  }
+  $("storage-warning").hidden = ok;
   saveFailed = !ok;
 }
 
@@ -455,14 +472,21 @@ function render() {
     if (bad) label += settings.mistakes === "solution" && game.solution && !repeated.has(i) ? ", a mistake" : ", repeated";
     if (miss) label += ", wrong";
     if (hintOn && (hint.cell === i || hint.cells.has(i))) label += ", in the hint";
-    const look = `${classes.join(" ")}|${d}|${corner}|${centre}|${focus}|${label}`;
-    if (el.look === look) continue;
-    el.look = look;
-    el.className = classes.join(" ");
+    // The look of the cell, then what is inside it (redrawn only when its
+    // digit, marks, or the highlighted digit among its marks change).
+    const look = `${classes.join(" ")}|${label}`;
+    if (el.look !== look) {
+      el.look = look;
+      el.className = classes.join(" ");
+      el.setAttribute("aria-label", label);
+      el.setAttribute("aria-selected", String(i === selected));
+      if (given) el.setAttribute("aria-readonly", "true"); else el.removeAttribute("aria-readonly");
+    }
+    const marked = focus && (corner.includes(focus) || centre.includes(focus)) ? focus : 0;
+    const inside = `${d}|${corner}|${centre}|${marked}`;
+    if (el.inside === inside) continue;
+    el.inside = inside;
     el.dataset.value = d;
-    el.setAttribute("aria-label", label);
-    el.setAttribute("aria-selected", String(i === selected));
-    if (given) el.setAttribute("aria-readonly", "true"); else el.removeAttribute("aria-readonly");
     if (d) { el.textContent = symbols[d - 1]; continue; }
     const parts = [];
     if (corner.length) {

@@ -1106,6 +1106,14 @@ fn a_16x16_full_of_pencil_marks_saves_small_reloads_whole_and_wins_and_a_full_st
     }
     browser.keys(&board, &keys_for(&state(&browser), &some));
     assert_eq!(grid(&state(&browser)["cells"]), some, "play goes on");
+    let warning = browser.run(
+        "const w = document.getElementById('storage-warning'); return !w.hidden && w.textContent",
+        json!([]),
+    );
+    assert!(
+        warning.as_str().is_some_and(|w| w.contains("not saved")),
+        "the warning stays while saves fail: {warning}"
+    );
     browser.run("Storage.prototype.setItem = window.realSetItem;", json!([]));
 
     // The rest by keys: the win registers, saved and counted.
@@ -1615,7 +1623,7 @@ fn the_favicon_is_served_and_linked() {
             "image/svg+xml"
         ])
     );
-    let served = browser.run_async(
+    let served = browser.run_await(
         "const r = await fetch('/favicon.svg'); const text = await r.text(); \
          const image = new Image(); image.src = '/favicon.svg'; await image.decode(); \
          return [r.status, r.headers.get('content-type'), text.trimStart().slice(0, 4), image.naturalWidth > 0];",
@@ -2130,9 +2138,12 @@ fn a_game_is_played_to_the_win_by_the_keyboard_alone() {
     };
     let before = state(&browser)["id"].clone();
     let tab = more_keys::TAB.to_string();
-    // Tab to the size, 4×4; Tab to the level; Tab to New game, Enter.
-    browser.press(&tab);
-    assert_eq!(focused(&browser), "size");
+    // Tab past Statistics, Settings and the theme to the size, 4×4; Tab
+    // to the level; Tab to New game, Enter.
+    for control in ["stats-open", "settings-open", "theme", "size"] {
+        browser.press(&tab);
+        assert_eq!(focused(&browser), control);
+    }
     browser.press("4");
     browser.press(&tab);
     assert_eq!(focused(&browser), "difficulty");
@@ -2143,8 +2154,8 @@ fn a_game_is_played_to_the_win_by_the_keyboard_alone() {
         "the new 4×4 game",
         &format!("const s = window.coverPlay.state(); return s.id !== {before} && s.size === 4"),
     );
-    // Past Statistics, Settings and the theme to the board.
-    browser.press(&tab.repeat(4));
+    // The board comes next.
+    browser.press(&tab);
     assert_eq!(focused(&browser), "board");
     let game = state(&browser);
     let solution = solution_of_game(&game);

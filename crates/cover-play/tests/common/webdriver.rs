@@ -397,7 +397,7 @@ impl Browser {
 
     /// Runs `script` as [`Browser::run`] does, as an async function: it
     /// may `await`, and its return value is answered.
-    pub fn run_async(&self, script: &str, args: Value) -> Value {
+    pub fn run_await(&self, script: &str, args: Value) -> Value {
         let wrapped = format!(
             "const done = arguments[arguments.length - 1]; \
              (async (...args) => {{ {script} }})(...Array.from(arguments).slice(0, -1)) \
