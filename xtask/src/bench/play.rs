@@ -1,9 +1,13 @@
-//! `cargo xtask bench play`: a bounded load on `cover play`'s server (in
-//! this process, over loopback): `--concurrency` clients send
-//! `--requests` requests per workload (the page, new games, hints and
-//! checks on games in progress); requests per second and latency
-//! percentiles, beside the same calls made directly on every core. Any
-//! answer but 200 fails the run. Details: `docs/measurements.md`.
+//! `cargo xtask bench play`: `cover play`'s server (in this process, over
+//! loopback), in two tables. New games: for each size and level,
+//! `--new-games` requests one after another as the page sends them (no
+//! seed), on a server of its own per size; latency percentiles, the first
+//! request of each level, and the share that met the level. Load:
+//! `--concurrency` clients send `--requests` requests per workload (the
+//! page, new games, hints and checks on games in progress); requests per
+//! second and latency percentiles, beside the same calls made directly on
+//! every core. Any answer but 200 fails the run. Details:
+//! `docs/measurements.md`.
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -22,15 +26,107 @@ use super::harness::{fixed, Table};
 use crate::flags::Flags;
 
 const GRADES: [&str; 4] = ["easy", "medium", "hard", "extreme"];
+const LEVELS: [&str; 5] = ["easy", "medium", "hard", "expert", "extreme"];
 const TIMEOUT: Duration = Duration::from_secs(60);
 
 pub fn run(args: &[String]) -> Result<()> {
-    let flags = Flags::parse(args, &["--requests", "--concurrency"], &[])?;
+    let flags = Flags::parse(args, &["--requests", "--concurrency", "--new-games"], &[])?;
     let requests: usize = flags.parsed("--requests", 5000)?;
     let concurrency: usize = flags.parsed("--concurrency", 50)?;
-    if requests == 0 || concurrency == 0 {
-        bail!("--requests and --concurrency are at least 1");
+    let new_games: usize = flags.parsed("--new-games", 40)?;
+    if concurrency == 0 {
+        bail!("--concurrency is at least 1");
     }
+    if new_games > 0 {
+        new_game_latency(new_games)?;
+    }
+    if requests > 0 {
+        load_workloads(requests, concurrency)?;
+    }
+    Ok(())
+}
+
+/// The sizes of the new-game table, each with the share of
+/// `--new-games` it takes (16×16 games take seconds to make).
+const NEW_GAME_SIZES: [(usize, usize); 3] = [(4, 1), (9, 1), (16, 4)];
+
+/// The new-game table: per size a fresh server, and per level `count`
+/// requests without a seed (16×16: a quarter), one after another.
+fn new_game_latency(count: usize) -> Result<()> {
+    println!(
+        "bench play: new games, {count} per level one after another (16×16: {}), \
+         no seed, a fresh server per size",
+        count.div_ceil(4)
+    );
+    let table = Table::new("size -5|level -8|first ms 9|p50 ms 8|p99 ms 8|max ms 8|met 6|n 4");
+    let mut failures = Vec::new();
+    for (side, share) in NEW_GAME_SIZES {
+        let server = Background::start(SocketAddr::from(([127, 0, 0, 1], 0)), Config::default())?;
+        for level in LEVELS {
+            let body = json!({"size": side, "difficulty": level}).to_string();
+            let mut latencies = Vec::new();
+            let mut met = 0;
+            let mut first = None;
+            for i in 0..=count.div_ceil(share) {
+                let sent = Instant::now();
+                let answer = request(
+                    server.addr(),
+                    "POST",
+                    "/api/new",
+                    Some(body.as_bytes()),
+                    TIMEOUT,
+                );
+                let took = sent.elapsed();
+                match answer {
+                    Ok(answer) if answer.status == 200 => {
+                        let game = answer.json()?;
+                        if i == 0 {
+                            first = Some(took);
+                            continue;
+                        }
+                        latencies.push(took);
+                        met += usize::from(game["target_met"] == true);
+                    }
+                    Ok(answer) => failures.push(format!(
+                        "{side}×{side} {level}: status {} {}",
+                        answer.status,
+                        String::from_utf8_lossy(&answer.body)
+                    )),
+                    Err(e) => failures.push(format!("{side}×{side} {level}: {e}")),
+                }
+            }
+            latencies.sort();
+            let n = latencies.len();
+            let ms = |d: Option<&Duration>| d.map_or(f64::NAN, |d| d.as_secs_f64() * 1e3);
+            table.row(&[
+                &format!("{side}×{side}"),
+                &level,
+                &fixed(ms(first.as_ref()), 1),
+                &fixed(ms(percentile(&latencies, 0.5)), 1),
+                &fixed(ms(percentile(&latencies, 0.99)), 1),
+                &fixed(ms(latencies.last()), 1),
+                &format!("{:.0}%", 100.0 * met as f64 / n.max(1) as f64),
+                &n,
+            ]);
+        }
+    }
+    for failure in failures.iter().take(5) {
+        println!("  error: {failure}");
+    }
+    if !failures.is_empty() {
+        bail!("{} new-game requests failed", failures.len());
+    }
+    Ok(())
+}
+
+/// The `q` quantile of sorted `values` (nearest rank).
+fn percentile<T>(values: &[T], q: f64) -> Option<&T> {
+    let n = values.len();
+    values.get(((n as f64 * q).ceil() as usize).clamp(1, n.max(1)) - 1)
+}
+
+/// The load table.
+fn load_workloads(requests: usize, concurrency: usize) -> Result<()> {
     let config = Config::default();
     let server = Background::start(SocketAddr::from(([127, 0, 0, 1], 0)), config)?;
     println!(
@@ -202,11 +298,8 @@ impl Load {
     fn report(mut self, table: &Table, name: &str, direct: Option<f64>) -> usize {
         self.latencies.sort();
         let n = self.latencies.len();
-        let at = |q: f64| {
-            self.latencies
-                .get(((n as f64 * q).ceil() as usize).clamp(1, n.max(1)) - 1)
-                .map_or(f64::NAN, |d| d.as_secs_f64() * 1e3)
-        };
+        let at =
+            |q: f64| percentile(&self.latencies, q).map_or(f64::NAN, |d| d.as_secs_f64() * 1e3);
         let rate = (n + self.errors.len()) as f64 / self.elapsed.as_secs_f64();
         let (direct_text, ratio) = match direct {
             Some(d) => (fixed(d, 0), fixed(rate / d, 2)),
