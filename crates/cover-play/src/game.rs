@@ -18,7 +18,8 @@ use cover_models::sudoku::human::{
 };
 use cover_models::sudoku::logic::Geometry;
 use cover_models::sudoku::{
-    Engine, Layout, Level, Notation, Puzzle, Puzzles, Separator, Size, Solver, Symbols,
+    Engine, InputError, Layout, Level, Notation, ParseError, ParseErrorKind, Puzzle, Puzzles,
+    Separator, Size, Solver, Symbols,
 };
 use dlx_core::{Control, Limits, Outcome};
 use serde::{Deserialize, Serialize};
@@ -569,46 +570,213 @@ pub fn solve(request: &SolveRequest, budget: impl Into<Budget>) -> Result<Soluti
     })
 }
 
-/// The first puzzle of `text`, read as `cover sudoku` reads a file,
-/// playable: a [`PLAYABLE`] size with exactly one solution.
+/// The first puzzle of `text`, read as `cover sudoku` reads a file (in
+/// any of the symbol sets it knows, see [`read_import`]), playable: a
+/// [`PLAYABLE`] size with exactly one solution.
 pub fn import(request: &ImportRequest, budget: impl Into<Budget>) -> Result<Game, GameError> {
-    import_puzzle(read_import(request)?, &budget.into())
+    import_readings(read_import(request)?, &budget.into())
+}
+
+/// The symbol sets an imported 16×16 or 25×25 puzzle is also tried in,
+/// beside the reading `cover sudoku` gives it without `--symbols`: every
+/// set it is commonly written in, each given as `--symbols` would give
+/// it (so `0` is a digit where the set has one, else an empty cell).
+const IMPORT_SETS: [&str; 6] = [
+    "ABCDEFGHIJKLMNOP",
+    "123456789ABCDEFG",
+    "0123456789ABCDEF",
+    "ABCDEFGHIJKLMNOPQRSTUVWXY",
+    "123456789ABCDEFGHIJKLMNOP",
+    "0123456789ABCDEFGHIJKLMNO",
+];
+
+/// The ways an import's text reads as a puzzle, most likely first: one
+/// size, and no two the same puzzle with its digits renamed (those are
+/// one puzzle to play). What [`read_import`] reads and
+/// [`import_readings`] searches.
+#[derive(Debug, Clone)]
+pub struct Readings {
+    puzzles: Vec<Puzzle>,
+}
+
+impl Readings {
+    /// The size of the puzzle read.
+    pub fn size(&self) -> Size {
+        self.puzzles[0].size
+    }
 }
 
 /// The first puzzle of an import's text, read but not yet searched (a
 /// cheap step: the server reads it first to know the grid's size).
-pub fn read_import(request: &ImportRequest) -> Result<Puzzle, GameError> {
-    let mut puzzles = Puzzles::new(Cursor::new(request.text.as_bytes()), None);
-    let puzzle = match puzzles.next() {
-        None => {
-            return Err(GameError::Unplayable(
-                "no puzzle in the text (paste 81 cells on a line, or a 9×9 grid)".into(),
-            ))
+///
+/// The text is read as `cover sudoku` reads it; then, since the page has
+/// no `--symbols` to give, in each set of [`IMPORT_SETS`] as if given
+/// (a 16×16 puzzle in 1–9A–G whose empty cells are `0`s, a 25×25 puzzle
+/// in 0–9A–O), and, when it has lower-case letters, in capitals. Every
+/// reading that differs from those before it is kept for
+/// [`import_readings`], which plays the first that has exactly one
+/// solution. When none reads, the error is the plain reading's, in
+/// words for a player: the line, and what is wrong there.
+pub fn read_import(request: &ImportRequest) -> Result<Readings, GameError> {
+    let mut texts = vec![request.text.as_str()];
+    let capitals;
+    if request.text.bytes().any(|b| b.is_ascii_lowercase()) {
+        capitals = request.text.to_ascii_uppercase();
+        texts.push(&capitals);
+    }
+    let mut first_error = None;
+    let mut puzzles: Vec<Puzzle> = Vec::new();
+    for text in texts {
+        let sets = IMPORT_SETS
+            .iter()
+            .map(|set| Some(Symbols::new(set).expect("the import sets are valid")));
+        for symbols in std::iter::once(None).chain(sets) {
+            let given = symbols.is_some();
+            let mut reader = Puzzles::new(Cursor::new(text.as_bytes()), symbols);
+            match reader.next() {
+                Some(Ok(puzzle)) => {
+                    let renamed = canonical(&puzzle.cells);
+                    let known = puzzles
+                        .iter()
+                        .any(|p| p.size != puzzle.size || canonical(&p.cells) == renamed);
+                    if !known {
+                        puzzles.push(puzzle);
+                    }
+                }
+                // Only the plain reading's error is worth telling: a set
+                // given for another size reads nothing of this text.
+                Some(Err(error)) if !given => first_error = first_error.or(Some(error)),
+                _ => {}
+            }
         }
-        Some(Err(error)) => return Err(GameError::Unplayable(error.to_string())),
-        Some(Ok(puzzle)) => puzzle,
+    }
+    let Some(first) = puzzles.first() else {
+        return Err(GameError::Unplayable(match first_error {
+            Some(InputError::Parse(error)) => unreadable(&error),
+            Some(InputError::Io(_)) | None => {
+                "no puzzle in the text (paste 81 cells on a line, or a 9×9 grid)".into()
+            }
+        }));
     };
-    let side = puzzle.size.side();
+    let side = first.size.side();
     if !PLAYABLE.contains(&side) {
         return Err(GameError::Unplayable(format!(
             "line {}: a {side}×{side} puzzle is too large to play here (up to 25×25)",
-            puzzle.line
+            first.line
         )));
     }
-    Ok(puzzle)
+    Ok(Readings { puzzles })
 }
 
-/// [`import`] of a puzzle [`read_import`] read.
-pub fn import_puzzle(puzzle: Puzzle, budget: &Budget) -> Result<Game, GameError> {
-    let side = puzzle.size.side();
-    let solution =
-        unique_solution(puzzle.size, &puzzle.cells, budget).map_err(|error| match error {
-            GameError::Unplayable(what) => {
-                GameError::Unplayable(format!("line {}: {what}", puzzle.line))
+/// `cells` with its digits renamed in the order they first appear, so
+/// that two puzzles that differ only in their digits' names are equal.
+fn canonical(cells: &[u8]) -> Vec<u8> {
+    let mut names = [0u8; 256];
+    let mut next = 0;
+    cells
+        .iter()
+        .map(|&d| {
+            if d == 0 {
+                return 0;
             }
-            other => other,
-        })?;
-    debug_assert_eq!(solution.len(), puzzle.cells.len());
+            let name = &mut names[usize::from(d)];
+            if *name == 0 {
+                next += 1;
+                *name = next;
+            }
+            *name
+        })
+        .collect()
+}
+
+/// What is wrong with a puzzle that does not read, for a player: its line
+/// and the problem, without the command line's words (`cover sudoku`'s
+/// messages name its flags).
+fn unreadable(error: &ParseError) -> String {
+    let line = error.line;
+    let what = match &error.kind {
+        ParseErrorKind::Line(fault) => fault.to_string(),
+        ParseErrorKind::NotASize { cells } => format!(
+            "{cells} cells is not a sudoku: a puzzle has 16 cells (4×4), 81 (9×9), 256 (16×16) \
+             or 625 (25×25), on one line or a row per line"
+        ),
+        ParseErrorKind::RowLength {
+            row,
+            expected,
+            found,
+        } => {
+            format!("row {row} of the grid has {found} cells, but the rows before have {expected}")
+        }
+        ParseErrorKind::ShortGrid { expected, found } => {
+            format!("the grid ends after {found} rows; a {expected}×{expected} grid has {expected}")
+        }
+        ParseErrorKind::UnknownSymbol {
+            symbol, cell, size, ..
+        } => format!(
+            "unknown symbol {symbol:?} in cell {cell}: {}",
+            written_with(*size)
+        ),
+        ParseErrorKind::NumberTooLarge { value, cell, side } => format!(
+            "number {value} in cell {cell} is larger than {side}, the largest digit of a \
+             {side}×{side} puzzle"
+        ),
+        ParseErrorKind::ZeroTwoWays { size, .. } => format!(
+            "the {size} puzzle reads two ways, with 0 a digit or 0 an empty cell: mark its \
+             empty cells with . to say which"
+        ),
+        ParseErrorKind::NoSymbols { size } => {
+            format!("a {size} puzzle is too large to play here (up to 25×25)")
+        }
+        ParseErrorKind::WrongCellCount { found, .. } => {
+            format!("{found} cells is not a sudoku size")
+        }
+        _ => "the puzzle cannot be read".into(),
+    };
+    format!("line {line}: {what}")
+}
+
+/// How puzzles of `size` are written, for a player.
+fn written_with(size: Size) -> String {
+    match size.side() {
+        4 => "a 4×4 puzzle is written with 1–4, and . or 0 for empty cells".into(),
+        9 => "a 9×9 puzzle is written with 1–9, and . or 0 for empty cells".into(),
+        16 => "a 16×16 puzzle is written with A–P, 1–9 and A–G, or 0–9 and A–F, with . for \
+               empty cells (or numbers 1 to 16 separated by spaces, 0 for empty)"
+            .into(),
+        25 => "a 25×25 puzzle is written with A–Y, 1–9 and A–P, or 0–9 and A–O, with . for \
+               empty cells (or numbers 1 to 25 separated by spaces, 0 for empty)"
+            .into(),
+        side => format!("a {side}×{side} puzzle is too large to play here (up to 25×25)"),
+    }
+}
+
+/// [`import`] of the readings [`read_import`] made: the first with
+/// exactly one solution, a puzzle with empty cells before a full grid;
+/// when none has one, the first reading's reason. Each reading's search
+/// has `budget` (there are at most three: the sets of one size).
+pub fn import_readings(readings: Readings, budget: &Budget) -> Result<Game, GameError> {
+    let mut puzzles = readings.puzzles;
+    // A stable sort: full grids last, the order kept otherwise.
+    puzzles.sort_by_key(|p| p.cells.iter().all(|&d| d != 0));
+    let mut first_error = None;
+    for puzzle in puzzles {
+        match unique_solution(puzzle.size, &puzzle.cells, budget) {
+            Ok(_) => return Ok(imported(puzzle)),
+            Err(GameError::Cancelled) => return Err(GameError::Cancelled),
+            Err(GameError::Unplayable(what)) => {
+                let error = GameError::Unplayable(format!("line {}: {what}", puzzle.line));
+                first_error = first_error.or(Some(error));
+            }
+            Err(other) => first_error = first_error.or(Some(other)),
+        }
+    }
+    Err(first_error.expect("a reading was made"))
+}
+
+/// The game of an imported puzzle that has one solution: its symbols, and
+/// its rating by logic within [`RATE_TIME`].
+fn imported(puzzle: Puzzle) -> Game {
+    let side = puzzle.size.side();
     let symbols = match &puzzle.notation {
         Notation::Compact(symbols) | Notation::Spaced(symbols, _) => symbols.as_string(),
         Notation::Numbers(_) => display_symbols(puzzle.size),
@@ -626,7 +794,7 @@ pub fn import_puzzle(puzzle: Puzzle, budget: &Budget) -> Result<Game, GameError>
     let grade = rating
         .map_or(Difficulty::Extreme, Difficulty::of)
         .to_string();
-    Ok(Game {
+    Game {
         size: side,
         box_side: puzzle.size.box_side(),
         symbols,
@@ -636,7 +804,7 @@ pub fn import_puzzle(puzzle: Puzzle, budget: &Budget) -> Result<Game, GameError>
         rating: rating.map(|r| r.value()),
         target_met: true,
         seed: None,
-    })
+    }
 }
 
 /// Symbols to show a puzzle written in numbers with: the size's default.

@@ -423,14 +423,14 @@ async fn import(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bod
         Ok(request) => request,
         Err(response) => return response,
     };
-    let puzzle = match game::read_import(&request) {
-        Ok(puzzle) => puzzle,
+    let readings = match game::read_import(&request) {
+        Ok(readings) => readings,
         Err(game_error) => return game_error.into_response(),
     };
-    let (lane, retry_after) = shared.lane(puzzle.size.cells());
+    let (lane, retry_after) = shared.lane(readings.size().cells());
     let budget = shared.budget();
     let imported = lane
-        .run(move |cancel| game::import_puzzle(puzzle, &budget(cancel)))
+        .run(move |cancel| game::import_readings(readings, &budget(cancel)))
         .await;
     respond(imported, retry_after, shared.config.deadline)
 }
