@@ -135,7 +135,8 @@ pub struct Game {
     pub grade: String,
     /// Its rating on Sudoku Explainer's scale, when logic rated it in time.
     pub rating: Option<f64>,
-    /// Whether the difficulty asked for was met (always true for imports).
+    /// Whether the difficulty asked for was met: logic rated the puzzle
+    /// in time, in its range (always true for imports).
     pub target_met: bool,
     /// The seed that made it (`new` only).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -280,34 +281,92 @@ thread_local! {
     static GENERATORS: RefCell<Vec<Option<Generator>>> = const { RefCell::new(Vec::new()) };
 }
 
-/// How the game asks the generator for a difficulty: a clue count to
-/// stop at (none: minimal) and how many puzzles to try before giving the
-/// closest. Minimal 16×16 puzzles are nearly all hard to rate and to
-/// solve, so 16×16 keeps clues for the easier difficulties; 4×4 puzzles
-/// rarely need more than singles, so a few tries show whether one can.
+/// How the game asks the generator for a level: a clue count to stop at
+/// (none: minimal) and how many puzzles to try before giving the closest
+/// (the time, [`NEW_GAME_TIME`] or less, bounds them too). Minimal 16×16
+/// puzzles are nearly all extreme, and dear to rate, and 140 clues are
+/// all easy: the levels between come from 112 to 115 clues, a level in 2
+/// to 20 tries, 0.1 to 0.5 s (`docs/measurements.md`, "play: levels").
+/// 4×4 puzzles never need more than singles, so a few tries show it.
 fn recipe(side: usize, difficulty: Difficulty) -> (Option<usize>, u32) {
     match (side, difficulty) {
         (16, Difficulty::Easy) => (Some(140), 4),
-        (16, Difficulty::Medium) => (Some(105), 12),
-        (16, Difficulty::Hard) => (Some(95), 12),
-        (16, _) => (None, 4),
+        (16, Difficulty::Medium) => (Some(115), 1000),
+        (16, _) => (Some(112), 1000),
         (4, _) => (None, 8),
         _ => (None, 5000),
     }
 }
 
-/// How long one new game may take to meet its difficulty before the
-/// closest puzzle made is taken (extreme 9×9 puzzles are about one random
-/// minimal puzzle in a few dozen).
+/// The levels a new game of each size can meet, as measured with the
+/// generator and the rater (`docs/measurements.md`, "play: levels"): no
+/// 4×4 puzzle of 20,000 needed more than a hidden single (SE 1.2); 9×9
+/// and 16×16 meet every level. A new game of another level is still
+/// made, the closest, with `target_met` false.
+pub const LEVELS: [(usize, &[Difficulty]); 3] = [
+    (4, &[Difficulty::Easy]),
+    (9, &Difficulty::ALL),
+    (16, &Difficulty::ALL),
+];
+
+/// What `levels` answers: per size a new game can have, the levels it
+/// can meet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Levels {
+    /// Sizes, smallest first.
+    pub sizes: Vec<SizeLevels>,
+}
+
+/// The levels of one size.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SizeLevels {
+    /// The side.
+    pub size: usize,
+    /// Its levels, easiest first (`easy` … `extreme`).
+    pub levels: Vec<String>,
+}
+
+/// The [`LEVELS`] a new game of each size can meet.
+pub fn levels() -> Levels {
+    Levels {
+        sizes: LEVELS
+            .iter()
+            .map(|&(size, levels)| SizeLevels {
+                size,
+                levels: levels.iter().map(ToString::to_string).collect(),
+            })
+            .collect(),
+    }
+}
+
+/// How long one new game may take to meet its level before the closest
+/// puzzle made is taken (extreme 9×9 puzzles are about one random
+/// minimal puzzle in a few dozen), when its request gives a seed or the
+/// game is made ahead. A request without a seed that finds no game made
+/// ahead takes `Config::game_wait`.
 pub const NEW_GAME_TIME: Duration = Duration::from_secs(3);
 
 /// How long rating an imported puzzle by logic, or finding a hint's step,
 /// may take.
 pub const RATE_TIME: Duration = Duration::from_secs(2);
 
-/// A new puzzle of `request.size` and difficulty, unique, made within
-/// [`NEW_GAME_TIME`] (then the closest made, `target_met` false).
+/// A new puzzle of `request.size` and level, unique, made within
+/// [`NEW_GAME_TIME`] (then the closest made, `target_met` false), from
+/// `request.seed` or else `fallback_seed`. A seed makes the same game
+/// whenever the level is met in time (puzzles are tried in the seed's
+/// order, and the first that meets it is the game).
 pub fn new_game(request: &NewRequest, fallback_seed: u64) -> Result<Game, GameError> {
+    new_game_within(request, fallback_seed, NEW_GAME_TIME)
+}
+
+/// [`new_game`] within `time`: the closest puzzle made by then (after
+/// the puzzle in progress, which cannot be stopped: for the sizes made,
+/// milliseconds, or the rating's `time`).
+pub fn new_game_within(
+    request: &NewRequest,
+    fallback_seed: u64,
+    time: Duration,
+) -> Result<Game, GameError> {
     let (size, difficulty) = request.kind()?;
     let seed = request.seed.unwrap_or(fallback_seed);
     let (clues, max_attempts) = recipe(size.side(), difficulty);
@@ -321,7 +380,7 @@ pub fn new_game(request: &NewRequest, fallback_seed: u64) -> Result<Game, GameEr
         let request = Request {
             clues,
             rating: Some(difficulty.range()),
-            deadline: Some(Instant::now() + NEW_GAME_TIME),
+            deadline: Some(Instant::now() + time),
             max_attempts,
             rate: false,
             ..Request::new(size)
@@ -338,7 +397,9 @@ pub fn new_game(request: &NewRequest, fallback_seed: u64) -> Result<Game, GameEr
             .map_or(difficulty, |l| Difficulty::of(l.rating))
             .to_string(),
         rating: rated.map(|l| l.rating.value()),
-        target_met: generated.target_met,
+        // The generator counts a rating cut short by the time as the top
+        // of the scale, so as extreme: a level met is a rating made.
+        target_met: generated.target_met && rated.is_some(),
         seed: Some(seed),
         clues: generated.clues,
         puzzle: generated.cells,

@@ -117,6 +117,85 @@ fn new_games_are_unique_keep_their_size_and_repeat_by_seed() {
 }
 
 #[test]
+fn levels_name_what_each_size_meets_and_new_games_meet_them_in_time() {
+    let server = start();
+    let levels = request(server.addr(), "GET", "/api/levels", None, TIMEOUT).unwrap();
+    assert_eq!(levels.status, 200);
+    let all = ["easy", "medium", "hard", "expert", "extreme"];
+    assert_eq!(
+        levels.json().unwrap(),
+        json!({"sizes": [
+            {"size": 4, "levels": ["easy"]},
+            {"size": 9, "levels": all},
+            {"size": 16, "levels": all},
+        ]})
+    );
+    // Every level offered is met, by a game made on the request (the
+    // first of its level) and by one made ahead; an hour's worth of
+    // difficulty never holds the page: a game comes within the wait.
+    let wait = Config::default().game_wait;
+    for size in [4, 9, 16] {
+        let offered: Vec<&str> = if size == 4 {
+            vec!["easy"]
+        } else {
+            all.to_vec()
+        };
+        for difficulty in offered {
+            let body = json!({"size": size, "difficulty": difficulty});
+            let sent = std::time::Instant::now();
+            let (status, game) = post(&server, "/api/new", &body);
+            assert_eq!(status, 200, "{game}");
+            // (Under a test build on a busy machine a level may miss.)
+            assert!(sent.elapsed() < wait * 5, "{size} {difficulty}");
+            assert_eq!(count_solutions(&grid(&game["puzzle"]), 2), 1);
+            if game["target_met"] == true {
+                assert_eq!(game["grade"], difficulty, "{game}");
+            }
+        }
+    }
+    // 4×4 cannot be hard: the closest game, and says so.
+    let (status, game) = post(
+        &server,
+        "/api/new",
+        &json!({"size": 4, "difficulty": "hard", "seed": 1}),
+    );
+    assert_eq!(
+        (status, &game["target_met"], &game["grade"]),
+        (200, &json!(false), &json!("easy"))
+    );
+}
+
+/// With no time to make a game, the page still gets one at once: the
+/// closest made, `target_met` false, and its seed makes a game again.
+#[test]
+fn a_new_game_without_a_seed_comes_within_the_game_wait() {
+    let server = start_with(Config {
+        game_wait: std::time::Duration::ZERO,
+        ..Config::default()
+    });
+    for difficulty in ["hard", "expert", "extreme"] {
+        let body = json!({"size": 16, "difficulty": difficulty});
+        let sent = std::time::Instant::now();
+        let (status, game) = post(&server, "/api/new", &body);
+        assert_eq!(status, 200, "{game}");
+        assert!(sent.elapsed().as_secs() < 5, "{difficulty}");
+        assert_eq!(grid(&game["puzzle"]).len(), 256);
+        assert!(game["seed"].is_u64());
+        // Made again from its seed, with a seed's time: the same game
+        // when its first puzzle met the level, else one that meets it
+        // (every level of 16×16 is met in well under a second).
+        let seeded = json!({"size": 16, "difficulty": difficulty, "seed": game["seed"]});
+        let (status, again) = post(&server, "/api/new", &seeded);
+        assert_eq!(status, 200, "{again}");
+        if game["target_met"] == true {
+            assert_eq!(again, game);
+        } else {
+            assert_eq!(again["target_met"], true, "{again}");
+        }
+    }
+}
+
+#[test]
 fn solve_answers_the_one_solution_and_refuses_the_others() {
     let server = start();
     let puzzle = cells_of(CLASSIC);
