@@ -642,7 +642,7 @@ pub fn import(request: &ImportRequest, budget: impl Into<Budget>) -> Result<Game
 /// beside the reading `cover sudoku` gives it without `--symbols`: every
 /// set it is commonly written in, each given as `--symbols` would give
 /// it (so `0` is a digit where the set has one, else an empty cell).
-const IMPORT_SETS: [&str; 6] = [
+pub const IMPORT_SETS: [&str; 6] = [
     "ABCDEFGHIJKLMNOP",
     "123456789ABCDEFG",
     "0123456789ABCDEF",
@@ -726,6 +726,9 @@ pub fn read_import(request: &ImportRequest) -> Result<Readings, GameError> {
             first.line
         )));
     }
+    // The sets of one size read at most three different puzzles; the
+    // bound on the searches to come is kept whatever the text.
+    puzzles.truncate(3);
     Ok(Readings { puzzles })
 }
 
@@ -814,7 +817,7 @@ fn written_with(size: Size) -> String {
 /// [`import`] of the readings [`read_import`] made: the first with
 /// exactly one solution, a puzzle with empty cells before a full grid;
 /// when none has one, the first reading's reason. Each reading's search
-/// has `budget` (there are at most three: the sets of one size).
+/// has `budget` (there are at most three).
 pub fn import_readings(readings: Readings, budget: &Budget) -> Result<Game, GameError> {
     let mut puzzles = readings.puzzles;
     // A stable sort: full grids last, the order kept otherwise.
