@@ -18,7 +18,8 @@ use cover_models::sudoku::human::{
 };
 use cover_models::sudoku::logic::Geometry;
 use cover_models::sudoku::{
-    Engine, Layout, Level, Notation, Puzzle, Puzzles, Separator, Size, Solver, Symbols,
+    Engine, InputError, Layout, Level, Notation, ParseError, ParseErrorKind, Puzzle, Puzzles,
+    Separator, Size, Solver, Symbols,
 };
 use dlx_core::{Control, Limits, Outcome};
 use serde::{Deserialize, Serialize};
@@ -134,7 +135,8 @@ pub struct Game {
     pub grade: String,
     /// Its rating on Sudoku Explainer's scale, when logic rated it in time.
     pub rating: Option<f64>,
-    /// Whether the difficulty asked for was met (always true for imports).
+    /// Whether the difficulty asked for was met: logic rated the puzzle
+    /// in time, in its range (always true for imports).
     pub target_met: bool,
     /// The seed that made it (`new` only).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -279,34 +281,92 @@ thread_local! {
     static GENERATORS: RefCell<Vec<Option<Generator>>> = const { RefCell::new(Vec::new()) };
 }
 
-/// How the game asks the generator for a difficulty: a clue count to
-/// stop at (none: minimal) and how many puzzles to try before giving the
-/// closest. Minimal 16×16 puzzles are nearly all hard to rate and to
-/// solve, so 16×16 keeps clues for the easier difficulties; 4×4 puzzles
-/// rarely need more than singles, so a few tries show whether one can.
+/// How the game asks the generator for a level: a clue count to stop at
+/// (none: minimal) and how many puzzles to try before giving the closest
+/// (the time, [`NEW_GAME_TIME`] or less, bounds them too). Minimal 16×16
+/// puzzles are nearly all extreme, and dear to rate, and 140 clues are
+/// all easy: the levels between come from 112 to 115 clues, a level in 2
+/// to 20 tries, 0.1 to 0.5 s (`docs/measurements.md`, "play: levels").
+/// 4×4 puzzles never need more than singles, so a few tries show it.
 fn recipe(side: usize, difficulty: Difficulty) -> (Option<usize>, u32) {
     match (side, difficulty) {
         (16, Difficulty::Easy) => (Some(140), 4),
-        (16, Difficulty::Medium) => (Some(105), 12),
-        (16, Difficulty::Hard) => (Some(95), 12),
-        (16, _) => (None, 4),
+        (16, Difficulty::Medium) => (Some(115), 1000),
+        (16, _) => (Some(112), 1000),
         (4, _) => (None, 8),
         _ => (None, 5000),
     }
 }
 
-/// How long one new game may take to meet its difficulty before the
-/// closest puzzle made is taken (extreme 9×9 puzzles are about one random
-/// minimal puzzle in a few dozen).
+/// The levels a new game of each size can meet, as measured with the
+/// generator and the rater (`docs/measurements.md`, "play: levels"): no
+/// 4×4 puzzle of 20,000 needed more than a hidden single (SE 1.2); 9×9
+/// and 16×16 meet every level. A new game of another level is still
+/// made, the closest, with `target_met` false.
+pub const LEVELS: [(usize, &[Difficulty]); 3] = [
+    (4, &[Difficulty::Easy]),
+    (9, &Difficulty::ALL),
+    (16, &Difficulty::ALL),
+];
+
+/// What `levels` answers: per size a new game can have, the levels it
+/// can meet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Levels {
+    /// Sizes, smallest first.
+    pub sizes: Vec<SizeLevels>,
+}
+
+/// The levels of one size.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SizeLevels {
+    /// The side.
+    pub size: usize,
+    /// Its levels, easiest first (`easy` … `extreme`).
+    pub levels: Vec<String>,
+}
+
+/// The [`LEVELS`] a new game of each size can meet.
+pub fn levels() -> Levels {
+    Levels {
+        sizes: LEVELS
+            .iter()
+            .map(|&(size, levels)| SizeLevels {
+                size,
+                levels: levels.iter().map(ToString::to_string).collect(),
+            })
+            .collect(),
+    }
+}
+
+/// How long one new game may take to meet its level before the closest
+/// puzzle made is taken (extreme 9×9 puzzles are about one random
+/// minimal puzzle in a few dozen), when its request gives a seed or the
+/// game is made ahead. A request without a seed that finds no game made
+/// ahead takes `Config::game_wait`.
 pub const NEW_GAME_TIME: Duration = Duration::from_secs(3);
 
 /// How long rating an imported puzzle by logic, or finding a hint's step,
 /// may take.
 pub const RATE_TIME: Duration = Duration::from_secs(2);
 
-/// A new puzzle of `request.size` and difficulty, unique, made within
-/// [`NEW_GAME_TIME`] (then the closest made, `target_met` false).
+/// A new puzzle of `request.size` and level, unique, made within
+/// [`NEW_GAME_TIME`] (then the closest made, `target_met` false), from
+/// `request.seed` or else `fallback_seed`. A seed makes the same game
+/// whenever the level is met in time (puzzles are tried in the seed's
+/// order, and the first that meets it is the game).
 pub fn new_game(request: &NewRequest, fallback_seed: u64) -> Result<Game, GameError> {
+    new_game_within(request, fallback_seed, NEW_GAME_TIME)
+}
+
+/// [`new_game`] within `time`: the closest puzzle made by then (after
+/// the puzzle in progress, which cannot be stopped: for the sizes made,
+/// milliseconds, or the rating's `time`).
+pub fn new_game_within(
+    request: &NewRequest,
+    fallback_seed: u64,
+    time: Duration,
+) -> Result<Game, GameError> {
     let (size, difficulty) = request.kind()?;
     let seed = request.seed.unwrap_or(fallback_seed);
     let (clues, max_attempts) = recipe(size.side(), difficulty);
@@ -320,7 +380,7 @@ pub fn new_game(request: &NewRequest, fallback_seed: u64) -> Result<Game, GameEr
         let request = Request {
             clues,
             rating: Some(difficulty.range()),
-            deadline: Some(Instant::now() + NEW_GAME_TIME),
+            deadline: Some(Instant::now() + time),
             max_attempts,
             rate: false,
             ..Request::new(size)
@@ -337,7 +397,9 @@ pub fn new_game(request: &NewRequest, fallback_seed: u64) -> Result<Game, GameEr
             .map_or(difficulty, |l| Difficulty::of(l.rating))
             .to_string(),
         rating: rated.map(|l| l.rating.value()),
-        target_met: generated.target_met,
+        // The generator counts a rating cut short by the time as the top
+        // of the scale, so as extreme: a level met is a rating made.
+        target_met: generated.target_met && rated.is_some(),
         seed: Some(seed),
         clues: generated.clues,
         puzzle: generated.cells,
@@ -569,46 +631,216 @@ pub fn solve(request: &SolveRequest, budget: impl Into<Budget>) -> Result<Soluti
     })
 }
 
-/// The first puzzle of `text`, read as `cover sudoku` reads a file,
-/// playable: a [`PLAYABLE`] size with exactly one solution.
+/// The first puzzle of `text`, read as `cover sudoku` reads a file (in
+/// any of the symbol sets it knows, see [`read_import`]), playable: a
+/// [`PLAYABLE`] size with exactly one solution.
 pub fn import(request: &ImportRequest, budget: impl Into<Budget>) -> Result<Game, GameError> {
-    import_puzzle(read_import(request)?, &budget.into())
+    import_readings(read_import(request)?, &budget.into())
+}
+
+/// The symbol sets an imported 16×16 or 25×25 puzzle is also tried in,
+/// beside the reading `cover sudoku` gives it without `--symbols`: every
+/// set it is commonly written in, each given as `--symbols` would give
+/// it (so `0` is a digit where the set has one, else an empty cell).
+pub const IMPORT_SETS: [&str; 6] = [
+    "ABCDEFGHIJKLMNOP",
+    "123456789ABCDEFG",
+    "0123456789ABCDEF",
+    "ABCDEFGHIJKLMNOPQRSTUVWXY",
+    "123456789ABCDEFGHIJKLMNOP",
+    "0123456789ABCDEFGHIJKLMNO",
+];
+
+/// The ways an import's text reads as a puzzle, most likely first: one
+/// size, and no two the same puzzle with its digits renamed (those are
+/// one puzzle to play). What [`read_import`] reads and
+/// [`import_readings`] searches.
+#[derive(Debug, Clone)]
+pub struct Readings {
+    puzzles: Vec<Puzzle>,
+}
+
+impl Readings {
+    /// The size of the puzzle read.
+    pub fn size(&self) -> Size {
+        self.puzzles[0].size
+    }
 }
 
 /// The first puzzle of an import's text, read but not yet searched (a
 /// cheap step: the server reads it first to know the grid's size).
-pub fn read_import(request: &ImportRequest) -> Result<Puzzle, GameError> {
-    let mut puzzles = Puzzles::new(Cursor::new(request.text.as_bytes()), None);
-    let puzzle = match puzzles.next() {
-        None => {
-            return Err(GameError::Unplayable(
-                "no puzzle in the text (paste 81 cells on a line, or a 9×9 grid)".into(),
-            ))
+///
+/// The text is read as `cover sudoku` reads it; then, since the page has
+/// no `--symbols` to give, in each set of [`IMPORT_SETS`] as if given
+/// (a 16×16 puzzle in 1–9A–G whose empty cells are `0`s, a 25×25 puzzle
+/// in 0–9A–O), and, when it has lower-case letters, in capitals. Every
+/// reading that differs from those before it is kept for
+/// [`import_readings`], which plays the first that has exactly one
+/// solution. When none reads, the error is the plain reading's, in
+/// words for a player: the line, and what is wrong there.
+pub fn read_import(request: &ImportRequest) -> Result<Readings, GameError> {
+    let mut texts = vec![request.text.as_str()];
+    let capitals;
+    if request.text.bytes().any(|b| b.is_ascii_lowercase()) {
+        capitals = request.text.to_ascii_uppercase();
+        texts.push(&capitals);
+    }
+    let mut first_error = None;
+    let mut puzzles: Vec<Puzzle> = Vec::new();
+    for text in texts {
+        let sets = IMPORT_SETS
+            .iter()
+            .map(|set| Some(Symbols::new(set).expect("the import sets are valid")));
+        for symbols in std::iter::once(None).chain(sets) {
+            let given = symbols.is_some();
+            let mut reader = Puzzles::new(Cursor::new(text.as_bytes()), symbols);
+            match reader.next() {
+                Some(Ok(puzzle)) => {
+                    let renamed = canonical(&puzzle.cells);
+                    let known = puzzles
+                        .iter()
+                        .any(|p| p.size != puzzle.size || canonical(&p.cells) == renamed);
+                    if !known {
+                        puzzles.push(puzzle);
+                    }
+                }
+                // Only the plain reading's error is worth telling: a set
+                // given for another size reads nothing of this text.
+                Some(Err(error)) if !given => first_error = first_error.or(Some(error)),
+                _ => {}
+            }
         }
-        Some(Err(error)) => return Err(GameError::Unplayable(error.to_string())),
-        Some(Ok(puzzle)) => puzzle,
+    }
+    let Some(first) = puzzles.first() else {
+        return Err(GameError::Unplayable(match first_error {
+            Some(InputError::Parse(error)) => unreadable(&error),
+            Some(InputError::Io(_)) | None => {
+                "no puzzle in the text (paste 81 cells on a line, or a 9×9 grid)".into()
+            }
+        }));
     };
-    let side = puzzle.size.side();
+    let side = first.size.side();
     if !PLAYABLE.contains(&side) {
         return Err(GameError::Unplayable(format!(
             "line {}: a {side}×{side} puzzle is too large to play here (up to 25×25)",
-            puzzle.line
+            first.line
         )));
     }
-    Ok(puzzle)
+    // The sets of one size read at most three different puzzles; the
+    // bound on the searches to come is kept whatever the text.
+    puzzles.truncate(3);
+    Ok(Readings { puzzles })
 }
 
-/// [`import`] of a puzzle [`read_import`] read.
-pub fn import_puzzle(puzzle: Puzzle, budget: &Budget) -> Result<Game, GameError> {
-    let side = puzzle.size.side();
-    let solution =
-        unique_solution(puzzle.size, &puzzle.cells, budget).map_err(|error| match error {
-            GameError::Unplayable(what) => {
-                GameError::Unplayable(format!("line {}: {what}", puzzle.line))
+/// `cells` with its digits renamed in the order they first appear, so
+/// that two puzzles that differ only in their digits' names are equal.
+fn canonical(cells: &[u8]) -> Vec<u8> {
+    let mut names = [0u8; 256];
+    let mut next = 0;
+    cells
+        .iter()
+        .map(|&d| {
+            if d == 0 {
+                return 0;
             }
-            other => other,
-        })?;
-    debug_assert_eq!(solution.len(), puzzle.cells.len());
+            let name = &mut names[usize::from(d)];
+            if *name == 0 {
+                next += 1;
+                *name = next;
+            }
+            *name
+        })
+        .collect()
+}
+
+/// What is wrong with a puzzle that does not read, for a player: its line
+/// and the problem, without the command line's words (`cover sudoku`'s
+/// messages name its flags).
+fn unreadable(error: &ParseError) -> String {
+    let line = error.line;
+    let what = match &error.kind {
+        ParseErrorKind::Line(fault) => fault.to_string(),
+        ParseErrorKind::NotASize { cells } => format!(
+            "{cells} cells is not a sudoku: a puzzle has 16 cells (4×4), 81 (9×9), 256 (16×16) \
+             or 625 (25×25), on one line or a row per line"
+        ),
+        ParseErrorKind::RowLength {
+            row,
+            expected,
+            found,
+        } => {
+            format!("row {row} of the grid has {found} cells, but the rows before have {expected}")
+        }
+        ParseErrorKind::ShortGrid { expected, found } => {
+            format!("the grid ends after {found} rows; a {expected}×{expected} grid has {expected}")
+        }
+        ParseErrorKind::UnknownSymbol {
+            symbol, cell, size, ..
+        } => format!(
+            "unknown symbol {symbol:?} in cell {cell}: {}",
+            written_with(*size)
+        ),
+        ParseErrorKind::NumberTooLarge { value, cell, side } => format!(
+            "number {value} in cell {cell} is larger than {side}, the largest digit of a \
+             {side}×{side} puzzle"
+        ),
+        ParseErrorKind::ZeroTwoWays { size, .. } => format!(
+            "the {size} puzzle reads two ways, with 0 a digit or 0 an empty cell: mark its \
+             empty cells with . to say which"
+        ),
+        ParseErrorKind::NoSymbols { size } => {
+            format!("a {size} puzzle is too large to play here (up to 25×25)")
+        }
+        ParseErrorKind::WrongCellCount { found, .. } => {
+            format!("{found} cells is not a sudoku size")
+        }
+        _ => "the puzzle cannot be read".into(),
+    };
+    format!("line {line}: {what}")
+}
+
+/// How puzzles of `size` are written, for a player.
+fn written_with(size: Size) -> String {
+    match size.side() {
+        4 => "a 4×4 puzzle is written with 1–4, and . or 0 for empty cells".into(),
+        9 => "a 9×9 puzzle is written with 1–9, and . or 0 for empty cells".into(),
+        16 => "a 16×16 puzzle is written with A–P, 1–9 and A–G, or 0–9 and A–F, with . for \
+               empty cells (or numbers 1 to 16 separated by spaces, 0 for empty)"
+            .into(),
+        25 => "a 25×25 puzzle is written with A–Y, 1–9 and A–P, or 0–9 and A–O, with . for \
+               empty cells (or numbers 1 to 25 separated by spaces, 0 for empty)"
+            .into(),
+        side => format!("a {side}×{side} puzzle is too large to play here (up to 25×25)"),
+    }
+}
+
+/// [`import`] of the readings [`read_import`] made: the first with
+/// exactly one solution, a puzzle with empty cells before a full grid;
+/// when none has one, the first reading's reason. Each reading's search
+/// has `budget` (there are at most three).
+pub fn import_readings(readings: Readings, budget: &Budget) -> Result<Game, GameError> {
+    let mut puzzles = readings.puzzles;
+    // A stable sort: full grids last, the order kept otherwise.
+    puzzles.sort_by_key(|p| p.cells.iter().all(|&d| d != 0));
+    let mut first_error = None;
+    for puzzle in puzzles {
+        match unique_solution(puzzle.size, &puzzle.cells, budget) {
+            Ok(_) => return Ok(imported(puzzle)),
+            Err(GameError::Cancelled) => return Err(GameError::Cancelled),
+            Err(GameError::Unplayable(what)) => {
+                let error = GameError::Unplayable(format!("line {}: {what}", puzzle.line));
+                first_error = first_error.or(Some(error));
+            }
+            Err(other) => first_error = first_error.or(Some(other)),
+        }
+    }
+    Err(first_error.expect("a reading was made"))
+}
+
+/// The game of an imported puzzle that has one solution: its symbols, and
+/// its rating by logic within [`RATE_TIME`].
+fn imported(puzzle: Puzzle) -> Game {
+    let side = puzzle.size.side();
     let symbols = match &puzzle.notation {
         Notation::Compact(symbols) | Notation::Spaced(symbols, _) => symbols.as_string(),
         Notation::Numbers(_) => display_symbols(puzzle.size),
@@ -626,7 +858,7 @@ pub fn import_puzzle(puzzle: Puzzle, budget: &Budget) -> Result<Game, GameError>
     let grade = rating
         .map_or(Difficulty::Extreme, Difficulty::of)
         .to_string();
-    Ok(Game {
+    Game {
         size: side,
         box_side: puzzle.size.box_side(),
         symbols,
@@ -636,7 +868,7 @@ pub fn import_puzzle(puzzle: Puzzle, budget: &Budget) -> Result<Game, GameError>
         rating: rating.map(|r| r.value()),
         target_met: true,
         seed: None,
-    })
+    }
 }
 
 /// Symbols to show a puzzle written in numbers with: the size's default.

@@ -17,7 +17,7 @@
 //! Inside: `server` accepts and bounds connections, `routes` checks and
 //! answers requests, `lanes` runs puzzle work on threads of its own (a
 //! light lane for 4×4 and 9×9, a heavy one for 16×16 and 25×25, each with
-//! a bounded queue), `pool` makes new 16×16 games ahead.
+//! a bounded queue), `pool` makes new 9×9 and 16×16 games ahead.
 //!
 //! ## API
 //! Every endpoint is `POST /api/<name>` with a JSON body
@@ -30,6 +30,9 @@
 //! | `/api/hint`   | `{puzzle, cells, symbols?}`    | [`game::Hint`]                |
 //! | `/api/solve`  | `{puzzle}`                     | [`game::Solution`]            |
 //! | `/api/import` | `{text}`                       | [`game::Game`]                |
+//!
+//! and `GET /api/levels` answers the levels a new game of each size can
+//! meet ([`game::Levels`]), so the page offers only those.
 //!
 //! Errors are `{"error": "..."}` with
 //! - 400: bad JSON or a bad grid, or no `Host` header;
@@ -51,14 +54,16 @@
 //!   several);
 //! - 503 with `Retry-After` (seconds): the server is busy, so retrying
 //!   helps: the request's queue was full, it waited past
-//!   [`Config::deadline`] for a worker (or [`Config::game_wait`] for a
-//!   new 16×16 game), or the server had no room for another connection;
+//!   [`Config::deadline`] for a worker, or the server had no room for
+//!   another connection;
 //! - 503 without `Retry-After`: a search past [`Config::search_nodes`]
 //!   nodes (retrying gives the same answer).
 //!
-//! A new game with a seed is made from that seed alone; without one, a
-//! 16×16 game comes from the games made ahead (see `pool`), and says
-//! the seed that makes it again.
+//! A new game with a seed is made from that seed alone, within
+//! [`game::NEW_GAME_TIME`]; without one, a 9×9 or 16×16 game comes from
+//! the games made ahead (see `pool`) when one is ready, else it is made
+//! within [`Config::game_wait`] (then the closest made, `target_met`
+//! false); either way it says the seed that makes it again.
 #![forbid(unsafe_code)]
 
 pub mod client;
@@ -98,10 +103,11 @@ pub struct Config {
     /// How long a request may wait for a thread before it is answered
     /// 503.
     pub deadline: Duration,
-    /// How long a request for a 16×16 game without a seed may wait for
-    /// one to be made ahead before it is answered 503. Longer than
-    /// `deadline`: the wait holds no thread, only the connection (and at
-    /// most 16 wait), and a hard game takes seconds to make.
+    /// How long a new game without a seed (what the page asks for) may
+    /// take to make when none of its size and level was made ahead:
+    /// then the puzzle closest to its level made by then is answered,
+    /// `target_met` false. (Up to [`game::NEW_GAME_TIME`], which a seed
+    /// has, so that its seed makes the same game again.)
     pub game_wait: Duration,
     /// The most connections open at once (see `server`: at the cap a new
     /// one closes the oldest idle one).
@@ -127,7 +133,9 @@ impl Default for Config {
             // Heavy work takes up to seconds: a few each.
             heavy_queue: 4 * cores,
             deadline: Duration::from_secs(5),
-            game_wait: Duration::from_secs(30),
+            // Any level of 9×9 and 16×16 is met in well under a second
+            // (docs/measurements.md, "play").
+            game_wait: Duration::from_secs(1),
             // Well under the usual 1,024 file descriptors; a browser
             // opens six per server.
             max_connections: 256,

@@ -2,8 +2,8 @@
 //! the routes (the page and the API), the checks every request passes
 //! before any work (its `Host` and `Origin` name this server; an API body
 //! is JSON, at most [`MAX_BODY`] bytes, arriving within the body
-//! timeout), the lane each request's work goes to, and the status of
-//! every error. Connections are [`crate::server`]'s, the work
+//! timeout), the lane each request's work goes to (or the pool a new
+//! game is taken from), and the status of every error. Connections are [`crate::server`]'s, the work
 //! [`crate::game`]'s.
 
 use std::net::{IpAddr, SocketAddr};
@@ -61,14 +61,15 @@ pub(crate) struct Shared {
     light: Lane,
     /// 16×16 and 25×25 work.
     heavy: Lane,
-    /// New 16×16 games without a seed.
-    pool: Pool,
+    /// New games without a seed made ahead, one pool per size of
+    /// [`pool::SIDES`], in that order.
+    pools: Vec<Pool>,
     /// Makes the seeds of new games differ within one clock tick.
     seeds: AtomicU64,
 }
 
 impl Shared {
-    /// Starts the lanes' threads and the pool's maker for a server
+    /// Starts the lanes' threads and the pools' makers for a server
     /// listening on `addr`.
     pub(crate) fn start(config: Config, addr: SocketAddr) -> std::io::Result<Shared> {
         Ok(Shared {
@@ -86,7 +87,10 @@ impl Shared {
                 config.heavy_queue,
                 config.deadline,
             )?,
-            pool: Pool::new(config.game_wait)?,
+            pools: pool::SIDES
+                .into_iter()
+                .map(Pool::new)
+                .collect::<std::io::Result<_>>()?,
             seeds: AtomicU64::new(0),
         })
     }
@@ -99,6 +103,12 @@ impl Shared {
         } else {
             (&self.heavy, RETRY_HEAVY)
         }
+    }
+
+    /// The pool of new `side`×`side` games, if that size is made ahead.
+    fn pool(&self, side: usize) -> Option<&Pool> {
+        let at = pool::SIDES.iter().position(|&s| s == side)?;
+        self.pools.get(at)
     }
 
     /// The budget of one request's work, for the lane to fill in with
@@ -121,6 +131,7 @@ pub(crate) fn app(shared: Arc<Shared>) -> Router {
     }
     routes
         .route("/api/new", post(new_game))
+        .route("/api/levels", get(|| async { Json(game::levels()) }))
         .route(
             "/api/check",
             searching(|r: &PlayRequest| r.puzzle.len(), game::check),
@@ -259,8 +270,8 @@ impl IntoResponse for GameError {
     }
 }
 
-/// The answer to a request whose work went to a lane or the pool, which
-/// may have had it wait up to `wait`: refusals are 503 with
+/// The answer to a request whose work went to a lane, which may have had
+/// it wait up to `wait`: refusals are 503 with
 /// `Retry-After` (seconds).
 fn respond<T: Serialize>(
     outcome: Result<Result<T, GameError>, Refusal>,
@@ -364,13 +375,25 @@ async fn new_game(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: B
         Ok(kind) => kind,
         Err(game_error) => return game_error.into_response(),
     };
-    if request.seed.is_none() && size.side() == pool::SIDE {
-        let taken = shared.pool.take(difficulty).await.map(Ok);
-        return respond(taken, RETRY_HEAVY, shared.config.game_wait);
-    }
+    // A game made ahead, at once; else one made now, within the game
+    // wait when the page sent no seed (then the closest made in time).
+    let time = match request.seed {
+        Some(_) => game::NEW_GAME_TIME,
+        None => {
+            let ready = shared
+                .pool(size.side())
+                .and_then(|pool| pool.take(difficulty));
+            if let Some(game) = ready {
+                return Json(game).into_response();
+            }
+            shared.config.game_wait
+        }
+    };
     let seed = pool::fresh_seed(&shared.seeds);
     let (lane, retry_after) = shared.lane(size.cells());
-    let made = lane.run(move |_| game::new_game(&request, seed)).await;
+    let made = lane
+        .run(move |_| game::new_game_within(&request, seed, time))
+        .await;
     respond(made, retry_after, shared.config.deadline)
 }
 
@@ -423,14 +446,14 @@ async fn import(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bod
         Ok(request) => request,
         Err(response) => return response,
     };
-    let puzzle = match game::read_import(&request) {
-        Ok(puzzle) => puzzle,
+    let readings = match game::read_import(&request) {
+        Ok(readings) => readings,
         Err(game_error) => return game_error.into_response(),
     };
-    let (lane, retry_after) = shared.lane(puzzle.size.cells());
+    let (lane, retry_after) = shared.lane(readings.size().cells());
     let budget = shared.budget();
     let imported = lane
-        .run(move |cancel| game::import_puzzle(puzzle, &budget(cancel)))
+        .run(move |cancel| game::import_readings(readings, &budget(cancel)))
         .await;
     respond(imported, retry_after, shared.config.deadline)
 }

@@ -8,6 +8,7 @@ use std::thread;
 
 use common::*;
 use cover_models::sudoku::human::{Difficulty, Rating};
+use cover_models::sudoku::Puzzles;
 use cover_play::client::request;
 use cover_play::Config;
 use serde_json::{json, Value};
@@ -112,6 +113,85 @@ fn new_games_are_unique_keep_their_size_and_repeat_by_seed() {
             (game["grade"].as_str(), game["target_met"].as_bool()),
             (Some("easy"), Some(true))
         );
+    }
+}
+
+#[test]
+fn levels_name_what_each_size_meets_and_new_games_meet_them_in_time() {
+    let server = start();
+    let levels = request(server.addr(), "GET", "/api/levels", None, TIMEOUT).unwrap();
+    assert_eq!(levels.status, 200);
+    let all = ["easy", "medium", "hard", "expert", "extreme"];
+    assert_eq!(
+        levels.json().unwrap(),
+        json!({"sizes": [
+            {"size": 4, "levels": ["easy"]},
+            {"size": 9, "levels": all},
+            {"size": 16, "levels": all},
+        ]})
+    );
+    // Every level offered is met, by a game made on the request (the
+    // first of its level) and by one made ahead; an hour's worth of
+    // difficulty never holds the page: a game comes within the wait.
+    let wait = Config::default().game_wait;
+    for size in [4, 9, 16] {
+        let offered: Vec<&str> = if size == 4 {
+            vec!["easy"]
+        } else {
+            all.to_vec()
+        };
+        for difficulty in offered {
+            let body = json!({"size": size, "difficulty": difficulty});
+            let sent = std::time::Instant::now();
+            let (status, game) = post(&server, "/api/new", &body);
+            assert_eq!(status, 200, "{game}");
+            // (Under a test build on a busy machine a level may miss.)
+            assert!(sent.elapsed() < wait * 5, "{size} {difficulty}");
+            assert_eq!(count_solutions(&grid(&game["puzzle"]), 2), 1);
+            if game["target_met"] == true {
+                assert_eq!(game["grade"], difficulty, "{game}");
+            }
+        }
+    }
+    // 4×4 cannot be hard: the closest game, and says so.
+    let (status, game) = post(
+        &server,
+        "/api/new",
+        &json!({"size": 4, "difficulty": "hard", "seed": 1}),
+    );
+    assert_eq!(
+        (status, &game["target_met"], &game["grade"]),
+        (200, &json!(false), &json!("easy"))
+    );
+}
+
+/// With no time to make a game, the page still gets one at once: the
+/// closest made, `target_met` false, and its seed makes a game again.
+#[test]
+fn a_new_game_without_a_seed_comes_within_the_game_wait() {
+    let server = start_with(Config {
+        game_wait: std::time::Duration::ZERO,
+        ..Config::default()
+    });
+    for difficulty in ["hard", "expert", "extreme"] {
+        let body = json!({"size": 16, "difficulty": difficulty});
+        let sent = std::time::Instant::now();
+        let (status, game) = post(&server, "/api/new", &body);
+        assert_eq!(status, 200, "{game}");
+        assert!(sent.elapsed().as_secs() < 5, "{difficulty}");
+        assert_eq!(grid(&game["puzzle"]).len(), 256);
+        assert!(game["seed"].is_u64());
+        // Made again from its seed, with a seed's time: the same game
+        // when its first puzzle met the level, else one that meets it
+        // (every level of 16×16 is met in well under a second).
+        let seeded = json!({"size": 16, "difficulty": difficulty, "seed": game["seed"]});
+        let (status, again) = post(&server, "/api/new", &seeded);
+        assert_eq!(status, 200, "{again}");
+        if game["target_met"] == true {
+            assert_eq!(again, game);
+        } else {
+            assert_eq!(again["target_met"], true, "{again}");
+        }
     }
 }
 
@@ -384,6 +464,211 @@ fn import_reads_every_layout_and_refuses_what_cannot_be_played() {
             error.contains(why),
             "{text:?}: {error:?} should say {why:?}"
         );
+    }
+}
+
+/// `cells` written one character a cell, digit `d` as `symbols[d-1]`
+/// and empty cells as `empty`: a line, or rows of `side` cells split by
+/// `between` (a grid).
+fn written(cells: &[u8], symbols: &str, empty: char, grid: Option<&str>) -> String {
+    let symbols: Vec<char> = symbols.chars().collect();
+    let side = side_of(cells.len());
+    let mut text = String::new();
+    for (i, &d) in cells.iter().enumerate() {
+        text.push(if d == 0 {
+            empty
+        } else {
+            symbols[d as usize - 1]
+        });
+        if let Some(between) = grid {
+            text.push_str(if i % side == side - 1 { "\n" } else { between });
+        }
+    }
+    text
+}
+
+/// `cells` as numbers split by spaces, 0 for empty: a line, or a grid.
+fn numbers(cells: &[u8], grid: bool) -> String {
+    let side = side_of(cells.len());
+    let mut text = String::new();
+    for (i, d) in cells.iter().enumerate() {
+        text.push_str(&d.to_string());
+        text.push_str(if grid && i % side == side - 1 {
+            "\n"
+        } else {
+            " "
+        });
+    }
+    text
+}
+
+/// Imports `text`, which must read as `cells`, shown in `symbols`.
+fn imports_as(server: &cover_play::Background, text: &str, cells: &[u8], symbols: &str) {
+    let (status, game) = post(server, "/api/import", &json!({ "text": text }));
+    assert_eq!(status, 200, "{text:?}: {game}");
+    assert_eq!(grid(&game["puzzle"]), cells, "{text:?}");
+    assert_eq!(game["symbols"], symbols, "{text:?}");
+    let side = side_of(cells.len());
+    assert_eq!(game["size"], side);
+    assert_eq!(game["box"].as_u64().unwrap().pow(2), side as u64);
+}
+
+#[test]
+fn import_reads_every_notation_of_every_size() {
+    let server = start();
+    // 4×4, a line with `.` and a grid with `0`.
+    let four = cells_of("..2..3....4....1");
+    assert_eq!(count_solutions(&four, 2), 1);
+    imports_as(&server, &written(&four, "1234", '.', None), &four, "1234");
+    imports_as(
+        &server,
+        &written(&four, "1234", '0', Some("")),
+        &four,
+        "1234",
+    );
+    imports_as(&server, &numbers(&four, true), &four, "1234");
+
+    // 9×9 with `.` and with `0`, on a line and as a grid.
+    let nine = cells_of(CLASSIC);
+    for empty in ['.', '0'] {
+        for grid in [None, Some(""), Some(" ")] {
+            let text = written(&nine, "123456789", empty, grid);
+            imports_as(&server, &text, &nine, "123456789");
+        }
+    }
+
+    // 16×16 in each of its sets, and in numbers.
+    let (_, game) = post(
+        &server,
+        "/api/new",
+        &json!({"size": 16, "difficulty": "easy", "seed": 2}),
+    );
+    let sixteen = grid(&game["puzzle"]);
+    let cases16 = [
+        ("ABCDEFGHIJKLMNOP", '.', None),
+        ("ABCDEFGHIJKLMNOP", '0', Some(" ")),
+        ("123456789ABCDEFG", '.', None),
+        ("123456789ABCDEFG", '0', None),
+        ("123456789ABCDEFG", '0', Some(" ")),
+        ("0123456789ABCDEF", '.', None),
+        ("0123456789ABCDEF", '.', Some(" ")),
+        ("0123456789ABCDEF", '-', Some("")),
+    ];
+    for (symbols, empty, grid) in cases16 {
+        imports_as(
+            &server,
+            &written(&sixteen, symbols, empty, grid),
+            &sixteen,
+            symbols,
+        );
+    }
+    // In lower case, shown in capitals.
+    let lower = written(&sixteen, "0123456789abcdef", '.', None);
+    imports_as(&server, &lower, &sixteen, "0123456789ABCDEF");
+    for grid in [false, true] {
+        imports_as(
+            &server,
+            &numbers(&sixteen, grid),
+            &sixteen,
+            "ABCDEFGHIJKLMNOP",
+        );
+    }
+    // 1–9A–G with `0` for empty cells and no G among the givens: `cover
+    // sudoku` cannot tell whether `0` is a digit (0–9A–F) or an empty
+    // cell, and asks for --symbols; read as 0–9A–F it has no empty cell
+    // and repeats digits, so the import takes the other reading.
+    // (Without its 16s the puzzle has two solutions: givens of the
+    // solution's other digits go in, in cell order, until it has one.)
+    let (_, solved) = post(&server, "/api/solve", &json!({ "puzzle": sixteen }));
+    let solution = grid(&solved["solution"]);
+    let mut no_g: Vec<u8> = sixteen
+        .iter()
+        .map(|&d| if d == 16 { 0 } else { d })
+        .collect();
+    let mut added = (0..256).filter(|&c| sixteen[c] == 0 && solution[c] != 16);
+    while count_solutions(&no_g, 2) > 1 {
+        let cell = added.next().expect("the solution's givens make it unique");
+        no_g[cell] = solution[cell];
+    }
+    let text = written(&no_g, "123456789ABCDEFG", '0', None);
+    let plain = Puzzles::new(text.as_bytes(), None).next().unwrap();
+    assert!(plain.unwrap_err().to_string().contains("--symbols"));
+    imports_as(&server, &text, &no_g, "123456789ABCDEFG");
+
+    // 25×25 in its three sets and in numbers.
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/sudoku/line_25x25.txt"
+    );
+    let line = std::fs::read_to_string(path).unwrap();
+    let line = line.lines().next().unwrap();
+    let letters = "ABCDEFGHIJKLMNOPQRSTUVWXY";
+    let twenty_five: Vec<u8> = line
+        .chars()
+        .map(|c| letters.find(c).map_or(0, |d| d as u8 + 1))
+        .collect();
+    assert_eq!(twenty_five.len(), 625);
+    for (symbols, empty, grid) in [
+        (letters, '.', None),
+        ("123456789ABCDEFGHIJKLMNOP", '.', None),
+        ("123456789ABCDEFGHIJKLMNOP", '0', Some(" ")),
+        ("0123456789ABCDEFGHIJKLMNO", '.', None),
+        ("0123456789ABCDEFGHIJKLMNO", '.', Some("")),
+    ] {
+        let text = written(&twenty_five, symbols, empty, grid);
+        imports_as(&server, &text, &twenty_five, symbols);
+    }
+    for grid in [false, true] {
+        imports_as(&server, &numbers(&twenty_five, grid), &twenty_five, letters);
+    }
+}
+
+#[test]
+fn import_errors_say_what_is_wrong_in_a_players_words() {
+    let server = start();
+    let row = "5 3 . . 7 . . . .\n";
+    let refused = [
+        ("53..7....6..19", "line 1: 14 cells is not a sudoku"),
+        (
+            &format!("# a comment\n{}x", &CLASSIC[..80]),
+            "line 2: unknown symbol \"x\" in cell 81: a 9×9 puzzle is written with 1–9",
+        ),
+        (
+            &format!("{}Z", &".".repeat(255)),
+            "line 1: unknown symbol \"Z\" in cell 256: a 16×16 puzzle is written with A–P",
+        ),
+        (
+            &format!("{row}{row}5 3 . . 7 . .\n"),
+            "line 3: row 3 of the grid has 7 cells, but the rows before have 9",
+        ),
+        (
+            &format!("{row}{row}\n"),
+            "line 1: the grid ends after 2 rows; a 9×9 grid has 9",
+        ),
+        (
+            &format!("17 {}", "0 ".repeat(255)),
+            "line 1: number 17 in cell 1 is larger than 16",
+        ),
+        (
+            &".".repeat(81),
+            "line 1: the puzzle has more than one solution",
+        ),
+        (
+            &format!("55{}", &CLASSIC[2..]),
+            "line 1: the givens repeat a digit",
+        ),
+        (&".".repeat(1296), "line 1: a 36×36 puzzle is too large"),
+        ("# only a comment\n", "no puzzle in the text"),
+    ];
+    for (text, why) in refused {
+        let (status, answer) = post(&server, "/api/import", &json!({ "text": text }));
+        assert_eq!(status, 422, "{text:?}: {answer}");
+        let error = answer["error"].as_str().unwrap();
+        assert!(
+            error.starts_with(why),
+            "{text:?}: {error:?} should start {why:?}"
+        );
+        assert!(!error.contains("--"), "{error:?} names a flag");
     }
 }
 

@@ -108,7 +108,7 @@ fn only_this_servers_names_and_pages_are_answered() {
         }
     }
     // The page and unknown paths are refused to a foreign name too.
-    for path in ["/", "/app.js", "/api/nothing"] {
+    for path in ["/", "/app.js", "/api/levels", "/api/nothing"] {
         let message =
             format!("GET {path} HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n");
         let answer = exchange(addr, message.as_bytes(), TIMEOUT).unwrap();

@@ -73,7 +73,7 @@ pub const WORKLOADS: &[Command] = &[
     },
     Command {
         name: "play",
-        usage: "[--requests N] [--concurrency C]",
+        usage: "[--new-games N] [--requests N] [--concurrency C]",
         summary: "a bounded load on `cover play`'s server over loopback",
         run: play::run,
     },
