@@ -753,9 +753,11 @@ fn bad_requests_get_a_4xx_with_a_json_message() {
 fn the_page_is_served_from_the_binary() {
     let server = start();
     for (path, kind, mark) in [
-        ("/", "text/html", "<title>cover play</title>"),
+        ("/", "text/html", "<title>cover play: sudoku</title>"),
         ("/app.js", "text/javascript", "api(\"new\""),
         ("/style.css", "text/css", ".cell"),
+        ("/model.js", "text/javascript", "class Game"),
+        ("/favicon.svg", "image/svg+xml", "<svg"),
     ] {
         let answer = request(server.addr(), "GET", path, None, TIMEOUT).unwrap();
         assert_eq!(answer.status, 200, "{path}");
