@@ -243,7 +243,7 @@ pub struct Request {
     /// Remove clues in pairs swapped by a 180° rotation.
     pub symmetric: bool,
     /// Make puzzles until one's rating on Sudoku Explainer's scale (by
-    /// [`human::rate`](crate::sudoku::human::rate)) is in this range.
+    /// [`human::rate`]) is in this range.
     pub rating: Option<RatingRange>,
     /// Stop making attempts once this instant has passed (the closest
     /// puzzle made so far is returned, `target_met` false).
