@@ -22,6 +22,7 @@ pub mod queens;
 pub mod radar;
 pub mod sudoku;
 pub mod target;
+pub mod variant;
 
 /// `text` quoted for a message, cut short when long.
 pub fn snippet(text: &str) -> String {
