@@ -69,6 +69,7 @@
 
 pub mod band;
 mod bit_search;
+pub mod fpuzzles;
 pub mod human;
 pub mod logic;
 mod model;
