@@ -756,8 +756,8 @@ impl VariantSolver {
                 }
             }
         }
-        for cell in 0..cells {
-            if in_group[cell] {
+        for (cell, &grouped) in in_group.iter().enumerate() {
+            if grouped {
                 continue;
             }
             for digit in 1..=side as u8 {
@@ -1027,8 +1027,8 @@ fn groups(rules: &Rules) -> Vec<Group> {
     }
     let mut index: Vec<Option<usize>> = vec![None; cells];
     let mut groups: Vec<Group> = Vec::new();
-    for cell in 0..cells {
-        if tied[cell] {
+    for (cell, &is_tied) in tied.iter().enumerate() {
+        if is_tied {
             let root = find(&mut parent, cell);
             let g = *index[root].get_or_insert_with(|| {
                 groups.push(Group {

@@ -558,10 +558,12 @@ fn nine_by_nine_jigsaw_x_killer_timing() {
         }
         let mut cells = vec![cell];
         for next in [cell + 1, cell + 9] {
-            if next < 81 && !used[next] && (next != cell + 1 || cell % 9 != 8) {
-                if cells.iter().all(|&c| solution[c] != solution[next]) {
-                    cells.push(next);
-                }
+            if next < 81
+                && !used[next]
+                && (next != cell + 1 || cell % 9 != 8)
+                && cells.iter().all(|&c| solution[c] != solution[next])
+            {
+                cells.push(next);
             }
         }
         for &c in &cells {
