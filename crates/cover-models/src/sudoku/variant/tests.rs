@@ -238,6 +238,11 @@ fn rectangular_boxes_and_jigsaw() {
     assert_eq!(jig.regions().len(), 18);
     let grid = solve_first(&jig, &[0; 36]).unwrap().unwrap();
     assert_eq!(jig.check(&grid), Ok(()));
+    for side in [8, 10] {
+        let rules = Rules::classic(side);
+        let grid = solve_first(&rules, &vec![0; side * side]).unwrap().unwrap();
+        assert_eq!(rules.check(&grid), Ok(()));
+    }
     let twelve = Rules::classic(12).with_anti_king();
     let grid = solve_first(&twelve, &[0; 144]).unwrap().unwrap();
     assert_eq!(twelve.check(&grid), Ok(()));
@@ -475,6 +480,21 @@ fn random_four_by_four_match_brute_force() {
 #[test]
 fn random_six_by_six_match_brute_force() {
     random_instances(6, 3606, 60, 10..22);
+}
+
+#[test]
+fn contradicting_givens_have_no_solution() {
+    let rules = Rules::classic(4).with_cage(&[5, 6], Some(3)).unwrap();
+    let mut puzzle = [0u8; 16];
+    puzzle[0] = 2;
+    puzzle[3] = 2; // the same row
+    assert_eq!(solve_first(&rules, &puzzle).unwrap(), None);
+    let mut puzzle = [0u8; 16];
+    puzzle[5] = 3; // the cage of sum 3 needs 1 and 2
+    assert_eq!(solve_first(&rules, &puzzle).unwrap(), None);
+    puzzle[5] = 2;
+    let grid = solve_first(&rules, &puzzle).unwrap().unwrap();
+    assert_eq!((grid[5], grid[6]), (2, 1));
 }
 
 #[test]
