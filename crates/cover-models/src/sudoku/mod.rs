@@ -80,6 +80,7 @@ mod symbols;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod triad;
+pub mod variant;
 
 use std::fmt::Write as _;
 use std::sync::Arc;
