@@ -12,6 +12,8 @@
 use serde_json::{json, Map, Value};
 use thiserror::Error;
 
+use super::variant::{Rules, RulesError};
+
 /// The largest grid the format describes (f-puzzles draws 3×3 to 16×16).
 pub const MAX_SIZE: usize = 16;
 
@@ -61,6 +63,53 @@ pub struct FPuzzle {
     pub title: Option<String>,
     /// The author, when there is one.
     pub author: Option<String>,
+}
+
+impl FPuzzle {
+    /// The puzzle's rules as a [`Rules`] to solve with
+    /// [`VariantSolver`](super::variant::VariantSolver): rows, columns and
+    /// its regions (boxes when they are f-puzzles' default ones, jigsaw
+    /// pieces otherwise), then each rule it states.
+    pub fn rules(&self) -> Result<Rules, RulesError> {
+        let size = self.size;
+        let mut rules = match default_box(size) {
+            Some((rows, cols))
+                if (0..size * size).all(|cell| {
+                    self.regions[cell] == (cell / size / rows) * rows + (cell % size) / cols
+                }) =>
+            {
+                Rules::boxes(size, rows, cols)?
+            }
+            _ => Rules::jigsaw(size, &self.regions)?,
+        };
+        if self.diagonal_down {
+            let cells: Vec<usize> = (0..size).map(|i| i * size + i).collect();
+            rules = rules.with_region(&cells)?;
+        }
+        if self.diagonal_up {
+            let cells: Vec<usize> = (0..size).map(|i| (size - 1 - i) * size + i).collect();
+            rules = rules.with_region(&cells)?;
+        }
+        for cells in &self.extra_regions {
+            rules = rules.with_region(cells)?;
+        }
+        for (cells, sum) in &self.cages {
+            rules = rules.with_cage(cells, *sum)?;
+        }
+        for cells in &self.thermos {
+            rules = rules.with_thermo(cells)?;
+        }
+        if self.anti_knight {
+            rules = rules.with_anti_knight();
+        }
+        if self.anti_king {
+            rules = rules.with_anti_king();
+        }
+        if self.non_consecutive {
+            rules = rules.with_non_consecutive();
+        }
+        Ok(rules)
+    }
 }
 
 /// Keys that draw or describe and state no rule: read past.
@@ -536,6 +585,75 @@ mod tests {
         let mut value = classic_json();
         value["killercage"] = json!([{ "cells": ["R1C1"], "value": "ten" }]);
         assert!(from_json(&value).unwrap_err().to_string().contains("sum"));
+    }
+
+    /// The checker's rules read straight off the f-puzzles data (not
+    /// through [`FPuzzle::rules`]), so a wrong conversion shows.
+    fn checker_rules(puzzle: &FPuzzle) -> cover_check::variant::VariantRules {
+        let size = puzzle.size;
+        let mut regions: Vec<Vec<usize>> = (0..size)
+            .map(|r| (0..size).map(|c| r * size + c).collect())
+            .chain((0..size).map(|c| (0..size).map(|r| r * size + c).collect()))
+            .collect();
+        for region in 0..size {
+            regions.push(
+                (0..size * size)
+                    .filter(|&c| puzzle.regions[c] == region)
+                    .collect(),
+            );
+        }
+        if puzzle.diagonal_down {
+            regions.push((0..size).map(|i| i * size + i).collect());
+        }
+        if puzzle.diagonal_up {
+            regions.push((0..size).map(|i| (size - 1 - i) * size + i).collect());
+        }
+        regions.extend(puzzle.extra_regions.iter().cloned());
+        cover_check::variant::VariantRules {
+            side: size,
+            regions,
+            cages: puzzle.cages.clone(),
+            anti_knight: puzzle.anti_knight,
+            anti_king: puzzle.anti_king,
+            non_consecutive: puzzle.non_consecutive,
+            thermos: puzzle.thermos.clone(),
+        }
+    }
+
+    #[test]
+    fn read_puzzles_solve_under_every_rule_they_state() {
+        use super::super::variant::VariantSolver;
+        use dlx_core::Limits;
+        // A 6×6 (2×3 boxes) with a jigsaw region moved, one diagonal, a
+        // cage, a thermometer and anti-king, written as f-puzzles does.
+        let grid: Vec<Vec<Value>> = vec![vec![json!({}); 6]; 6];
+        let mut value = json!({ "size": 6, "grid": grid, "diagonal-": true, "antiking": true,
+            "killercage": [{ "cells": ["R1C1", "R1C2", "R2C1"], "value": "9" }],
+            "thermometer": [{ "lines": [["R6C1", "R6C2", "R6C3"]] }] });
+        for (r, c, region) in [(1, 2, 2), (2, 0, 0)] {
+            value["grid"][r][c]["region"] = json!(region);
+        }
+        value["grid"][2][2] = json!({ "value": 4, "given": true });
+        let puzzle = from_json(&value).unwrap();
+        let rules = puzzle.rules().unwrap();
+        let check = checker_rules(&puzzle);
+        let mut solver = VariantSolver::new(&rules, &puzzle.givens).unwrap();
+        let mut seen = 0;
+        solver.search(&Limits::solutions(50), |grid| {
+            seen += 1;
+            if let Err(why) =
+                cover_check::variant::check_variant_solution(&check, &puzzle.givens, grid)
+            {
+                panic!("{grid:?}: {why}");
+            }
+            dlx_core::Control::Continue
+        });
+        let brute = cover_check::variant::count_variant_brute(&check, &puzzle.givens, 50);
+        assert!(seen > 0, "the puzzle has solutions");
+        assert_eq!(seen, brute, "the solver and the brute force agree");
+        // Broken data for the rules: a cage whose sum cannot be.
+        value["killercage"][0]["value"] = json!("40");
+        assert!(from_json(&value).unwrap().rules().is_err());
     }
 
     #[test]
