@@ -624,16 +624,30 @@ mod tests {
     fn read_puzzles_solve_under_every_rule_they_state() {
         use super::super::variant::VariantSolver;
         use dlx_core::Limits;
-        // A 6×6 (2×3 boxes) with a jigsaw region moved, one diagonal, a
-        // cage, a thermometer and anti-king, written as f-puzzles does.
+        // A 6×6 (2×3 boxes) with two cells swapped between regions (a
+        // jigsaw) and non-consecutive, written as f-puzzles does; then a
+        // cage and a thermometer true to one of its solutions, and a given.
+        // (6×6 jigsaws with a diagonal or anti-knight on top have none.)
         let grid: Vec<Vec<Value>> = vec![vec![json!({}); 6]; 6];
-        let mut value = json!({ "size": 6, "grid": grid, "diagonal-": true, "antiking": true,
-            "killercage": [{ "cells": ["R1C1", "R1C2", "R2C1"], "value": "9" }],
-            "thermometer": [{ "lines": [["R6C1", "R6C2", "R6C3"]] }] });
+        let mut value = json!({ "size": 6, "grid": grid, "nonconsecutive": true });
         for (r, c, region) in [(1, 2, 2), (2, 0, 0)] {
             value["grid"][r][c]["region"] = json!(region);
         }
-        value["grid"][2][2] = json!({ "value": 4, "given": true });
+        let base = from_json(&value).unwrap();
+        let some = VariantSolver::new(&base.rules().unwrap(), &base.givens)
+            .unwrap()
+            .first()
+            .expect("the base rules have solutions");
+        let sum: u32 = [0, 1, 6].iter().map(|&c| u32::from(some[c])).sum();
+        value["killercage"] =
+            json!([{ "cells": ["R1C1", "R1C2", "R2C1"], "value": sum.to_string() }]);
+        let thermo = if some[30] < some[31] {
+            ["R6C1", "R6C2"]
+        } else {
+            ["R6C2", "R6C1"]
+        };
+        value["thermometer"] = json!([{ "lines": [thermo] }]);
+        value["grid"][2][2] = json!({ "value": some[14], "given": true });
         let puzzle = from_json(&value).unwrap();
         let rules = puzzle.rules().unwrap();
         let check = checker_rules(&puzzle);
