@@ -627,7 +627,7 @@ mod tests {
         // A 6×6 (2×3 boxes) with two cells swapped between regions (a
         // jigsaw) and non-consecutive, written as f-puzzles does; then a
         // cage and a thermometer true to one of its solutions, and a given.
-        // (6×6 jigsaws with a diagonal or anti-knight on top have none.)
+        // (This layout with a diagonal or anti-knight as well has none.)
         let grid: Vec<Vec<Value>> = vec![vec![json!({}); 6]; 6];
         let mut value = json!({ "size": 6, "grid": grid, "nonconsecutive": true });
         for (r, c, region) in [(1, 2, 2), (2, 0, 0)] {

@@ -548,11 +548,9 @@ fn over_the_cap_a_group_falls_back() {
 }
 
 /// A 9×9 jigsaw + X + killer puzzle built from one of its solutions: the
-/// solver finds it, unique with enough givens; prints the time (run in
-/// release with `--ignored --nocapture`).
+/// solver finds a solution that keeps every rule.
 #[test]
-#[ignore = "timing; run in release"]
-fn nine_by_nine_jigsaw_x_killer_timing() {
+fn a_nine_by_nine_jigsaw_x_killer_is_solved() {
     // Classic boxes with cells swapped between neighbouring boxes.
     let mut layout: Vec<usize> = (0..81).map(|c| (c / 27) * 3 + (c % 9) / 3).collect();
     for (a, b) in [
@@ -564,9 +562,8 @@ fn nine_by_nine_jigsaw_x_killer_timing() {
         layout.swap(a, b);
     }
     let rules = Rules::jigsaw(9, &layout).unwrap().with_diagonals();
-    let start = std::time::Instant::now();
     let solution = solve_first(&rules, &[0; 81]).unwrap().unwrap();
-    println!("jigsaw+X empty grid: {:?}", start.elapsed());
+    assert_eq!(rules.check(&solution), Ok(()));
     let mut rng = ChaCha8Rng::seed_from_u64(9);
     let mut killer = rules.clone();
     // Cages of two or three cells tiling most of the grid.
@@ -595,75 +592,13 @@ fn nine_by_nine_jigsaw_x_killer_timing() {
     for c in (0..81).step_by(7) {
         puzzle[c] = solution[c];
     }
-    let start = std::time::Instant::now();
-    let report = count(&killer, &puzzle, &Limits::solutions(2)).unwrap();
-    println!(
-        "jigsaw+X+killer ({} cages, {} givens): {} solutions (up to 2) in {:?}, {} nodes",
-        killer.cages().len(),
-        puzzle.iter().filter(|&&d| d != 0).count(),
-        report.stats.solutions,
-        start.elapsed(),
-        report.stats.nodes
-    );
-    assert!(report.stats.solutions >= 1);
-}
-
-/// Empty 9×9 grids under each pair rule, and a thermometer puzzle made
-/// from one: times printed (run in release with `--ignored --nocapture`).
-#[test]
-#[ignore = "timing; run in release"]
-fn nine_by_nine_pair_rules_and_thermo_timing() {
-    let cases = [
-        ("anti-knight", Rules::classic(9).with_anti_knight()),
-        ("anti-king", Rules::classic(9).with_anti_king()),
-        ("non-consecutive", Rules::classic(9).with_non_consecutive()),
-        ("windoku", Rules::classic(9).with_windows().unwrap()),
-    ];
-    for (name, rules) in cases {
-        let start = std::time::Instant::now();
-        let grid = solve_first(&rules, &[0; 81]).unwrap().unwrap();
-        println!("{name} empty grid: {:?}", start.elapsed());
-        assert_eq!(rules.check(&grid), Ok(()));
-    }
-    let rules = Rules::classic(9).with_anti_knight();
-    let solution = solve_first(&rules, &[0; 81]).unwrap().unwrap();
-    let mut rng = ChaCha8Rng::seed_from_u64(81);
-    let mut thermo = rules.clone();
-    for _ in 0..8 {
-        let mut cells = vec![rng.random_range(0..81)];
-        while cells.len() < 5 {
-            let last: usize = *cells.last().unwrap();
-            let (r, c) = (last / 9, last % 9);
-            let next: Vec<usize> = (0..81usize)
-                .filter(|&n| {
-                    (n / 9).abs_diff(r) <= 1
-                        && (n % 9).abs_diff(c) <= 1
-                        && !cells.contains(&n)
-                        && solution[n] > solution[last]
-                })
-                .collect();
-            match next.as_slice().choose(&mut rng) {
-                Some(&n) => cells.push(n),
-                None => break,
-            }
-        }
-        if cells.len() > 1 {
-            thermo = thermo.with_thermo(&cells).unwrap();
-        }
-    }
-    let mut puzzle = vec![0u8; 81];
-    for c in (0..81).step_by(6) {
-        puzzle[c] = solution[c];
-    }
-    let start = std::time::Instant::now();
-    let report = count(&thermo, &puzzle, &Limits::solutions(2)).unwrap();
-    println!(
-        "anti-knight+thermo ({} thermos, {} givens): {} solutions (up to 2) in {:?}, {} nodes",
-        thermo.thermos().len(),
-        puzzle.iter().filter(|&&d| d != 0).count(),
-        report.stats.solutions,
-        start.elapsed(),
-        report.stats.nodes
-    );
-    assert!(report.stats.solutions >= 1);
+    let mut found = 0;
+    search(&killer, &puzzle, &Limits::solutions(2), |grid| {
+        assert_eq!(killer.check(grid), Ok(()));
+        assert!(puzzle.iter().zip(grid).all(|(&p, &g)| p == 0 || p == g));
+        found += 1;
+        Control::Continue
+    })
+    .unwrap();
+    assert!(found >= 1, "the grid it was made from is a solution");
 }
