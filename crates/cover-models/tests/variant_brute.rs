@@ -40,6 +40,7 @@ const JIGSAW6: [usize; 36] = [
 fn solver_count(rules: &Rules, check: &VariantRules, puzzle: &[u8], limit: u64, cap: usize) -> u64 {
     let mut solver = VariantSolver::with_group_cap(rules, puzzle, cap).unwrap();
     let report = solver.search(&Limits::solutions(limit), |grid| {
+        assert_eq!(rules.check(grid), Ok(()), "{grid:?}");
         if let Err(why) = check_variant_solution(check, puzzle, grid) {
             panic!("{grid:?}: {why}");
         }
@@ -193,6 +194,31 @@ fn classic_and_diagonal_four_by_four_counts() {
         count_variant_brute(&to_check(&Rules::classic(4)), &[0; 16], u64::MAX),
         288
     );
+}
+
+#[test]
+fn empty_grids_of_every_pair_rule_match_brute_force() {
+    for base in [Rules::classic(4), Rules::latin(4).unwrap()] {
+        for flags in 0..8 {
+            let mut rules = base.clone();
+            if flags & 1 != 0 {
+                rules = rules.with_anti_knight();
+            }
+            if flags & 2 != 0 {
+                rules = rules.with_anti_king();
+            }
+            if flags & 4 != 0 {
+                rules = rules.with_non_consecutive();
+            }
+            let check = to_check(&rules);
+            let expected = count_variant_brute(&check, &[0; 16], u64::MAX);
+            assert_eq!(
+                solver_count(&rules, &check, &[0; 16], u64::MAX, GROUP_CAP),
+                expected,
+                "flags {flags}"
+            );
+        }
+    }
 }
 
 #[test]
