@@ -5,7 +5,7 @@
 // hints, checks and the solution. It decides no rule of the game itself.
 "use strict";
 
-const { Game, stats: Stats, formatTime, HISTORY_LIMIT } = window.CoverModel;
+const { Game, stats: Stats, formatTime, peers, HISTORY_LIMIT } = window.CoverModel;
 
 /// What the page keeps in localStorage: the game in play, the one before
 /// it and the one after it (Undo and Redo go across New game), the
@@ -324,7 +324,8 @@ function showHint(pressed) {
   }
   hint.level = Math.min(hint.level + 1, 3);
   if (hint.level === 1) {
-    hint.cells = new Set(a.units.length ? unitCells(a.units[0]) : a.cells);
+    // The server numbers units as the model does: rows, columns, boxes.
+    hint.cells = new Set(a.units.length ? game.geometry.units[a.units[0]] : a.cells);
     say(`${a.nudge} (Hint again for more)`);
   } else if (hint.level === 2) {
     hint.cells = new Set(a.cells);
@@ -336,17 +337,6 @@ function showHint(pressed) {
     say(a.text + (a.then ? `. Then: ${a.then.text}` : ""));
   }
   render();
-}
-
-/// The cells of unit `u`: rows, then columns, then boxes.
-function unitCells(u) {
-  const { size, box } = game, out = [];
-  for (let k = 0; k < size; k++) {
-    if (u < size) out.push(u * size + k);
-    else if (u < 2 * size) out.push(k * size + (u - size));
-    else { const b = u - 2 * size; out.push((Math.floor(b / box) * box + Math.floor(k / box)) * size + (b % box) * box + (k % box)); }
-  }
-  return out;
 }
 
 async function check() {
@@ -440,11 +430,12 @@ function render() {
   if (drawn.game !== game) build();
   const { size, box } = game;
   const symbols = [...game.symbols];
-  const flagged = game.flagged(settings.mistakes), repeated = game.conflicts();
+  // Against the solution, a flagged cell may be repeated or just wrong.
+  const flagged = game.flagged(settings.mistakes);
+  const repeated = settings.mistakes === "solution" ? game.conflicts() : flagged;
   const wrong = checked.game === game && checked.rev === game.rev ? checked.wrong : new Set();
   const hintOn = hint.game === game && hint.rev === game.rev;
   const focus = settings.highlight ? ((settings.digitFirst && activeDigit) || game.cells[selected]) : 0;
-  const [sr, sc] = [Math.floor(selected / size), selected % size];
   for (let i = 0; i < game.length; i++) {
     const el = drawn.cells[i], d = game.cells[i], given = game.given(i);
     const [r, c] = [Math.floor(i / size), i % size];
@@ -452,7 +443,7 @@ function render() {
     if (given) classes.push("given");
     if (c % box === box - 1 && c < size - 1) classes.push("box-right");
     if (r % box === box - 1 && r < size - 1) classes.push("box-bottom");
-    const peer = r === sr || c === sc || (Math.floor(r / box) === Math.floor(sr / box) && Math.floor(c / box) === Math.floor(sc / box));
+    const peer = peers(i, selected, size, box);
     if (i !== selected && peer) classes.push("peer");
     if (focus && d === focus && i !== selected) classes.push("same");
     if (i === selected) classes.push("selected");
