@@ -73,11 +73,7 @@ impl FPuzzle {
     pub fn rules(&self) -> Result<Rules, RulesError> {
         let size = self.size;
         let mut rules = match default_box(size) {
-            Some((rows, cols))
-                if (0..size * size).all(|cell| {
-                    self.regions[cell] == (cell / size / rows) * rows + (cell % size) / cols
-                }) =>
-            {
+            Some((rows, cols)) if default_regions(size).as_ref() == Some(&self.regions) => {
                 Rules::boxes(size, rows, cols)?
             }
             _ => Rules::jigsaw(size, &self.regions)?,
@@ -155,6 +151,17 @@ pub fn default_box(size: usize) -> Option<(usize, usize)> {
     (rows > 1).then_some((rows, size / rows))
 }
 
+/// The region of each cell under f-puzzles' default boxes (none for
+/// prime sizes).
+fn default_regions(size: usize) -> Option<Vec<usize>> {
+    let (rows, cols) = default_box(size)?;
+    Some(
+        (0..size * size)
+            .map(|cell| (cell / size / rows) * rows + (cell % size) / cols)
+            .collect(),
+    )
+}
+
 /// Reads f-puzzles data: JSON, or the compressed string of a link (with
 /// or without the link around it).
 pub fn read(text: &str) -> Result<FPuzzle, FPuzzlesError> {
@@ -215,12 +222,7 @@ pub fn from_json(value: &Value) -> Result<FPuzzle, FPuzzlesError> {
     let mut puzzle = FPuzzle {
         size,
         givens: vec![0; cells],
-        regions: match default_box(size) {
-            Some((rows, cols)) => (0..cells)
-                .map(|cell| (cell / size / rows) * rows + (cell % size) / cols)
-                .collect(),
-            None => vec![usize::MAX; cells],
-        },
+        regions: default_regions(size).unwrap_or_else(|| vec![usize::MAX; cells]),
         ..FPuzzle::default()
     };
     let grid = object
@@ -368,7 +370,7 @@ fn cell_name(cell: usize, size: usize) -> String {
 /// The puzzle as f-puzzles' JSON.
 pub fn to_json(puzzle: &FPuzzle) -> Value {
     let size = puzzle.size;
-    let defaults = default_box(size);
+    let defaults = default_regions(size);
     let grid: Vec<Value> = (0..size)
         .map(|r| {
             Value::Array(
@@ -380,7 +382,7 @@ pub fn to_json(puzzle: &FPuzzle) -> Value {
                             cell.insert("value".into(), json!(puzzle.givens[at]));
                             cell.insert("given".into(), json!(true));
                         }
-                        let default = defaults.map(|(rows, cols)| (r / rows) * rows + c / cols);
+                        let default = defaults.as_ref().map(|regions| regions[at]);
                         if default != Some(puzzle.regions[at]) {
                             cell.insert("region".into(), json!(puzzle.regions[at]));
                         }
