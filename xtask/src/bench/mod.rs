@@ -24,6 +24,8 @@ mod rate;
 mod shard;
 mod sudoku;
 mod target;
+mod variant_peers;
+mod variants;
 mod xc;
 mod xcc;
 
@@ -89,6 +91,13 @@ pub const WORKLOADS: &[Command] = &[
         usage: "[--runs N] [--quick] [--bin PATH] [--dlx2 PATH] [--dlx3 PATH] [FILE ...]",
         summary: "`cover exact` on the colour and multiplicity files beside Knuth's DLX2, DLX3",
         run: xcc::run,
+    },
+    Command {
+        name: "variants",
+        usage: "[--count N] [--seed S] [--runs N] [--peer-seconds S] [SET ...]",
+        summary: "the variant solver on generated jigsaw, X, killer, anti-knight and thermo sets, \
+                  beside sudoku-variants and sigh's Interactive Sudoku Solver",
+        run: variants::run,
     },
     Command {
         name: "rate",
