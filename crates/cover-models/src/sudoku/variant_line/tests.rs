@@ -229,3 +229,16 @@ fn written_lines_solve_to_grids_the_checker_accepts() {
     let answer = write(&read.rules, &grid);
     assert_eq!(parse(&answer).unwrap().unwrap().rules, read.rules);
 }
+
+#[test]
+fn pieces_are_the_boxes_or_jigsaw_pieces() {
+    let boxes = pieces(&Rules::classic(4)).unwrap();
+    assert_eq!(boxes, vec![0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3]);
+    assert_eq!(pieces(&Rules::latin(4).unwrap()), None);
+    let layout = jigsaw_nine();
+    assert_eq!(pieces(&Rules::jigsaw(9, &layout).unwrap()).unwrap(), layout);
+    assert_eq!(
+        fields(&Rules::classic(9).with_diagonals().with_anti_king()),
+        vec!["x", "anti-king"]
+    );
+}
