@@ -40,7 +40,7 @@
 
 use thiserror::Error;
 
-use super::variant::{classic_box, Rules};
+use super::variant::{classic_box, Rules, RulesError};
 use super::Size;
 
 /// The symbols of digits `1, 2, …` in cells and of pieces in `jigsaw=`.
@@ -217,7 +217,24 @@ fn rules_of(side: usize, fields: &[&str]) -> Result<Rules, VariantLineError> {
                 let value =
                     value.ok_or_else(|| field_error(field, "write jigsaw=<piece of each cell>"))?;
                 let pieces = jigsaw_layout(side, value).map_err(|e| field_error(field, e))?;
-                Rules::jigsaw(side, &pieces).map_err(|e| field_error(field, e.to_string()))?
+                // Pieces are named by their symbols, not the model's numbers.
+                let symbol = |piece: usize| ALPHABET[piece] as char;
+                Rules::jigsaw(side, &pieces).map_err(|e| {
+                    field_error(
+                        field,
+                        match e {
+                            RulesError::PieceSize { piece, cells, side } => format!(
+                                "piece `{}` has {cells} cells; every piece needs {side}",
+                                symbol(piece)
+                            ),
+                            RulesError::PieceNotConnected(piece) => format!(
+                                "piece `{}` is not connected (its cells must touch side by side)",
+                                symbol(piece)
+                            ),
+                            other => other.to_string(),
+                        },
+                    )
+                })?
             }
             _ => continue,
         };
@@ -250,7 +267,7 @@ fn rules_of(side: usize, fields: &[&str]) -> Result<Rules, VariantLineError> {
             let text = text.ok_or_else(|| field_error(field, "no cells (write r1c1,r1c2,…)"))?;
             cell_list(text, side).map_err(|e| field_error(field, e))
         };
-        let rules_error = |e: super::variant::RulesError| field_error(field, e.to_string());
+        let rules_error = |e: RulesError| field_error(field, e.to_string());
         match name {
             "boxes" | "latin" | "jigsaw" => continue,
             "x" | "windoku" | "anti-knight" | "anti-king" | "non-consecutive" => {

@@ -181,8 +181,14 @@ fn bad_lines_are_errors_naming_the_field() {
         (&format!("{four} thermo=r1c1,r3c3"), "do not touch"),
         (&format!("{four} jigsaw=1122"), "4 symbols"),
         (&format!("{four} jigsaw=111122223333444!"), "'!' at r4c4"),
-        (&format!("{four} jigsaw=1212121234343434"), "not connected"),
-        (&format!("{four} jigsaw=1111122223333444"), "has 5 cells"),
+        (
+            &format!("{four} jigsaw=1212121234343434"),
+            "piece `1` is not connected",
+        ),
+        (
+            &format!("{four} jigsaw=1111122223333444"),
+            "piece `1` has 5 cells",
+        ),
         (&format!("{} x", ".".repeat(49)), "no default boxes"),
     ] {
         let error = parse(line).expect_err(line).to_string();
