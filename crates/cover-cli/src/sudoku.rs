@@ -102,7 +102,8 @@ solution.
 Variants (docs/variants.md), read among the puzzles of any input:
   variant line   a line puzzle, then fields: boxes=RxC, latin, jigsaw=<piece of
                  each cell>, x, windoku, region=r1c1,.., cage=SUM:r1c1,..,
-                 thermo=r1c1,.., anti-knight, anti-king, non-consecutive:
+                 thermo=r1c1,.., anti-knight, anti-king, non-consecutive,
+                 samurai (the 21×21 frame, 441 cells, `.` outside the grids):
                    1............... x cage=5:r1c2,r1c3
   f-puzzles      a JSON document (one object, on one line or many), or the
                  compressed string of an f-puzzles link, with or without the

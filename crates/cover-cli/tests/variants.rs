@@ -442,3 +442,26 @@ fn pretty_draws_jigsaw_pieces_cages_and_rules() {
     assert!(out.contains("cages (digits differ, sum as given): a=10"));
     assert!(out.ends_with("\n\n"), "a blank line ends the drawing");
 }
+
+#[test]
+fn samurai_lines_are_solved_and_drawn_with_their_holes() {
+    let mut cells = vec![b'.'; 441];
+    cells[0] = b'1';
+    cells[10 * 21 + 10] = b'5';
+    let cells = String::from_utf8(cells).unwrap();
+    let line = format!("{cells} samurai");
+    let (out, err, code) = cover(&["sudoku", "-"], line.as_bytes());
+    assert_eq!((code, err.as_str()), (0, ""));
+    check_line(&line, out.trim_end(), &VariantRules::samurai());
+    let (out, _, code) = cover(&["sudoku", "--pretty", "-"], line.as_bytes());
+    assert_eq!(code, 0);
+    let rows: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with('|') && l.chars().any(|c| c.is_ascii_digit()))
+        .collect();
+    assert_eq!(rows.len(), 21, "{out}");
+    // Row 1 has no cells in columns 10–12: drawn blank.
+    assert_eq!(rows[0][4 * 9 + 1..4 * 12].trim(), "", "{out}");
+    // Row 11 has cells in columns 7–15 only.
+    assert_eq!(rows[10][1..4 * 6].trim(), "", "{out}");
+}
