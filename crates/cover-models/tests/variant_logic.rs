@@ -426,3 +426,41 @@ fn non_consecutive_is_solved_soundly() {
     assert!(used(&rated, &[Technique::NonConsecutive]));
     assert!(puzzle.iter().filter(|&&d| d != 0).count() < 40);
 }
+
+#[test]
+fn propagation_on_a_variant_geometry_keeps_the_solution() {
+    use cover_models::sudoku::logic::{candidates, Propagation, Rules as Propagated};
+    for (seed, rules) in [
+        Rules::classic(9).with_diagonals(),
+        Rules::classic(6),
+        Rules::classic(9).with_windows().unwrap().with_anti_knight(),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut rng = ChaCha8Rng::seed_from_u64(500 + seed as u64);
+        let solution = random_solution(&rules, &mut rng);
+        let puzzle: Vec<u8> = solution
+            .iter()
+            .map(|&d| if rng.random_range(0..3) == 0 { d } else { 0 })
+            .collect();
+        let geometry = Geometry::from_rules(&rules).unwrap();
+        let mut cands = candidates(&geometry, &puzzle);
+        let mut removed = Vec::new();
+        let result = Propagation::new(&geometry).propagate(
+            &geometry,
+            Propagated::FULL,
+            &mut cands,
+            &mut |cell, digit| removed.push((cell, digit)),
+        );
+        assert!(result.is_ok());
+        for (cell, digit) in removed {
+            assert_ne!(solution[cell], digit, "r{}c{}", cell / 9 + 1, cell % 9 + 1);
+        }
+        for (cell, &mask) in cands.iter().enumerate() {
+            if puzzle[cell] == 0 {
+                assert_ne!(mask & 1 << (solution[cell] - 1), 0);
+            }
+        }
+    }
+}
