@@ -502,12 +502,12 @@ fn peers_units_and_sees_agree_on_every_geometry() {
             peer[a][b] = true;
             peer[b][a] = true;
         }
-        for a in 0..cells {
+        for (a, row) in peer.iter().enumerate() {
             let listed: Vec<usize> = geometry.peers(a).iter().map(|&p| usize::from(p)).collect();
-            let expected: Vec<usize> = (0..cells).filter(|&b| peer[a][b]).collect();
+            let expected: Vec<usize> = (0..cells).filter(|&b| row[b]).collect();
             assert_eq!(listed, expected, "peers of {a}");
-            for b in 0..cells {
-                assert_eq!(geometry.sees(a, b), peer[a][b], "{a} {b}");
+            for (b, &is_peer) in row.iter().enumerate() {
+                assert_eq!(geometry.sees(a, b), is_peer, "{a} {b}");
             }
             for &u in geometry.units_of(a) {
                 assert!(geometry.unit_cells(usize::from(u)).contains(&(a as u16)));
