@@ -27,6 +27,8 @@ fn to_check(rules: &Rules) -> VariantRules {
         anti_king: rules.anti_king(),
         non_consecutive: rules.non_consecutive(),
         thermos: rules.thermos().to_vec(),
+        holes: (0..rules.cells()).filter(|&c| !rules.is_cell(c)).collect(),
+        digits: Some(rules.digits()),
     }
 }
 
@@ -224,6 +226,14 @@ fn variant_units_and_peers_come_from_every_rule() {
     assert_eq!(windoku.units(), 31);
     assert_eq!(windoku.unit_name(27), "window 1");
     assert_eq!(windoku.units_of(10), &[1, 10, 18, 27]);
+}
+
+#[test]
+fn from_rules_refuses_overlapping_grids() {
+    assert_eq!(
+        Geometry::from_rules(&Rules::samurai()).unwrap_err(),
+        GeometryError::OverlappingGrids
+    );
 }
 
 #[test]
