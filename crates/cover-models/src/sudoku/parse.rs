@@ -139,10 +139,6 @@ pub enum ParseErrorKind {
     /// piece in two parts).
     #[error("f-puzzles data: {0}")]
     FPuzzlesRules(RulesError),
-    /// A variant read where only classic puzzles are answered (the
-    /// caller says what cannot take it).
-    #[error("{0} does not take variants yet (classic puzzles only)")]
-    VariantNotTaken(String),
     /// An f-puzzles JSON document longer than [`MAX_JSON_BYTES`].
     #[error("the JSON document is longer than {MAX_JSON_BYTES} bytes")]
     JsonTooLong,
