@@ -21,6 +21,8 @@
 //! classic puzzles ([`Puzzles::entries`]) and answered on the pool, each
 //! search on one thread, by
 //! [`variant`]; classic puzzles keep their engines and fast paths.
+//! `--rate` and `--explain` judge both kinds with one function
+//! (`answer_by_logic`), given the search's count and the puzzle's geometry.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -113,7 +115,9 @@ Variants (docs/variants.md), read among the puzzles of any input:
 Each is answered in its own form: a variant line with the same fields, the
 JSON document with every cell's value filled in (on one line), a link string
 (the same link around it). --symbols, --engine and --propagate are for
-classic puzzles; --rate and --explain do not take variants yet.";
+classic puzzles. --rate and --explain take variants as classic puzzles (on
+the variant's regions, killer cages, thermometers and pair rules), except
+overlapping grids (Samurai): `gave up`, the reason on standard error.";
 
 const AFTER_LONG_HELP: &str = "\
 Output (text), in input order, in the layout and symbols of the input:
@@ -130,7 +134,8 @@ Output (text), in input order, in the layout and symbols of the input:
            of a logical solution, simplest technique first, as SE finds it:
            `4.2 XY-Wing` (1.0-2.3 singles, 2.4-3.4 locked candidates, pairs,
            X-Wing, 3.5-4.4 triples, Swordfish, XY-Wing, 4.5-6.4 uniqueness,
-           quads, BUG, 6.5 up chains and forcing chains); `not unique`, or
+           quads, BUG, 6.5 up chains and forcing chains; on variants also
+           cage combinations 2.5, innies 2.8, outies 3.0); `not unique`, or
            `no solution` (a search proves the puzzle unique first).
   --explain  each step of that logical solution on a line (its rating, the
            technique, the pattern, what it places or removes; techniques SE
@@ -172,7 +177,8 @@ JSON (--json), one object per puzzle per line:
              `cover generate`)
   techniques how many steps each technique took
   steps      with --explain: each step, as in the text output
-  error      for invalid puzzles: what is wrong
+  error      for invalid puzzles: what is wrong; with --rate or --explain,
+             why logic cannot read a variant (Samurai)
 
 Exit status: 0 every puzzle solved; 1 all input valid but some puzzle has no
 solution (or gave up, with --max-nodes or --time-limit); 2 bad input, bad

@@ -2,10 +2,13 @@
 //! [`VariantSolver`] on one thread, within the same limits as a classic
 //! puzzle (`--limit`, `--max-nodes`, `--time-limit`), and answered in its
 //! own form ([`VariantPuzzle::write_answer`]) or drawn ([`super::pretty`]).
+//! `--rate` and `--explain` count its solutions here, then reason on the
+//! geometry of its rules ([`Geometry::from_rules`]) through the classic
+//! path's own judging and writing ([`super::answer_by_logic`]).
 //!
 //! This module owns only the answering; reading is the models' reader
 //! ([`cover_models::sudoku::Puzzles::entries`]), and the marks, JSON
-//! records and verdicts are the classic puzzles' own.
+//! records, verdicts and logic are the classic puzzles' own.
 
 use std::io;
 use std::time::Instant;
