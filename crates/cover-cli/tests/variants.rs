@@ -728,4 +728,24 @@ fn an_fpuzzles_document_is_rated_and_explained_in_its_own_form() {
         .unwrap_or_else(|| panic!("{out}"));
     let solved: Value = serde_json::from_str(solved).expect("the document, filled in");
     check_variant_solution(&x_rules(), &givens(&document), &values(&solved)).unwrap();
+    // Without its diagonals the document is a classic puzzle, and its
+    // steps are the classic path's, word for word.
+    let mut plain = document.clone();
+    let object = plain.as_object_mut().unwrap();
+    object.remove("diagonal+");
+    object.remove("diagonal-");
+    let (classic, _, _) = cover(&["sudoku", "--explain", "-"], X_SINGLES.as_bytes());
+    let (out, err, code) = cover(
+        &["sudoku", "--explain", "-"],
+        format!("{plain}\n").as_bytes(),
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    let steps = |text: &str| -> Vec<String> {
+        text.lines()
+            .take_while(|l| !l.starts_with("solved: "))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert!(!steps(&classic).is_empty(), "{classic}");
+    assert_eq!(steps(&out), steps(&classic));
 }
