@@ -59,6 +59,7 @@ pub struct Node {
 #[non_exhaustive]
 #[allow(missing_docs)]
 pub enum Technique {
+    NonConsecutive,
     FullHouse,
     HiddenSingle,
     DirectPointing,
@@ -66,8 +67,12 @@ pub enum Technique {
     DirectHiddenPair,
     NakedSingle,
     DirectHiddenTriple,
+    CageCombination,
+    Thermometer,
     Pointing,
     Claiming,
+    Innies,
+    Outies,
     NakedPair,
     XWing,
     HiddenPair,
@@ -135,6 +140,11 @@ impl Technique {
             DirectHiddenPair => "Direct Hidden Pair",
             NakedSingle => "Naked Single",
             DirectHiddenTriple => "Direct Hidden Triple",
+            CageCombination => "Cage Combination",
+            Thermometer => "Thermometer",
+            NonConsecutive => "Non-Consecutive",
+            Innies => "Innies",
+            Outies => "Outies",
             Pointing => "Pointing",
             Claiming => "Claiming",
             NakedPair => "Naked Pair",
