@@ -13,10 +13,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cover_models::generate::{Generator, Request};
+use cover_models::sudoku::fpuzzles::{self, FPuzzle, FPuzzlesError};
 use cover_models::sudoku::human::{
     self, Catalogue, Difficulty, HintLevel, RateLimits, UnknownDifficulty,
 };
 use cover_models::sudoku::logic::Geometry;
+use cover_models::sudoku::variant::{Rules, VariantSolver};
 use cover_models::sudoku::{
     Engine, InputError, Layout, Level, Notation, ParseError, ParseErrorKind, Puzzle, Puzzles,
     Separator, Size, Solver, Symbols,
@@ -24,6 +26,8 @@ use cover_models::sudoku::{
 use dlx_core::{Control, Limits, Outcome};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
+
+use crate::variant::{self, Variant};
 
 /// The sides a request's grid may have: the generator's sizes, and 25×25
 /// for imported puzzles. Larger grids are refused: a page cannot show
@@ -131,7 +135,8 @@ pub struct Game {
     /// The givens, 0 for empty.
     pub puzzle: Vec<u8>,
     /// The difficulty its rating falls in (`easy` … `extreme`); for a new
-    /// game not rated in time, the one asked for.
+    /// game not rated in time, the one asked for; empty for an imported
+    /// variant (logic does not rate variants here).
     pub grade: String,
     /// Its rating on Sudoku Explainer's scale, when logic rated it in time.
     pub rating: Option<f64>,
@@ -143,6 +148,14 @@ pub struct Game {
     pub seed: Option<u64>,
     /// The number of givens.
     pub clues: usize,
+    /// The variant's rules; absent for a classic game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variant: Option<Variant>,
+    /// The puzzle as text to share and import again, when the page
+    /// cannot write it as a line of digits itself (a variant: the
+    /// compressed string of an f-puzzles link).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
 }
 
 /// A grid in play: the givens and the player's grid (givens included).
@@ -157,6 +170,9 @@ pub struct PlayRequest {
     /// default symbols when absent).
     #[serde(default)]
     pub symbols: Option<String>,
+    /// The game's variant, as the game's JSON gave it (absent: classic).
+    #[serde(default)]
+    pub variant: Option<Variant>,
 }
 
 /// A puzzle alone.
@@ -165,6 +181,9 @@ pub struct PlayRequest {
 pub struct SolveRequest {
     /// The givens.
     pub puzzle: Vec<u8>,
+    /// The game's variant, as the game's JSON gave it (absent: classic).
+    #[serde(default)]
+    pub variant: Option<Variant>,
 }
 
 /// Text to import.
@@ -200,6 +219,16 @@ pub enum Hint {
         /// The cell.
         cell: usize,
         /// What to do, in words.
+        text: String,
+    },
+    /// On a variant where the hints find no single: one cell's digit,
+    /// from the solution (the text says so).
+    Reveal {
+        /// The cell.
+        cell: usize,
+        /// Its digit in the solution.
+        digit: u8,
+        /// In words.
         text: String,
     },
     /// Nothing left to do.
@@ -403,6 +432,8 @@ pub fn new_game_within(
         seed: Some(seed),
         clues: generated.clues,
         puzzle: generated.cells,
+        variant: None,
+        text: None,
     })
 }
 
@@ -495,6 +526,117 @@ fn unique_solution(size: Size, givens: &[u8], budget: &Budget) -> Result<Vec<u8>
     }
 }
 
+/// The rules a request's grids are played by: a classic size's, or a
+/// variant's.
+enum Play {
+    Classic(Size),
+    Variant(Rules),
+}
+
+impl Play {
+    /// The rules of `grid` (`what` names it in errors) under `variant`.
+    fn of(grid: &[u8], variant: Option<&Variant>, what: &str) -> Result<Play, GameError> {
+        let Some(variant) = variant else {
+            return grid_size(grid, what).map(Play::Classic);
+        };
+        let side = (1..=variant::MAX_SIDE)
+            .find(|s| s * s == grid.len())
+            .ok_or_else(|| {
+                GameError::BadRequest(format!(
+                    "{what} has {} cells; a variant grid is 4×4 to 16×16",
+                    grid.len()
+                ))
+            })?;
+        if let Some(cell) = grid.iter().position(|&d| d as usize > side) {
+            return Err(GameError::BadRequest(format!(
+                "{what}: cell {cell} holds {}, more than {side}",
+                grid[cell]
+            )));
+        }
+        variant.rules(side).map(Play::Variant)
+    }
+
+    /// The one solution of `givens` under these rules.
+    fn solution(&self, givens: &[u8], budget: &Budget) -> Result<Vec<u8>, GameError> {
+        match self {
+            Play::Classic(size) => unique_solution(*size, givens, budget),
+            Play::Variant(rules) => unique_variant_solution(rules, givens, budget),
+        }
+    }
+
+    /// The cells whose digit breaks a rule with another's.
+    fn conflicts(&self, cells: &[u8]) -> Vec<usize> {
+        match self {
+            Play::Classic(size) => conflicts(&Geometry::new(*size), cells),
+            Play::Variant(rules) => variant::conflicts(rules, cells),
+        }
+    }
+}
+
+/// The one solution of `givens` under a variant's `rules`, or why there
+/// is none to play.
+fn unique_variant_solution(
+    rules: &Rules,
+    givens: &[u8],
+    budget: &Budget,
+) -> Result<Vec<u8>, GameError> {
+    if !variant::conflicts(rules, givens).is_empty() {
+        return Err(GameError::Unplayable(
+            "the givens break a rule of the puzzle (a digit repeated in a region or cage, \
+             or two cells a rule keeps apart)"
+                .into(),
+        ));
+    }
+    let mut solver =
+        VariantSolver::new(rules, givens).map_err(|e| GameError::BadRequest(e.to_string()))?;
+    let limits = Limits {
+        node_budget: Some(budget.nodes),
+        cancel: budget.cancel.clone(),
+        ..Limits::solutions(2)
+    };
+    let mut first = None;
+    let mut found = 0u64;
+    let report = solver.search(&limits, |grid| {
+        found += 1;
+        if first.is_none() {
+            first = Some(grid.to_vec());
+        }
+        Control::Continue
+    });
+    match (report.outcome, found, first) {
+        (_, 2.., _) => Err(GameError::Unplayable(
+            "the puzzle has more than one solution".into(),
+        )),
+        (Outcome::NodeBudget, _, _) => Err(GameError::TooHard(budget.nodes)),
+        (Outcome::Cancelled, _, _) => Err(GameError::Cancelled),
+        (_, 1, Some(solution)) => Ok(solution),
+        _ => Err(GameError::Unplayable("the puzzle has no solution".into())),
+    }
+}
+
+/// Checks the request's two grids against each other: same size, the
+/// givens kept; answers the rules they are played by.
+fn play_rules(request: &PlayRequest) -> Result<Play, GameError> {
+    let play = Play::of(&request.puzzle, request.variant.as_ref(), "puzzle")?;
+    if request.cells.len() != request.puzzle.len() {
+        return Err(GameError::BadRequest(format!(
+            "puzzle has {} cells but cells has {}",
+            request.puzzle.len(),
+            request.cells.len()
+        )));
+    }
+    Play::of(&request.cells, request.variant.as_ref(), "cells")?;
+    if let Some(cell) = (0..request.puzzle.len())
+        .find(|&c| request.puzzle[c] != 0 && request.cells[c] != request.puzzle[c])
+    {
+        return Err(GameError::BadRequest(format!(
+            "cell {cell} is a given ({}) but cells holds {}",
+            request.puzzle[cell], request.cells[cell]
+        )));
+    }
+    Ok(play)
+}
+
 /// Checks the request's two grids against each other: same size, the
 /// givens kept.
 fn play_size(request: &PlayRequest) -> Result<Size, GameError> {
@@ -520,16 +662,15 @@ fn play_size(request: &PlayRequest) -> Result<Size, GameError> {
 
 /// The player's grid against the solution.
 pub fn check(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Check, GameError> {
-    let size = play_size(request)?;
-    let solution = unique_solution(size, &request.puzzle, &budget.into())?;
-    let geometry = Geometry::new(size);
+    let play = play_rules(request)?;
+    let solution = play.solution(&request.puzzle, &budget.into())?;
     let wrong = (0..request.cells.len())
         .filter(|&c| request.puzzle[c] == 0 && request.cells[c] != 0)
         .filter(|&c| request.cells[c] != solution[c])
         .collect();
     Ok(Check {
         wrong,
-        conflicts: conflicts(&geometry, &request.cells),
+        conflicts: play.conflicts(&request.cells),
         complete: request.cells.iter().all(|&d| d != 0),
         solved: request.cells == solution,
     })
@@ -541,6 +682,9 @@ pub fn check(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Check, 
 /// that applies, those that teach included), never a digit taken from
 /// the solution.
 pub fn hint(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Hint, GameError> {
+    if let Play::Variant(rules) = play_rules(request)? {
+        return variant_hint(&rules, request, &budget.into());
+    }
     let size = play_size(request)?;
     let solution = unique_solution(size, &request.puzzle, &budget.into())?;
     let geometry = Geometry::new(size);
@@ -625,10 +769,129 @@ pub fn hint(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Hint, Ga
 
 /// The solution of a puzzle that has exactly one.
 pub fn solve(request: &SolveRequest, budget: impl Into<Budget>) -> Result<Solution, GameError> {
-    let size = grid_size(&request.puzzle, "puzzle")?;
+    let play = Play::of(&request.puzzle, request.variant.as_ref(), "puzzle")?;
     Ok(Solution {
-        solution: unique_solution(size, &request.puzzle, &budget.into())?,
+        solution: play.solution(&request.puzzle, &budget.into())?,
     })
+}
+
+/// A cell's name for a player: `r3c5`.
+fn cell_name(side: usize, cell: usize) -> String {
+    format!("r{}c{}", cell / side + 1, cell % side + 1)
+}
+
+/// [`hint`] on a variant: a wrong entry first; then a single over the
+/// variant's rules ([`variant::single`]: a cage's last cell, a naked or
+/// hidden single); when none is there, [`Hint::Reveal`]: the digit of one
+/// cell, taken from the solution and said to be.
+fn variant_hint(rules: &Rules, request: &PlayRequest, budget: &Budget) -> Result<Hint, GameError> {
+    let side = rules.side();
+    let solution = unique_variant_solution(rules, &request.puzzle, budget)?;
+    let shown: Vec<char> = match &request.symbols {
+        Some(text) if text.chars().count() == side => text.chars().collect(),
+        _ => variant::symbols(side).chars().collect(),
+    };
+    let symbol = |d: u8| shown[d as usize - 1];
+    let cells = &request.cells;
+    if let Some(cell) = (0..cells.len()).find(|&c| cells[c] != 0 && cells[c] != solution[c]) {
+        return Ok(Hint::Wrong {
+            cell,
+            text: format!(
+                "{} is not {}: clear it (the solution has another digit there)",
+                cell_name(side, cell),
+                symbol(cells[cell])
+            ),
+        });
+    }
+    if *cells == solution {
+        return Ok(Hint::Solved {
+            text: "the puzzle is solved".into(),
+        });
+    }
+    let Some(step) = variant::single(rules, cells) else {
+        let candidates = variant::candidates(rules, cells);
+        let cell = (0..cells.len())
+            .filter(|&c| cells[c] == 0)
+            .min_by_key(|&c| candidates[c].count_ones())
+            .expect("an unsolved grid without a wrong entry has an empty cell");
+        return Ok(Hint::Reveal {
+            cell,
+            digit: solution[cell],
+            text: format!(
+                "no single is left (on variants the hints know only singles): the solution \
+                 has {} in {}",
+                symbol(solution[cell]),
+                cell_name(side, cell)
+            ),
+        });
+    };
+    let regions = rules.regions().len();
+    let unit_name = |unit: usize| -> String {
+        if unit < side {
+            format!("row {}", unit + 1)
+        } else if unit < 2 * side {
+            format!("column {}", unit - side + 1)
+        } else if unit < regions {
+            format!(
+                "the region of {}",
+                cell_name(side, rules.regions()[unit][0])
+            )
+        } else {
+            format!(
+                "the cage of {}",
+                cell_name(side, rules.cages()[unit - regions].cells[0])
+            )
+        }
+    };
+    let (name, d) = (cell_name(side, step.cell), symbol(step.digit));
+    let (rating, nudge, pattern, text) = match (step.technique, step.unit) {
+        ("Cage total", Some(unit)) => (
+            1.0,
+            format!("Look at {}", unit_name(unit)),
+            format!("Cage total: {} has one empty cell", unit_name(unit)),
+            format!(
+                "Cage total: {name} is the last empty cell of {}, so it takes what is left of \
+                 its sum: {d}",
+                unit_name(unit)
+            ),
+        ),
+        ("Hidden single", Some(unit)) => (
+            1.5,
+            format!("Look at {}", unit_name(unit)),
+            format!(
+                "Hidden single: {} has one place for a digit",
+                unit_name(unit)
+            ),
+            format!(
+                "Hidden single: in {}, {d} can only go in {name}",
+                unit_name(unit)
+            ),
+        ),
+        _ => (
+            2.3,
+            format!("Look at {name}"),
+            format!("Naked single: {name} has one candidate left"),
+            format!("Naked single: every other digit is ruled out in {name}, so it is {d}"),
+        ),
+    };
+    let place = HintCandidate {
+        cell: step.cell,
+        digit: step.digit,
+    };
+    Ok(Hint::Step(Box::new(StepHint {
+        technique: step.technique.into(),
+        rating,
+        nudge,
+        pattern,
+        text,
+        cells: step.cells,
+        units: step.unit.into_iter().collect(),
+        digits: vec![step.digit],
+        placements: vec![place],
+        eliminations: Vec::new(),
+        cell: Some(step.cell),
+        then: None,
+    })))
 }
 
 /// The first puzzle of `text`, read as `cover sudoku` reads a file (in
@@ -658,13 +921,60 @@ pub const IMPORT_SETS: [&str; 6] = [
 #[derive(Debug, Clone)]
 pub struct Readings {
     puzzles: Vec<Puzzle>,
+    /// A variant puzzle read (then `puzzles` is empty).
+    variant: Option<VariantReading>,
+}
+
+/// A variant puzzle read from f-puzzles data: its rules and givens.
+#[derive(Debug, Clone)]
+struct VariantReading {
+    rules: Rules,
+    givens: Vec<u8>,
+    /// The f-puzzles link string to share it by.
+    text: String,
 }
 
 impl Readings {
-    /// The size of the puzzle read.
-    pub fn size(&self) -> Size {
-        self.puzzles[0].size
+    /// The number of cells of the puzzle read.
+    pub fn cells(&self) -> usize {
+        match &self.variant {
+            Some(reading) => reading.givens.len(),
+            None => self.puzzles[0].size.cells(),
+        }
     }
+}
+
+/// The readings of f-puzzles data: a variant, or a classic puzzle of a
+/// size the classic game plays.
+fn read_fpuzzle(puzzle: FPuzzle) -> Result<Readings, GameError> {
+    let side = puzzle.size;
+    if !(variant::MIN_SIDE..=variant::MAX_SIDE).contains(&side) {
+        return Err(GameError::Unplayable(format!(
+            "a {side}×{side} f-puzzles grid is not played here (4×4 to 16×16)"
+        )));
+    }
+    let rules = puzzle
+        .rules()
+        .map_err(|e| GameError::Unplayable(format!("f-puzzles data: {e}")))?;
+    if Variant::of(&rules).is_none() {
+        let size = Size::from_side(side).expect("a classic size");
+        return Ok(Readings {
+            puzzles: vec![line_puzzle(size, &puzzle.givens)],
+            variant: None,
+        });
+    }
+    Ok(Readings {
+        puzzles: Vec::new(),
+        variant: Some(VariantReading {
+            rules,
+            givens: puzzle.givens.clone(),
+            text: fpuzzles::to_link_string(&FPuzzle {
+                title: None,
+                author: None,
+                ..puzzle
+            }),
+        }),
+    })
 }
 
 /// The first puzzle of an import's text, read but not yet searched (a
@@ -679,6 +989,11 @@ impl Readings {
 /// solution. When none reads, the error is the plain reading's, in
 /// words for a player: the line, and what is wrong there.
 pub fn read_import(request: &ImportRequest) -> Result<Readings, GameError> {
+    match fpuzzles::read(&request.text) {
+        Ok(puzzle) => return read_fpuzzle(puzzle),
+        Err(FPuzzlesError::NotFPuzzles(_)) => {}
+        Err(error) => return Err(GameError::Unplayable(error.to_string())),
+    }
     let mut texts = vec![request.text.as_str()];
     let capitals;
     if request.text.bytes().any(|b| b.is_ascii_lowercase()) {
@@ -729,7 +1044,10 @@ pub fn read_import(request: &ImportRequest) -> Result<Readings, GameError> {
     // The sets of one size read at most three different puzzles; the
     // bound on the searches to come is kept whatever the text.
     puzzles.truncate(3);
-    Ok(Readings { puzzles })
+    Ok(Readings {
+        puzzles,
+        variant: None,
+    })
 }
 
 /// `cells` with its digits renamed in the order they first appear, so
@@ -819,6 +1137,24 @@ fn written_with(size: Size) -> String {
 /// when none has one, the first reading's reason. Each reading's search
 /// has `budget` (there are at most three).
 pub fn import_readings(readings: Readings, budget: &Budget) -> Result<Game, GameError> {
+    if let Some(reading) = readings.variant {
+        unique_variant_solution(&reading.rules, &reading.givens, budget)?;
+        let side = reading.rules.side();
+        return Ok(Game {
+            size: side,
+            // The corner marks' grid: as near square as the side allows.
+            box_side: (1..=side).find(|b| b * b >= side).unwrap_or(side),
+            symbols: variant::symbols(side),
+            clues: reading.givens.iter().filter(|&&d| d != 0).count(),
+            puzzle: reading.givens,
+            grade: String::new(),
+            rating: None,
+            target_met: true,
+            seed: None,
+            variant: Variant::of(&reading.rules),
+            text: Some(reading.text),
+        });
+    }
     let mut puzzles = readings.puzzles;
     // A stable sort: full grids last, the order kept otherwise.
     puzzles.sort_by_key(|p| p.cells.iter().all(|&d| d != 0));
@@ -868,6 +1204,8 @@ fn imported(puzzle: Puzzle) -> Game {
         rating: rating.map(|r| r.value()),
         target_met: true,
         seed: None,
+        variant: None,
+        text: None,
     }
 }
 

@@ -72,6 +72,7 @@ mod lanes;
 mod pool;
 mod routes;
 mod server;
+pub mod variant;
 
 use std::future::Future;
 use std::io;

@@ -450,7 +450,7 @@ async fn import(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bod
         Ok(readings) => readings,
         Err(game_error) => return game_error.into_response(),
     };
-    let (lane, retry_after) = shared.lane(readings.size().cells());
+    let (lane, retry_after) = shared.lane(readings.cells());
     let budget = shared.budget();
     let imported = lane
         .run(move |cancel| game::import_readings(readings, &budget(cancel)))
