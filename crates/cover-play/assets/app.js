@@ -454,7 +454,7 @@ function drawRules() {
   const layer = $("rules-layer");
   const v = game.variant, n = game.size;
   layer.replaceChildren();
-  layer.hidden = !v;
+  layer.toggleAttribute("hidden", !v); // an SVG element has no `hidden` property
   $("rules").textContent = v ? rulesText(v) : "";
   if (!v) return;
   layer.setAttribute("viewBox", `0 0 ${n} ${n}`);

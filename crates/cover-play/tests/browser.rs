@@ -14,6 +14,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::thread::sleep;
 use std::time::Duration;
 
+use common::variants;
 use common::webdriver::{key, more_keys, Browser, Element};
 use common::*;
 use cover_play::{Background, Config};
@@ -2185,4 +2186,169 @@ fn a_game_is_played_to_the_win_by_the_keyboard_alone() {
     browser.press(&more_keys::ESCAPE.to_string());
     assert!(!win_open(&browser));
     assert_eq!(focused(&browser), "board");
+}
+
+// Variants: imported from f-puzzles, drawn, judged by their own rules,
+// won by keys. The solutions come from `cover-check`'s variant brute
+// force, never from the server.
+
+/// The numbers of `#rules-layer` elements matching `css`, and their texts.
+fn drawn(browser: &Browser, css: &str) -> Vec<String> {
+    let texts = browser.run(
+        "return [...document.querySelectorAll('#rules-layer ' + arguments[0])].map(e => e.textContent)",
+        json!([css]),
+    );
+    serde_json::from_value(texts).unwrap()
+}
+
+/// The label of `cell` as a screen reader reads it.
+fn label(browser: &Browser, cell: usize) -> String {
+    let text = browser.run(
+        "return document.getElementById('cell-' + arguments[0]).getAttribute('aria-label')",
+        json!([cell]),
+    );
+    text.as_str().unwrap().to_owned()
+}
+
+#[test]
+fn an_fpuzzles_killer_is_drawn_with_its_sums_judged_by_its_cages_and_won_by_keys() {
+    let Some((_one, browser, _server, board)) = begin(desktop) else {
+        return;
+    };
+    let game = import_by_box(&browser, &variants::killer6_json());
+    assert_eq!(game["variant"]["name"], "killer");
+    let givens = variants::digits(variants::KILLER6_GIVENS);
+    assert_eq!(grid(&game["puzzle"]), givens);
+
+    // Every cage drawn, its sum written once, inside the board.
+    assert_eq!(
+        drawn(&browser, ".cage").len(),
+        variants::KILLER6_CAGES.len()
+    );
+    let mut sums = drawn(&browser, ".cage-sum");
+    let mut expected: Vec<String> = variants::KILLER6_CAGES
+        .iter()
+        .map(|(sum, _)| sum.to_string())
+        .collect();
+    sums.sort();
+    expected.sort();
+    assert_eq!(sums, expected);
+    let inside = browser.run(
+        "const b = document.getElementById('board').getBoundingClientRect(); \
+         const sums = [...document.querySelectorAll('#rules-layer .cage-sum')]; \
+         return sums.every(t => { const r = t.getBoundingClientRect(); \
+           return r.width > 2 && r.height > 2 && r.left >= b.left && r.right <= b.right \
+             && r.top >= b.top && r.bottom <= b.bottom; })",
+        json!([]),
+    );
+    assert_eq!(inside, json!(true), "the sums are drawn on the board");
+    // The 2×3 boxes: a thick line after every third column and second row.
+    assert_eq!(
+        cells_with(&browser, "box-right").as_array().unwrap().len(),
+        6
+    );
+    assert_eq!(
+        cells_with(&browser, "box-bottom").as_array().unwrap().len(),
+        12
+    );
+    let rules = browser.run(
+        "return document.getElementById('rules').textContent",
+        json!([]),
+    );
+    assert!(rules.as_str().unwrap().contains("cage"), "{rules}");
+    assert!(
+        label(&browser, 12).contains("cage of 2 cells adding up to 7"),
+        "{}",
+        label(&browser, 12)
+    );
+
+    // A cage's repeat, then its sum missed, are shown; the cage's ways
+    // to its sum are said for the selected cell.
+    type_at(&browser, &board, 12, "2");
+    let info = browser.run(
+        "return document.getElementById('cage-info').textContent",
+        json!([]),
+    );
+    assert_eq!(info, json!("Cage 7 in 2: 25"), "2 placed leaves 2+5");
+    type_at(&browser, &board, 13, "2");
+    assert_eq!(cells_with(&browser, "conflict"), json!([12, 13]));
+    type_at(&browser, &board, 13, "4");
+    assert_eq!(
+        cells_with(&browser, "conflict"),
+        json!([12, 13]),
+        "2 + 4 is not 7"
+    );
+    type_at(&browser, &board, 13, "5");
+    assert_eq!(cells_with(&browser, "conflict"), json!([]));
+
+    // The variant survives a reload, and the solution wins.
+    let board = reload(&browser);
+    assert_eq!(state(&browser)["variant"]["name"], "killer");
+    assert_eq!(
+        drawn(&browser, ".cage-sum").len(),
+        variants::KILLER6_CAGES.len()
+    );
+    let solution = variants::brute_solution(&variants::killer6_rules(), &givens);
+    let text = play_to_the_win(&browser, &board, &solution);
+    assert!(text.contains("6×6 killer"), "{text}");
+}
+
+#[test]
+fn a_jigsaw_is_drawn_by_its_regions_and_a_repeat_in_a_region_is_shown() {
+    let Some((_one, browser, _server, board)) = begin(desktop) else {
+        return;
+    };
+    let game = import_by_box(&browser, &variants::jigsaw9_json());
+    assert_eq!(game["variant"]["name"], "jigsaw");
+    // Thick lines exactly between cells of different regions.
+    let pieces = variants::jigsaw9_pieces();
+    let right: Vec<usize> = (0..81)
+        .filter(|&c| c % 9 < 8 && pieces[c] != pieces[c + 1])
+        .collect();
+    let bottom: Vec<usize> = (0..72).filter(|&c| pieces[c] != pieces[c + 9]).collect();
+    assert_eq!(cells_with(&browser, "box-right"), json!(right));
+    assert_eq!(cells_with(&browser, "box-bottom"), json!(bottom));
+    assert!(
+        label(&browser, 1).contains("region"),
+        "{}",
+        label(&browser, 1)
+    );
+
+    // r1c2 and r3c3 share a region, not a row, column or 3×3 box line.
+    type_at(&browser, &board, 1, "7");
+    type_at(&browser, &board, 20, "7");
+    assert_eq!(cells_with(&browser, "conflict"), json!([1, 20]));
+    // The selected cell's peers are its region's cells, highlighted.
+    let peers = cells_with(&browser, "peer");
+    let piece_of_20: Vec<usize> = (0..81).filter(|&c| pieces[c] == pieces[20]).collect();
+    for cell in piece_of_20.iter().filter(|&&c| c != 20) {
+        assert!(
+            peers.as_array().unwrap().contains(&json!(cell)),
+            "{cell}: {peers}"
+        );
+    }
+    let erase = key::BACKSPACE.to_string();
+    browser.keys(&board, &erase);
+    type_at(&browser, &board, 1, &erase);
+
+    // Auto notes: a cell's candidates leave out its region's digits.
+    browser.click(&browser.find("#notes"));
+    let givens = variants::digits(variants::JIGSAW9_GIVENS);
+    let solution = variants::brute_solution(&variants::jigsaw9_rules(), &givens);
+    let empty = (0..81).find(|&c| givens[c] == 0).unwrap();
+    let marks = marks_shown(&browser, empty);
+    let region_digits: Vec<u8> = (0..81)
+        .filter(|&c| pieces[c] == pieces[empty])
+        .map(|c| givens[c])
+        .filter(|&d| d != 0)
+        .collect();
+    for d in &region_digits {
+        assert!(
+            !marks.as_array().unwrap().contains(&json!(d)),
+            "{d} in {marks}"
+        );
+    }
+    assert!(marks.as_array().unwrap().contains(&json!(solution[empty])));
+    let text = play_to_the_win(&browser, &board, &solution);
+    assert!(text.contains("jigsaw"), "{text}");
 }
