@@ -459,15 +459,15 @@ function drawRules() {
   if (!v) return;
   layer.setAttribute("viewBox", `0 0 ${n} ${n}`);
   const centre = (cell) => [(cell % n) + 0.5, Math.floor(cell / n) + 0.5];
-  for (const extra of v.extras) {
-    if (extra.kind === "diagonal") {
-      const down = extra.cells.includes(0);
-      layer.append(svgElement("line", { class: "diagonal", x1: down ? 0 : n, y1: 0, x2: down ? n : 0, y2: n }));
-    } else {
-      for (const cell of extra.cells) {
-        layer.append(svgElement("rect", { class: `shade ${extra.kind}`, x: cell % n, y: Math.floor(cell / n), width: 1, height: 1 }));
-      }
+  // Shading first, so that the lines drawn after it stay on top.
+  for (const extra of v.extras.filter((e) => e.kind !== "diagonal")) {
+    for (const cell of extra.cells) {
+      layer.append(svgElement("rect", { class: `shade ${extra.kind}`, x: cell % n, y: Math.floor(cell / n), width: 1, height: 1 }));
     }
+  }
+  for (const extra of v.extras.filter((e) => e.kind === "diagonal")) {
+    const down = extra.cells.includes(0);
+    layer.append(svgElement("line", { class: "diagonal", x1: down ? 0 : n, y1: 0, x2: down ? n : 0, y2: n }));
   }
   for (const thermo of v.thermos) {
     const points = thermo.map((cell) => centre(cell).join(",")).join(" ");
@@ -522,6 +522,7 @@ function rulesText(v) {
   const rules = [];
   if (!v.pieces) rules.push(`each row and column holds ${digits} once (there are no boxes)`);
   else if (!v.boxes) rules.push(`each row, column and outlined region holds ${digits} once`);
+  else rules.push(`each row, column and box holds ${digits} once`);
   const has = (kind) => v.extras.some((e) => e.kind === kind);
   if (has("diagonal")) rules.push("so does each main diagonal");
   if (has("window")) rules.push("so does each shaded window");
@@ -532,7 +533,7 @@ function rulesText(v) {
   if (v.anti_king) rules.push("cells a king's move apart (diagonally too) differ");
   if (v.non_consecutive) rules.push("side-by-side cells never hold consecutive digits");
   const text = rules.join("; ");
-  return `${v.name[0].toUpperCase()}${v.name.slice(1)}: ${text || "the classic rules"}.`;
+  return `${v.name[0].toUpperCase()}${v.name.slice(1)}: ${text}.`;
 }
 
 /// Where a cell is among the variant's rules, for its label.

@@ -2352,3 +2352,43 @@ fn a_jigsaw_is_drawn_by_its_regions_and_a_repeat_in_a_region_is_shown() {
     let text = play_to_the_win(&browser, &board, &solution);
     assert!(text.contains("jigsaw"), "{text}");
 }
+
+#[test]
+fn an_x_windoku_with_a_thermometer_draws_each_rule_and_is_won_by_keys() {
+    let Some((_one, browser, _server, board)) = begin(desktop) else {
+        return;
+    };
+    let game = import_by_box(&browser, &variants::xw9_json());
+    assert_eq!(game["variant"]["name"], "X windoku thermo");
+    assert_eq!(drawn(&browser, ".diagonal").len(), 2);
+    assert_eq!(drawn(&browser, ".shade.window").len(), 4 * 9);
+    assert_eq!(drawn(&browser, "polyline.thermo").len(), 1);
+    assert_eq!(drawn(&browser, ".thermo.bulb").len(), 1);
+    assert!(
+        label(&browser, 27).contains("a thermometer's bulb"),
+        "{}",
+        label(&browser, 27)
+    );
+    assert!(
+        label(&browser, 10).contains("on a diagonal, in a window"),
+        "{}",
+        label(&browser, 10)
+    );
+    let rules = browser.run(
+        "return document.getElementById('rules').textContent",
+        json!([]),
+    );
+    for words in ["diagonal", "window", "thermometer"] {
+        assert!(rules.as_str().unwrap().contains(words), "{rules}");
+    }
+    // A repeat on a diagonal only (r2c8 and r6c4: other rows, columns,
+    // boxes and windows).
+    let givens = variants::digits(variants::XW9_GIVENS);
+    let (a, b) = (16, 48);
+    assert_eq!((givens[a], givens[b]), (6, 0));
+    type_at(&browser, &board, b, "6");
+    assert_eq!(cells_with(&browser, "conflict"), json!([a, b]));
+    let solution = variants::brute_solution(&variants::xw9_rules(), &givens);
+    let text = play_to_the_win(&browser, &board, &solution);
+    assert!(text.contains("X windoku thermo"), "{text}");
+}

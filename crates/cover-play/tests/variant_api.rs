@@ -89,6 +89,7 @@ fn hints_alone_finish_a_variant_and_every_digit_they_give_is_the_solutions() {
     for (text, rules, givens) in [
         (killer6_json(), killer6_rules(), digits(KILLER6_GIVENS)),
         (jigsaw9_json(), jigsaw9_rules(), digits(JIGSAW9_GIVENS)),
+        (xw9_json(), xw9_rules(), digits(XW9_GIVENS)),
     ] {
         let game = import(&server, &text);
         let solution = brute_solution(&rules, &givens);
@@ -132,6 +133,37 @@ fn hints_alone_finish_a_variant_and_every_digit_they_give_is_the_solutions() {
         assert_eq!(hint["kind"], "wrong", "{hint}");
         assert_eq!(hint["cell"], empty);
     }
+}
+
+#[test]
+fn diagonals_windows_and_thermometers_are_named_for_drawing() {
+    let server = start();
+    let game = import(&server, &xw9_json());
+    let variant = &game["variant"];
+    assert_eq!(variant["name"], "X windoku thermo");
+    assert_eq!(variant["boxes"], true);
+    let kinds: Vec<&str> = variant["extras"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["diagonal", "diagonal", "window", "window", "window", "window"]
+    );
+    assert_eq!(variant["thermos"], json!([XW9_THERMO]));
+    // Digits rise from the bulb: 5 then 4 up the thermometer breaks it.
+    let givens = digits(XW9_GIVENS);
+    let mut cells = givens.clone();
+    cells[18] = 5;
+    cells[9] = 4;
+    let (_, check) = post(
+        &server,
+        "/api/check",
+        &json!({ "puzzle": givens, "cells": cells, "variant": variant }),
+    );
+    assert_eq!(grid(&check["conflicts"]), vec![9, 18], "{check}");
 }
 
 #[test]

@@ -133,3 +133,52 @@ pub fn brute_solution(rules: &VariantRules, givens: &[u8]) -> Vec<u8> {
     check_variant_solution(rules, givens, &solution).unwrap();
     solution
 }
+
+/// A 9×9 X-windoku (both diagonals and the four windows) with a
+/// thermometer up the first column: one solution.
+pub const XW9_GIVENS: &str =
+    "68.....2..71....69..39...7..4....2..75....1.3.98.32..58.4..3..29...4871.2671...34";
+/// Its thermometer, bulb first: r4c1 up to r1c1.
+pub const XW9_THERMO: [usize; 4] = [27, 18, 9, 0];
+
+/// The four windows of windoku.
+fn windows() -> Vec<Vec<usize>> {
+    [1, 5]
+        .iter()
+        .flat_map(|&top| {
+            [1, 5].map(|left| {
+                (top..top + 3)
+                    .flat_map(|r| (left..left + 3).map(move |c| r * 9 + c))
+                    .collect()
+            })
+        })
+        .collect()
+}
+
+/// The X-windoku as f-puzzles JSON.
+pub fn xw9_json() -> String {
+    let names = |cells: &[usize]| -> Vec<String> { cells.iter().map(|&c| name(c, 9)).collect() };
+    let regions: Vec<Value> = windows()
+        .iter()
+        .map(|cells| json!({ "cells": names(cells) }))
+        .collect();
+    json!({
+        "size": 9,
+        "grid": fpuzzles_grid(9, &digits(XW9_GIVENS), None),
+        "diagonal+": true,
+        "diagonal-": true,
+        "extraregion": regions,
+        "thermometer": [{ "lines": [names(&XW9_THERMO)] }],
+    })
+    .to_string()
+}
+
+/// The X-windoku's rules for the checker.
+pub fn xw9_rules() -> VariantRules {
+    let mut rules = VariantRules::classic(9, 3, 3);
+    rules.regions.push((0..9).map(|i| i * 9 + i).collect());
+    rules.regions.push((0..9).map(|i| i * 9 + 8 - i).collect());
+    rules.regions.extend(windows());
+    rules.thermos.push(XW9_THERMO.to_vec());
+    rules
+}
