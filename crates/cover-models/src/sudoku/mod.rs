@@ -81,6 +81,8 @@ mod symbols;
 pub(crate) mod testing;
 pub mod triad;
 pub mod variant;
+pub mod variant_generate;
+pub mod variant_line;
 
 use std::fmt::Write as _;
 use std::sync::Arc;
