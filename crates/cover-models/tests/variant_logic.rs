@@ -88,9 +88,14 @@ fn assert_sound(rules: &Rules, puzzle: &[u8], solution: &[u8], rated: &Rated) {
 fn make_puzzle(rules: &Rules, seed: u64) -> (Vec<u8>, Vec<u8>, Rated) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let solution = random_solution(rules, &mut rng);
+    thin(rules, solution, &mut rng)
+}
+
+/// [`make_puzzle`] from a given solution of `rules`.
+fn thin(rules: &Rules, solution: Vec<u8>, rng: &mut ChaCha8Rng) -> (Vec<u8>, Vec<u8>, Rated) {
     let mut puzzle = solution.clone();
     let mut order: Vec<usize> = (0..puzzle.len()).collect();
-    order.shuffle(&mut rng);
+    order.shuffle(rng);
     let mut rated = human::rate_variant(rules, &puzzle).unwrap();
     for cell in order {
         let given = puzzle[cell];
@@ -298,4 +303,63 @@ fn teaching_hints_on_a_variant_are_sound_too() {
     let rated = human::rate(&geometry, &puzzle, Catalogue::Teaching);
     assert!(!rated.steps.is_empty());
     assert_sound(&rules, &puzzle, &solution, &rated);
+}
+
+/// Killer cages over `solution`: cells in a random order each start a
+/// cage or join a random neighbouring cage that lacks its digit and has
+/// fewer than `most` cells; each cage's sum is its digits'.
+fn killer_rules(solution: &[u8], most: usize, rng: &mut ChaCha8Rng) -> Rules {
+    let mut cage_of = vec![usize::MAX; 81];
+    let mut cages: Vec<Vec<usize>> = Vec::new();
+    let mut order: Vec<usize> = (0..81).collect();
+    order.shuffle(rng);
+    for cell in order {
+        let (r, c) = (cell / 9, cell % 9);
+        let mut near: Vec<usize> = [(r > 0, cell.wrapping_sub(9)), (r < 8, cell + 9)]
+            .into_iter()
+            .chain([(c > 0, cell.wrapping_sub(1)), (c < 8, cell + 1)])
+            .filter(|&(ok, n)| ok && cage_of[n] != usize::MAX)
+            .map(|(_, n)| cage_of[n])
+            .filter(|&k| {
+                cages[k].len() < most && cages[k].iter().all(|&o| solution[o] != solution[cell])
+            })
+            .collect();
+        near.dedup();
+        if near.is_empty() || rng.random_range(0..8) == 0 {
+            cage_of[cell] = cages.len();
+            cages.push(vec![cell]);
+        } else {
+            let k = near[rng.random_range(0..near.len())];
+            cage_of[cell] = k;
+            cages[k].push(cell);
+        }
+    }
+    let mut rules = Rules::classic(9);
+    for cage in cages {
+        let sum = cage.iter().map(|&c| u32::from(solution[c])).sum();
+        rules = rules.with_cage(&cage, Some(sum)).unwrap();
+    }
+    rules
+}
+
+#[test]
+fn killer_needs_cage_combinations_and_is_solved_soundly() {
+    let mut innies_or_outies = 0;
+    for seed in 0..4 {
+        let mut rng = ChaCha8Rng::seed_from_u64(200 + seed);
+        let solution = random_solution(&Rules::classic(9), &mut rng);
+        let rules = killer_rules(&solution, 3 + seed as usize, &mut rng);
+        let (puzzle, solution, rated) = thin(&rules, solution, &mut rng);
+        assert!(rated.solved);
+        assert_sound(&rules, &puzzle, &solution, &rated);
+        assert!(used(&rated, &[Technique::CageCombination]), "seed {seed}");
+        innies_or_outies += usize::from(used(&rated, &[Technique::Innies, Technique::Outies]));
+        eprintln!(
+            "killer seed {seed}: {} givens, rating {}, {:?}",
+            puzzle.iter().filter(|&&d| d != 0).count(),
+            rated.rating,
+            rated.counts()
+        );
+    }
+    assert!(innies_or_outies > 0, "no killer needed the rule of 45");
 }

@@ -15,7 +15,8 @@
 //!   [`rate`].
 //! - One file per family of techniques: `singles`, `intersections`,
 //!   `subsets`, `fish`, `wings`, `single_digit`, `uniqueness`,
-//!   `exclusion`, `colouring`, `als`, `chains`.
+//!   `exclusion`, `colouring`, `als`, `chains`; on variants `killer`
+//!   (cage sums and the rule of 45, valued by us: SE has no killer).
 //!
 //! Variants: a [`Geometry`](crate::sudoku::logic::Geometry) built by
 //! `Geometry::from_rules` carries any regions and the pair rules in its
@@ -41,6 +42,7 @@ mod difficulty;
 mod exclusion;
 mod fish;
 mod intersections;
+mod killer;
 mod single_digit;
 mod singles;
 mod solver;

@@ -41,8 +41,8 @@ use super::chains;
 use super::difficulty::{rate_within, RateLimits};
 use super::step::{Rating, Step, Technique};
 use super::{
-    als, colouring, exclusion, fish, intersections, single_digit, singles, subsets, uniqueness,
-    wings,
+    als, colouring, exclusion, fish, intersections, killer, single_digit, singles, subsets,
+    uniqueness, wings,
 };
 
 /// Which techniques a solver may use.
@@ -104,8 +104,11 @@ pub(super) const FINDERS: &[Finder] = &[
     rated(subsets::direct_hidden_pairs), // 2.0
     rated(singles::naked_singles),  // 2.3
     rated(subsets::direct_hidden_triples), // 2.5
+    // Killer cages (ours, SE has none: values in `killer`'s docs).
+    rated(killer::cage_combinations), // 2.5
     // Indirect producers: they remove candidates.
     rated(intersections::pointing_claiming), // Pointing 2.6, Claiming 2.8
+    rated(killer::innies_outies),            // ours: 2.8-3.4
     rated(subsets::naked_pairs),             // 3.0
     rated(fish::x_wings),                    // 3.2
     rated(subsets::hidden_pairs),            // 3.4
