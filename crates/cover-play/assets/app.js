@@ -332,9 +332,10 @@ function showHint(pressed) {
   }
   hint.level = Math.min(hint.level + 1, 3);
   if (hint.level === 1) {
-    // The server numbers units as the model does: rows, columns, boxes
-    // (or pieces), extra regions, cages.
-    hint.cells = new Set(a.units.length ? game.geometry.units[a.units[0]] : a.cells);
+    // The unit's cells, as the server names them (an older server sends
+    // only its number, which the classic model numbers the same way).
+    hint.cells = new Set(a.unit_cells && a.unit_cells.length ? a.unit_cells
+      : a.units.length ? game.geometry.units[a.units[0]] : a.cells);
     say(`${a.nudge} (Hint again for more)`);
   } else if (hint.level === 2) {
     hint.cells = new Set(a.cells);

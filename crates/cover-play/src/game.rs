@@ -13,12 +13,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cover_models::generate::{Generator, Request};
-use cover_models::sudoku::fpuzzles::{self, FPuzzle, FPuzzlesError};
+use cover_models::sudoku::fpuzzles::{self, FPuzzlesError};
 use cover_models::sudoku::human::{
-    self, Catalogue, Difficulty, HintLevel, RateLimits, UnknownDifficulty,
+    self, Catalogue, Difficulty, HintLevel, RateLimits, Rating, UnknownDifficulty,
 };
 use cover_models::sudoku::logic::Geometry;
 use cover_models::sudoku::variant::{Rules, VariantSolver};
+use cover_models::sudoku::variant_line;
 use cover_models::sudoku::{
     Engine, InputError, Layout, Level, Notation, ParseError, ParseErrorKind, Puzzle, Puzzles,
     Separator, Size, Solver, Symbols,
@@ -262,8 +263,12 @@ pub struct StepHint {
     pub text: String,
     /// The pattern's cells, to highlight.
     pub cells: Vec<usize>,
-    /// The pattern's units (rows `0..s`, columns `s..2s`, boxes `2s..3s`).
+    /// The pattern's units (rows `0..s`, columns `s..2s`, boxes `2s..3s`;
+    /// on a variant, logic's numbering of its units).
     pub units: Vec<usize>,
+    /// The cells of the pattern's first unit (none without units): what
+    /// the first level of the hint highlights.
+    pub unit_cells: Vec<usize>,
     /// The digits it is about.
     pub digits: Vec<u8>,
     /// Digits it places.
@@ -637,29 +642,6 @@ fn play_rules(request: &PlayRequest) -> Result<Play, GameError> {
     Ok(play)
 }
 
-/// Checks the request's two grids against each other: same size, the
-/// givens kept.
-fn play_size(request: &PlayRequest) -> Result<Size, GameError> {
-    let size = grid_size(&request.puzzle, "puzzle")?;
-    let cells_size = grid_size(&request.cells, "cells")?;
-    if cells_size != size {
-        return Err(GameError::BadRequest(format!(
-            "puzzle has {} cells but cells has {}",
-            request.puzzle.len(),
-            request.cells.len()
-        )));
-    }
-    if let Some(cell) = (0..request.puzzle.len())
-        .find(|&c| request.puzzle[c] != 0 && request.cells[c] != request.puzzle[c])
-    {
-        return Err(GameError::BadRequest(format!(
-            "cell {cell} is a given ({}) but cells holds {}",
-            request.puzzle[cell], request.cells[cell]
-        )));
-    }
-    Ok(size)
-}
-
 /// The player's grid against the solution.
 pub fn check(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Check, GameError> {
     let play = play_rules(request)?;
@@ -682,15 +664,23 @@ pub fn check(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Check, 
 /// that applies, those that teach included), never a digit taken from
 /// the solution.
 pub fn hint(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Hint, GameError> {
-    if let Play::Variant(rules) = play_rules(request)? {
-        return variant_hint(&rules, request, &budget.into());
-    }
-    let size = play_size(request)?;
-    let solution = unique_solution(size, &request.puzzle, &budget.into())?;
-    let geometry = Geometry::new(size);
+    let play = play_rules(request)?;
+    let solution = play.solution(&request.puzzle, &budget.into())?;
+    let (side, geometry, default_symbols) = match &play {
+        Play::Classic(size) => (
+            size.side(),
+            Ok(Geometry::new(*size)),
+            display_symbols(*size),
+        ),
+        Play::Variant(rules) => (
+            rules.side(),
+            Geometry::from_rules(rules),
+            variant::symbols(rules.side()),
+        ),
+    };
     let shown: Vec<char> = match &request.symbols {
-        Some(text) if text.chars().count() == size.side() => text.chars().collect(),
-        _ => display_symbols(size).chars().collect(),
+        Some(text) if text.chars().count() == side => text.chars().collect(),
+        _ => default_symbols.chars().collect(),
     };
     let symbol = |d: u8| shown[d as usize - 1];
     if let Some(cell) =
@@ -700,7 +690,7 @@ pub fn hint(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Hint, Ga
             cell,
             text: format!(
                 "{} is not {}: clear it (the solution has another digit there)",
-                geometry.cell_name(cell),
+                cell_name(side, cell),
                 symbol(request.cells[cell])
             ),
         });
@@ -710,6 +700,12 @@ pub fn hint(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Hint, Ga
             text: "the puzzle is solved".into(),
         });
     }
+    let geometry = match (geometry, &play) {
+        (Ok(geometry), _) => geometry,
+        // Rules logic does not read: singles over the rules.
+        (Err(_), Play::Variant(rules)) => return Ok(variant_hint(rules, request, &solution)),
+        (Err(_), Play::Classic(_)) => unreachable!("a classic geometry is always made"),
+    };
     let mut board = human::Board::new(&geometry, &request.cells);
     let deadline = Instant::now() + RATE_TIME;
     board.set_deadline(Some(deadline));
@@ -718,7 +714,13 @@ pub fn hint(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Hint, Ga
         // Chains cut short may have missed the simplest step.
         return Err(GameError::TooSlow(RATE_TIME));
     }
-    let step = step.ok_or(GameError::NoLogicalStep)?;
+    let step = match (step, &play) {
+        (Some(step), _) => step,
+        // Rules beyond the techniques (thermometers, non-consecutive):
+        // singles that know them, else a digit from the solution.
+        (None, Play::Variant(rules)) => return Ok(variant_hint(rules, request, &solution)),
+        (None, Play::Classic(_)) => return Err(GameError::NoLogicalStep),
+    };
     let symbol = |d: u8| symbol(d).to_string();
     let mut then = None;
     if step.placements.is_empty() {
@@ -757,7 +759,19 @@ pub fn hint(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Hint, Ga
         text: step.text(HintLevel::Full, &geometry, &symbol),
         cells: step.pattern.cells.iter().map(|&c| usize::from(c)).collect(),
         units: step.pattern.units.iter().map(|&u| usize::from(u)).collect(),
-        digits: (1..=size.side() as u8)
+        unit_cells: step
+            .pattern
+            .units
+            .first()
+            .map(|&u| {
+                geometry
+                    .unit_cells(usize::from(u))
+                    .iter()
+                    .map(|&c| usize::from(c))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        digits: (1..=side as u8)
             .filter(|d| step.pattern.digits >> (d - 1) & 1 == 1)
             .collect(),
         placements: candidates(&step.placements),
@@ -780,50 +794,36 @@ fn cell_name(side: usize, cell: usize) -> String {
     format!("r{}c{}", cell / side + 1, cell % side + 1)
 }
 
-/// [`hint`] on a variant: a wrong entry first; then a single over the
-/// variant's rules ([`variant::single`]: a cage's last cell, a naked or
-/// hidden single); when none is there, [`Hint::Reveal`]: the digit of one
-/// cell, taken from the solution and said to be.
-fn variant_hint(rules: &Rules, request: &PlayRequest, budget: &Budget) -> Result<Hint, GameError> {
+/// [`hint`] on a variant when logic finds no step (or cannot read the
+/// rules), on a grid without a wrong entry and not solved: a single over
+/// the variant's rules ([`variant::single`]: a cage's last cell, a naked
+/// or hidden single, knowing thermometers and non-consecutive); when none
+/// is there, [`Hint::Reveal`]: the digit of one cell, taken from the
+/// solution and said to be.
+fn variant_hint(rules: &Rules, request: &PlayRequest, solution: &[u8]) -> Hint {
     let side = rules.side();
-    let solution = unique_variant_solution(rules, &request.puzzle, budget)?;
     let shown: Vec<char> = match &request.symbols {
         Some(text) if text.chars().count() == side => text.chars().collect(),
         _ => variant::symbols(side).chars().collect(),
     };
     let symbol = |d: u8| shown[d as usize - 1];
     let cells = &request.cells;
-    if let Some(cell) = (0..cells.len()).find(|&c| cells[c] != 0 && cells[c] != solution[c]) {
-        return Ok(Hint::Wrong {
-            cell,
-            text: format!(
-                "{} is not {}: clear it (the solution has another digit there)",
-                cell_name(side, cell),
-                symbol(cells[cell])
-            ),
-        });
-    }
-    if *cells == solution {
-        return Ok(Hint::Solved {
-            text: "the puzzle is solved".into(),
-        });
-    }
     let Some(step) = variant::single(rules, cells) else {
         let candidates = variant::candidates(rules, cells);
         let cell = (0..cells.len())
             .filter(|&c| cells[c] == 0)
             .min_by_key(|&c| candidates[c].count_ones())
             .expect("an unsolved grid without a wrong entry has an empty cell");
-        return Ok(Hint::Reveal {
+        return Hint::Reveal {
             cell,
             digit: solution[cell],
             text: format!(
-                "no single is left (on variants the hints know only singles): the solution \
-                 has {} in {}",
+                "no technique I know finds the next step here (this variant's rules are \
+                 beyond them), so from the solution: {} in {}",
                 symbol(solution[cell]),
                 cell_name(side, cell)
             ),
-        });
+        };
     };
     let regions = rules.regions().len();
     let unit_name = |unit: usize| -> String {
@@ -878,20 +878,26 @@ fn variant_hint(rules: &Rules, request: &PlayRequest, budget: &Budget) -> Result
         cell: step.cell,
         digit: step.digit,
     };
-    Ok(Hint::Step(Box::new(StepHint {
+    Hint::Step(Box::new(StepHint {
         technique: step.technique.into(),
         rating,
         nudge,
         pattern,
         text,
+        unit_cells: if step.unit.is_some() {
+            step.cells.clone()
+        } else {
+            Vec::new()
+        },
         cells: step.cells,
-        units: step.unit.into_iter().collect(),
+        // Logic's unit numbers are not these: the cells say it all.
+        units: Vec::new(),
         digits: vec![step.digit],
         placements: vec![place],
         eliminations: Vec::new(),
         cell: Some(step.cell),
         then: None,
-    })))
+    }))
 }
 
 /// The first puzzle of `text`, read as `cover sudoku` reads a file (in
@@ -930,7 +936,7 @@ pub struct Readings {
 struct VariantReading {
     rules: Rules,
     givens: Vec<u8>,
-    /// The f-puzzles link string to share it by.
+    /// Its variant line, to share it by.
     text: String,
 }
 
@@ -944,35 +950,28 @@ impl Readings {
     }
 }
 
-/// The readings of f-puzzles data: a variant, or a classic puzzle of a
-/// size the classic game plays.
-fn read_fpuzzle(puzzle: FPuzzle) -> Result<Readings, GameError> {
-    let side = puzzle.size;
+/// The readings of a variant read (from f-puzzles data or a variant
+/// line): a variant, or a classic puzzle of a size the classic game plays.
+fn read_variant(rules: Rules, givens: Vec<u8>) -> Result<Readings, GameError> {
+    let side = rules.side();
     if !(variant::MIN_SIDE..=variant::MAX_SIDE).contains(&side) {
         return Err(GameError::Unplayable(format!(
-            "a {side}×{side} f-puzzles grid is not played here (4×4 to 16×16)"
+            "a {side}×{side} variant is not played here (4×4 to 16×16)"
         )));
     }
-    let rules = puzzle
-        .rules()
-        .map_err(|e| GameError::Unplayable(format!("f-puzzles data: {e}")))?;
     if Variant::of(&rules).is_none() {
         let size = Size::from_side(side).expect("a classic size");
         return Ok(Readings {
-            puzzles: vec![line_puzzle(size, &puzzle.givens)],
+            puzzles: vec![line_puzzle(size, &givens)],
             variant: None,
         });
     }
     Ok(Readings {
         puzzles: Vec::new(),
         variant: Some(VariantReading {
+            text: variant_line::write(&rules, &givens),
             rules,
-            givens: puzzle.givens.clone(),
-            text: fpuzzles::to_link_string(&FPuzzle {
-                title: None,
-                author: None,
-                ..puzzle
-            }),
+            givens,
         }),
     })
 }
@@ -990,9 +989,29 @@ fn read_fpuzzle(puzzle: FPuzzle) -> Result<Readings, GameError> {
 /// words for a player: the line, and what is wrong there.
 pub fn read_import(request: &ImportRequest) -> Result<Readings, GameError> {
     match fpuzzles::read(&request.text) {
-        Ok(puzzle) => return read_fpuzzle(puzzle),
+        Ok(puzzle) => {
+            let rules = puzzle
+                .rules()
+                .map_err(|e| GameError::Unplayable(format!("f-puzzles data: {e}")))?;
+            return read_variant(rules, puzzle.givens);
+        }
         Err(FPuzzlesError::NotFPuzzles(_)) => {}
         Err(error) => return Err(GameError::Unplayable(error.to_string())),
+    }
+    // A variant line: the first line with text, cells then fields.
+    let first = request
+        .text
+        .lines()
+        .enumerate()
+        .find(|(_, line)| !line.trim().is_empty());
+    if let Some((at, line)) = first {
+        match variant_line::parse(line) {
+            Ok(Some(read)) => return read_variant(read.rules, read.cells),
+            Ok(None) => {}
+            Err(error) => {
+                return Err(GameError::Unplayable(format!("line {}: {error}", at + 1)));
+            }
+        }
     }
     let mut texts = vec![request.text.as_str()];
     let capitals;
@@ -1139,21 +1158,12 @@ fn written_with(size: Size) -> String {
 pub fn import_readings(readings: Readings, budget: &Budget) -> Result<Game, GameError> {
     if let Some(reading) = readings.variant {
         unique_variant_solution(&reading.rules, &reading.givens, budget)?;
-        let side = reading.rules.side();
-        return Ok(Game {
-            size: side,
-            // The corner marks' grid: as near square as the side allows.
-            box_side: (1..=side).find(|b| b * b >= side).unwrap_or(side),
-            symbols: variant::symbols(side),
-            clues: reading.givens.iter().filter(|&&d| d != 0).count(),
-            puzzle: reading.givens,
-            grade: String::new(),
-            rating: None,
-            target_met: true,
-            seed: None,
-            variant: Variant::of(&reading.rules),
-            text: Some(reading.text),
-        });
+        let rating = rate_variant(&reading.rules, &reading.givens);
+        let mut game = variant_game(&reading.rules, reading.givens);
+        game.grade = rating.map_or(String::new(), |r| Difficulty::of(r).to_string());
+        game.rating = rating.map(|r| r.value());
+        game.text = Some(reading.text);
+        return Ok(game);
     }
     let mut puzzles = readings.puzzles;
     // A stable sort: full grids last, the order kept otherwise.
@@ -1209,6 +1219,42 @@ fn imported(puzzle: Puzzle) -> Game {
     }
 }
 
+/// The game of a variant puzzle (not rated, graded ""): its variant,
+/// symbols and line.
+fn variant_game(rules: &Rules, puzzle: Vec<u8>) -> Game {
+    let side = rules.side();
+    Game {
+        size: side,
+        // The corner marks' grid: as near square as the side allows.
+        box_side: (1..=side).find(|b| b * b >= side).unwrap_or(side),
+        symbols: variant::symbols(side),
+        clues: puzzle.iter().filter(|&&d| d != 0).count(),
+        text: Some(variant_line::write(rules, &puzzle)),
+        puzzle,
+        grade: String::new(),
+        rating: None,
+        target_met: true,
+        seed: None,
+        variant: Variant::of(rules),
+    }
+}
+
+/// A variant puzzle's rating by logic ([`Geometry::from_rules`], the
+/// variant techniques included), when logic solves it within
+/// [`RATE_TIME`]; None when it does not (rules beyond its techniques:
+/// thermometers, non-consecutive; or a puzzle past the time).
+fn rate_variant(rules: &Rules, givens: &[u8]) -> Option<Rating> {
+    let geometry = Geometry::from_rules(rules).ok()?;
+    let limits = RateLimits {
+        above: None,
+        deadline: Some(Instant::now() + RATE_TIME),
+    };
+    human::rate_within(&geometry, givens, Catalogue::Rating, limits)
+        .ok()
+        .filter(|rated| rated.solved)
+        .map(|rated| rated.rating)
+}
+
 /// Symbols to show a puzzle written in numbers with: the size's default.
 fn display_symbols(size: Size) -> String {
     match Symbols::default_for(size) {
@@ -1216,5 +1262,41 @@ fn display_symbols(size: Size) -> String {
         None => (1..=size.side() as u32)
             .map(|d| char::from_digit(d, 36).unwrap_or('?'))
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(cells: Vec<u8>) -> PlayRequest {
+        PlayRequest {
+            puzzle: vec![0; cells.len()],
+            cells,
+            symbols: None,
+            variant: None,
+        }
+    }
+
+    #[test]
+    fn a_variant_hint_without_logic_finds_a_thermometers_single_or_says_it_reveals() {
+        // Along a thermometer of four cells on a 4×4, the bulb is 1.
+        let thermo = Rules::latin(4).unwrap().with_thermo(&[0, 1, 2, 3]).unwrap();
+        let solution = [1, 2, 3, 4, 2, 1, 4, 3, 3, 4, 1, 2, 4, 3, 2, 1];
+        assert!(thermo.check(&solution).is_ok());
+        let Hint::Step(step) = variant_hint(&thermo, &request(vec![0; 16]), &solution) else {
+            panic!("a single");
+        };
+        assert_eq!((step.cell, step.placements[0].digit), (Some(0), 1));
+        assert_eq!(step.technique, "Naked single");
+        // Rows and columns alone force nothing on an empty grid.
+        let latin = Rules::latin(4).unwrap();
+        match variant_hint(&latin, &request(vec![0; 16]), &solution) {
+            Hint::Reveal { cell, digit, text } => {
+                assert_eq!((cell, digit), (0, 1));
+                assert!(text.contains("from the solution: 1 in r1c1"), "{text}");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

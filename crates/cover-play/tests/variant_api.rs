@@ -95,6 +95,7 @@ fn hints_alone_finish_a_variant_and_every_digit_they_give_is_the_solutions() {
         let solution = brute_solution(&rules, &givens);
         let mut cells = givens.clone();
         let mut steps = 0;
+        let mut kinds = std::collections::BTreeMap::new();
         loop {
             let (status, hint) = post(
                 &server,
@@ -104,6 +105,11 @@ fn hints_alone_finish_a_variant_and_every_digit_they_give_is_the_solutions() {
             assert_eq!(status, 200, "{hint}");
             let (cell, digit) = match hint["kind"].as_str().unwrap() {
                 "solved" => break,
+                // A step that places nothing names the next placement.
+                "step" if hint["cell"].is_null() => (
+                    hint["then"]["cell"].as_u64().unwrap(),
+                    hint["then"]["digit"].as_u64().unwrap(),
+                ),
                 "step" => (
                     hint["cell"].as_u64().unwrap(),
                     hint["placements"][0]["digit"].as_u64().unwrap(),
@@ -117,10 +123,14 @@ fn hints_alone_finish_a_variant_and_every_digit_they_give_is_the_solutions() {
             assert_eq!(u64::from(solution[cell as usize]), digit, "{hint}");
             assert_eq!(cells[cell as usize], 0, "{hint}");
             cells[cell as usize] = digit as u8;
+            *kinds
+                .entry(hint["kind"].as_str().unwrap().to_owned())
+                .or_insert(0) += 1;
             steps += 1;
             assert!(steps <= cells.len(), "hints go on after the grid is full");
         }
         assert_eq!(cells, solution);
+        eprintln!("{}: {kinds:?}", game["variant"]["name"]);
         // A wrong entry comes first.
         let mut wrong = givens.clone();
         let empty = (0..wrong.len()).find(|&c| wrong[c] == 0).unwrap();
@@ -194,6 +204,28 @@ fn a_jigsaw_imports_with_its_pieces_and_a_repeat_in_a_piece_is_a_conflict() {
         &json!({ "puzzle": givens, "cells": cells, "variant": variant }),
     );
     assert_eq!(grid(&check["conflicts"]), vec![a as u8, b as u8], "{check}");
+}
+
+#[test]
+fn a_variant_line_imports_as_its_fpuzzles_twin_and_its_errors_name_the_line() {
+    let server = start();
+    let line = format!("{JIGSAW9_GIVENS} jigsaw={JIGSAW9_PIECES}");
+    let from_line = import(&server, &format!("\n  \n{line}  # a jigsaw\n"));
+    let from_json = import(&server, &jigsaw9_json());
+    assert_eq!(from_line["puzzle"], from_json["puzzle"]);
+    assert_eq!(from_line["variant"], from_json["variant"]);
+    assert_eq!(from_line["text"], from_json["text"]);
+    // Logic rates it (the jigsaw's steps are singles and the like).
+    assert!(from_line["rating"].as_f64().is_some(), "{from_line}");
+    assert_ne!(from_line["grade"], "");
+    let (status, answer) = post(
+        &server,
+        "/api/import",
+        &json!({ "text": format!("\n{JIGSAW9_GIVENS} x cage=99:r1c1,r1c2") }),
+    );
+    assert_eq!(status, 422);
+    let error = answer["error"].as_str().unwrap();
+    assert!(error.starts_with("line 2: "), "{error}");
 }
 
 #[test]
