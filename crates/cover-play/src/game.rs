@@ -12,13 +12,14 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use cover_models::generate::{Generator, Request};
+use cover_models::generate::{Generator, Grade, Request};
 use cover_models::sudoku::fpuzzles::{self, FPuzzlesError};
 use cover_models::sudoku::human::{
     self, Catalogue, Difficulty, HintLevel, RateLimits, Rating, UnknownDifficulty,
 };
 use cover_models::sudoku::logic::Geometry;
 use cover_models::sudoku::variant::{Rules, VariantSolver};
+use cover_models::sudoku::variant_generate::{self, VariantKind, VariantRequest};
 use cover_models::sudoku::variant_line;
 use cover_models::sudoku::{
     Engine, InputError, Layout, Level, Notation, ParseError, ParseErrorKind, Puzzle, Puzzles,
@@ -101,9 +102,54 @@ pub struct NewRequest {
     /// difficulty give the same puzzle.
     #[serde(default)]
     pub seed: Option<u64>,
+    /// A variant to make (`jigsaw`, `x`, `windoku`, `killer`,
+    /// `anti-knight`, `anti-king`, `non-consecutive`, `thermo`; see
+    /// [`variant_levels`] for the sizes of each); absent: classic.
+    #[serde(default)]
+    pub variant: Option<String>,
 }
 
 impl NewRequest {
+    /// The cells of the grid asked for (no check).
+    pub fn cells(&self) -> usize {
+        self.size.saturating_mul(self.size)
+    }
+
+    /// The variant, side and level asked for, checked: a kind the
+    /// generator makes, on a side the game offers for it
+    /// ([`variant_levels`]), at a level it offers. None for a classic
+    /// game.
+    pub fn variant_kind(&self) -> Result<Option<(VariantKind, usize, Grade)>, GameError> {
+        let Some(name) = &self.variant else {
+            return Ok(None);
+        };
+        let kind: VariantKind = name
+            .parse()
+            .map_err(|e: variant_generate::UnknownVariant| GameError::BadRequest(e.to_string()))?;
+        let sides = variant_sides(kind);
+        if sides.is_empty() {
+            return Err(GameError::BadRequest(format!(
+                "new {name} games are not made here (their puzzles take too long to check)"
+            )));
+        }
+        if !sides.contains(&self.size) {
+            return Err(GameError::BadRequest(format!(
+                "cannot make a {0}×{0} {name} game (sizes: {1})",
+                self.size,
+                sides
+                    .iter()
+                    .map(usize::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+        let difficulty: Difficulty = self
+            .difficulty
+            .parse()
+            .map_err(|e: UnknownDifficulty| GameError::BadRequest(e.to_string()))?;
+        Ok(Some((kind, self.size, search_grade(difficulty))))
+    }
+
     /// The size and difficulty asked for, checked: a size the generator
     /// makes (4, 9 or 16) and a known difficulty.
     pub fn kind(&self) -> Result<(Size, Difficulty), GameError> {
@@ -349,6 +395,8 @@ pub const LEVELS: [(usize, &[Difficulty]); 3] = [
 pub struct Levels {
     /// Sizes, smallest first.
     pub sizes: Vec<SizeLevels>,
+    /// The variants, in the generator's order.
+    pub variants: Vec<VariantLevels>,
 }
 
 /// The levels of one size.
@@ -360,7 +408,61 @@ pub struct SizeLevels {
     pub levels: Vec<String>,
 }
 
-/// The [`LEVELS`] a new game of each size can meet.
+/// The levels of one variant.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VariantLevels {
+    /// Its name in a new game's request: `jigsaw`, `x`, …
+    pub variant: String,
+    /// Its sizes and their levels.
+    pub sizes: Vec<SizeLevels>,
+}
+
+/// The sides a new variant game is made on: the generator's sides of
+/// that kind that the page offers (4×4, 6×6, 9×9). None for
+/// non-consecutive: its generated 9×9 puzzles take the solver past
+/// [`SEARCH_NODES`] to prove unique, so checks, hints and Solve would
+/// fail on them (imported ones are played when they fit the budget).
+pub fn variant_sides(kind: VariantKind) -> Vec<usize> {
+    if kind == VariantKind::NonConsecutive {
+        return Vec::new();
+    }
+    kind.sides()
+        .iter()
+        .copied()
+        .filter(|side| [4, 6, 9].contains(side))
+        .collect()
+}
+
+/// The levels of a new variant game: the generator's search-effort
+/// grades (`variant_generate`'s [`SearchEffort`](variant_generate::SearchEffort)),
+/// named as the classic levels (expert is extreme's). 4×4 grids are all
+/// easy to search.
+fn variant_levels(side: usize) -> Vec<String> {
+    let levels: &[Difficulty] = if side == 4 {
+        &[Difficulty::Easy]
+    } else {
+        &[
+            Difficulty::Easy,
+            Difficulty::Medium,
+            Difficulty::Hard,
+            Difficulty::Extreme,
+        ]
+    };
+    levels.iter().map(ToString::to_string).collect()
+}
+
+/// The search-effort grade a variant game of `difficulty` is made at.
+fn search_grade(difficulty: Difficulty) -> Grade {
+    match difficulty {
+        Difficulty::Easy => Grade::Easy,
+        Difficulty::Medium => Grade::Medium,
+        Difficulty::Hard => Grade::Hard,
+        _ => Grade::Extreme,
+    }
+}
+
+/// The [`LEVELS`] a new game of each size can meet, and the variants a
+/// new game can be, with their sizes and levels.
 pub fn levels() -> Levels {
     Levels {
         sizes: LEVELS
@@ -368,6 +470,20 @@ pub fn levels() -> Levels {
             .map(|&(size, levels)| SizeLevels {
                 size,
                 levels: levels.iter().map(ToString::to_string).collect(),
+            })
+            .collect(),
+        variants: VariantKind::ALL
+            .into_iter()
+            .filter(|&kind| !variant_sides(kind).is_empty())
+            .map(|kind| VariantLevels {
+                variant: kind.name().into(),
+                sizes: variant_sides(kind)
+                    .into_iter()
+                    .map(|size| SizeLevels {
+                        size,
+                        levels: variant_levels(size),
+                    })
+                    .collect(),
             })
             .collect(),
     }
@@ -401,6 +517,10 @@ pub fn new_game_within(
     fallback_seed: u64,
     time: Duration,
 ) -> Result<Game, GameError> {
+    if let Some((kind, side, grade)) = request.variant_kind()? {
+        let seed = request.seed.unwrap_or(fallback_seed);
+        return Ok(new_variant_game(kind, side, grade, seed, time));
+    }
     let (size, difficulty) = request.kind()?;
     let seed = request.seed.unwrap_or(fallback_seed);
     let (clues, max_attempts) = recipe(size.side(), difficulty);
@@ -440,6 +560,32 @@ pub fn new_game_within(
         variant: None,
         text: None,
     })
+}
+
+/// A new variant game: the generator's puzzle 0 of `seed`, made until
+/// its search effort meets `grade` or `time` has passed (then the
+/// closest made, `target_met` false). Its level is that grade; it has no
+/// rating (logic's techniques do not reach most minimal variant puzzles).
+fn new_variant_game(
+    kind: VariantKind,
+    side: usize,
+    grade: Grade,
+    seed: u64,
+    time: Duration,
+) -> Game {
+    let request = VariantRequest {
+        side,
+        grade: Some(grade),
+        deadline: Some(Instant::now() + time),
+        ..VariantRequest::new(kind)
+    };
+    let made = variant_generate::generate(&request, seed, 0)
+        .expect("the game asks only for sides the kind is made on");
+    let mut game = variant_game(&made.rules, made.puzzle);
+    game.grade = made.effort.grade.to_string();
+    game.target_met = made.target_met;
+    game.seed = Some(seed);
+    game
 }
 
 /// The size of a request's grid, checked: a playable side and digits in

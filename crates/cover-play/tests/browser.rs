@@ -2392,3 +2392,54 @@ fn an_x_windoku_with_a_thermometer_draws_each_rule_and_is_won_by_keys() {
     let text = play_to_the_win(&browser, &board, &solution);
     assert!(text.contains("X windoku thermo"), "{text}");
 }
+
+#[test]
+fn a_new_jigsaw_is_chosen_from_the_variant_menu_by_keys_and_won() {
+    let Some((_one, browser, _server, _board)) = begin(desktop) else {
+        return;
+    };
+    // The menu offers what the server makes; the sizes follow the variant.
+    browser.wait_for(
+        "the variant menu",
+        "return !document.getElementById('variant-field').hidden",
+    );
+    let offered = browser.run(
+        "return [...document.getElementById('variant').options].map(o => o.value)",
+        json!([]),
+    );
+    assert_eq!(
+        offered,
+        json!([
+            "classic",
+            "jigsaw",
+            "x",
+            "windoku",
+            "killer",
+            "anti-knight",
+            "anti-king",
+            "thermo"
+        ])
+    );
+    let six_for_classic = browser.run(
+        "return document.querySelector('#size option[value=\"6\"]').disabled",
+        json!([]),
+    );
+    assert_eq!(six_for_classic, json!(true), "no 6×6 classic is made");
+    browser.keys(&browser.find("#variant"), "jigsaw");
+    let game = new_game_by_keys(&browser, 6, "easy");
+    assert_eq!(game["variant"]["name"], "jigsaw", "{game}");
+    assert!(message(&browser).contains("easy"), "{}", message(&browser));
+    let level = browser.run(
+        "return document.getElementById('level').textContent",
+        json!([]),
+    );
+    assert_eq!(level, json!("6×6 jigsaw easy"));
+    // The settings keep the variant across a reload.
+    let board = reload(&browser);
+    let kept = browser.run("return document.getElementById('variant').value", json!([]));
+    assert_eq!(kept, json!("jigsaw"));
+    let rules = variants::rules_of_game(&game["variant"], 6);
+    let solution = variants::brute_solution(&rules, &grid(&game["puzzle"]));
+    let text = play_to_the_win(&browser, &board, &solution);
+    assert!(text.contains("6×6 jigsaw easy"), "{text}");
+}

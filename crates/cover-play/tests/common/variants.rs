@@ -182,3 +182,40 @@ pub fn xw9_rules() -> VariantRules {
     rules.thermos.push(XW9_THERMO.to_vec());
     rules
 }
+
+/// The rules a game's `variant` JSON states, for the checker: rows and
+/// columns, its pieces, extra regions, cages, thermometers and pair rules
+/// (a grid of `side`).
+pub fn rules_of_game(variant: &Value, side: usize) -> VariantRules {
+    let cells = |value: &Value| -> Vec<usize> {
+        value
+            .as_array()
+            .expect("a list of cells")
+            .iter()
+            .map(|c| c.as_u64().expect("a cell") as usize)
+            .collect()
+    };
+    let mut rules = VariantRules::classic(side, 0, 0);
+    if let Some(pieces) = variant["pieces"].as_array() {
+        let piece: Vec<u64> = pieces.iter().map(|p| p.as_u64().unwrap()).collect();
+        for p in 0..side as u64 {
+            rules
+                .regions
+                .push((0..side * side).filter(|&c| piece[c] == p).collect());
+        }
+    }
+    for extra in variant["extras"].as_array().unwrap() {
+        rules.regions.push(cells(&extra["cells"]));
+    }
+    for cage in variant["cages"].as_array().unwrap() {
+        let sum = cage["sum"].as_u64().map(|s| s as u32);
+        rules.cages.push((cells(&cage["cells"]), sum));
+    }
+    for thermo in variant["thermos"].as_array().unwrap() {
+        rules.thermos.push(cells(thermo));
+    }
+    rules.anti_knight = variant["anti_knight"] == true;
+    rules.anti_king = variant["anti_king"] == true;
+    rules.non_consecutive = variant["non_consecutive"] == true;
+    rules
+}
