@@ -104,7 +104,7 @@ pub struct NewRequest {
     pub seed: Option<u64>,
     /// A variant to make (`jigsaw`, `x`, `windoku`, `killer`,
     /// `anti-knight`, `anti-king`, `non-consecutive`, `thermo`; see
-    /// [`variant_levels`] for the sizes of each); absent: classic.
+    /// [`variant_sides`] for the sizes of each); absent: classic.
     #[serde(default)]
     pub variant: Option<String>,
 }
@@ -117,7 +117,7 @@ impl NewRequest {
 
     /// The variant, side and level asked for, checked: a kind the
     /// generator makes, on a side the game offers for it
-    /// ([`variant_levels`]), at a level it offers. None for a classic
+    /// ([`variant_sides`]), at a level it offers. None for a classic
     /// game.
     pub fn variant_kind(&self) -> Result<Option<(VariantKind, usize, Grade)>, GameError> {
         let Some(name) = &self.variant else {

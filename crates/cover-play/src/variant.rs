@@ -2,10 +2,11 @@
 //! them ([`Variant`], part of a game's JSON and sent back with every
 //! request about that game), their translation to and from the rules
 //! model ([`Rules`]), the repeated digits the server reports, and the
-//! hints it gives on variants (singles over the variant's peers).
+//! singles a hint falls back on where logic finds no step (they know
+//! thermometers and non-consecutive, which logic does not).
 //!
 //! It owns no solving (`cover_models::sudoku::variant` does) and no HTTP
-//! ([`crate::routes`]); [`crate::game`] calls it for games that carry a
+//! (`routes`); [`crate::game`] calls it for games that carry a
 //! variant.
 
 use cover_models::sudoku::variant::{classic_box, Rules};
@@ -139,6 +140,14 @@ impl Variant {
         if !(MIN_SIDE..=MAX_SIDE).contains(&side) {
             return Err(GameError::BadRequest(format!(
                 "a variant game is {MIN_SIDE}×{MIN_SIDE} to {MAX_SIDE}×{MAX_SIDE}, not {side}×{side}"
+            )));
+        }
+        // A grid has no use for more rules than cells; more would only
+        // make the request's solver costly to build.
+        let cells = side * side;
+        if self.extras.len() + self.cages.len() + self.thermos.len() > cells {
+            return Err(GameError::BadRequest(format!(
+                "variant: more regions, cages and thermometers than the {cells} cells of the grid"
             )));
         }
         let mut rules = match &self.pieces {

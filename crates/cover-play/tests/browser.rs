@@ -2139,9 +2139,13 @@ fn a_game_is_played_to_the_win_by_the_keyboard_alone() {
     };
     let before = state(&browser)["id"].clone();
     let tab = more_keys::TAB.to_string();
-    // Tab past Statistics, Settings and the theme to the size, 4×4; Tab
-    // to the level; Tab to New game, Enter.
-    for control in ["stats-open", "settings-open", "theme", "size"] {
+    // Tab past Statistics, Settings, the theme and the variant (classic)
+    // to the size, 4×4; Tab to the level; Tab to New game, Enter.
+    browser.wait_for(
+        "the variant menu",
+        "return !document.getElementById('variant-field').hidden",
+    );
+    for control in ["stats-open", "settings-open", "theme", "variant", "size"] {
         browser.press(&tab);
         assert_eq!(focused(&browser), control);
     }

@@ -261,6 +261,21 @@ fn variants_that_cannot_be_played_are_refused_in_words() {
         &json!({ "puzzle": givens, "variant": {"pieces": [0, 1, 2]} }),
     );
     assert_eq!(status, 400, "{answer}");
+    // More cages than cells is no puzzle, and not built.
+    let cages: Vec<Value> = (0..37).map(|c| json!({"cells": [c % 36]})).collect();
+    let (status, answer) = post(
+        &server,
+        "/api/solve",
+        &json!({ "puzzle": givens, "variant": {"cages": cages} }),
+    );
+    assert_eq!(status, 400, "{answer}");
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap()
+            .contains("more regions, cages"),
+        "{answer}"
+    );
 }
 
 #[test]
