@@ -2447,3 +2447,62 @@ fn a_new_jigsaw_is_chosen_from_the_variant_menu_by_keys_and_won() {
     let text = play_to_the_win(&browser, &board, &solution);
     assert!(text.contains("6×6 jigsaw easy"), "{text}");
 }
+
+#[test]
+fn a_variant_line_opens_from_a_link_and_its_game_shares_its_line() {
+    let Some((_one, browser, server, _board)) = begin(desktop) else {
+        return;
+    };
+    let line = format!(
+        "{} jigsaw={}",
+        variants::JIGSAW9_GIVENS,
+        variants::JIGSAW9_PIECES
+    );
+    browser.goto(&format!(
+        "http://{}/?p={}",
+        server.addr(),
+        url_encoded(&line)
+    ));
+    browser.wait_for(
+        "the jigsaw of the link",
+        "const s = window.coverPlay && window.coverPlay.state(); \
+         return s && s.variant && s.variant.name === 'jigsaw'",
+    );
+    let game = state(&browser);
+    assert_eq!(
+        grid(&game["puzzle"]),
+        variants::digits(variants::JIGSAW9_GIVENS)
+    );
+    browser.run("document.getElementById('more').open = true", json!([]));
+    browser.click(&browser.find("#share"));
+    let link = browser.wait_for(
+        "the link",
+        "return document.getElementById('share-link').textContent",
+    );
+    let shared = link
+        .as_str()
+        .unwrap()
+        .split("?p=")
+        .nth(1)
+        .unwrap()
+        .to_owned();
+    let opened = browser.run(
+        "return new URLSearchParams('p=' + arguments[0]).get('p')",
+        json!([shared]),
+    );
+    assert_eq!(
+        opened,
+        json!(game["text"]),
+        "the link carries the game's line"
+    );
+    assert!(opened.as_str().unwrap().contains(" jigsaw="), "{opened}");
+    // Opening it again continues the game in play.
+    type_at(&browser, &browser.find("#board"), 1, "7");
+    browser.goto(&format!("http://{}/?p={shared}", server.addr()));
+    wait_ready(&browser);
+    assert_eq!(
+        cell_value(&browser, 1),
+        7,
+        "the game in play, not a new one"
+    );
+}
