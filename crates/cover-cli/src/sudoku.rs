@@ -29,8 +29,8 @@ use cover_models::sudoku::human::{
 };
 use cover_models::sudoku::logic::Geometry;
 use cover_models::sudoku::{
-    Engine, InputError, Layout, Level, ParseError, Puzzle, Puzzles, Size, Solver, Symbols,
-    SymbolsError,
+    Engine, Entries, Entry, InputError, Layout, Level, ParseError, Puzzle, Puzzles, Size, Solver,
+    Symbols, SymbolsError,
 };
 use cover_models::text;
 use dlx_core::{Limits, Outcome, Report, Stats};
@@ -40,6 +40,9 @@ use crate::batch::{self, At, Batch, Flush, Invalid, ReadInstances, Verdict, GAVE
 use crate::common::{Common, Inputs, Mode as Search, Session, Solutions, TimeLimit};
 use crate::output::{push_json, JsonObject, Out};
 use crate::pipeline::ChunkSizes;
+
+mod pretty;
+mod variant;
 
 /// Puzzles read, solved and printed at a time, at most.
 pub const CHUNK: usize = 4096;
@@ -360,6 +363,9 @@ struct Record<'a> {
     line: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     size: Option<usize>,
+    /// For a variant: the form it was read in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    variant: Option<&'static str>,
     status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     solution: Option<String>,
@@ -795,8 +801,9 @@ thread_local! {
 /// worker and freed by the printer is slow to free).
 const GROUP: usize = 32;
 
-/// A puzzle that could not be read, and the layout of its input (which
-/// says how many lines stand in its place).
+/// A puzzle that could not be read (or that the mode cannot answer), and
+/// the layout of its input (which says how many lines stand in its
+/// place).
 #[derive(Debug)]
 pub struct Unreadable {
     error: ParseError,
@@ -813,21 +820,30 @@ impl Invalid for Unreadable {
     }
 }
 
-/// The puzzles of one input, each bad one with the layout at its place.
+/// The puzzles of one input, classic and variant, each bad one with the
+/// layout at its place.
 struct WithLayout<R> {
-    puzzles: Puzzles<R>,
+    entries: Entries<R>,
+    mode: Mode,
 }
 
 impl<R: BufRead> Iterator for WithLayout<R> {
-    type Item = Result<Puzzle, text::InputError<Unreadable>>;
+    type Item = Result<Entry, text::InputError<Unreadable>>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        Some(match self.puzzles.next()? {
-            Ok(puzzle) => Ok(puzzle),
-            Err(InputError::Parse(error)) => Err(text::InputError::Parse(Unreadable {
+        let unreadable = |error, layout: Option<Layout>| {
+            Err(text::InputError::Parse(Unreadable {
                 error,
-                layout: self.puzzles.layout().unwrap_or(Layout::Line),
-            })),
+                layout: layout.unwrap_or(Layout::Line),
+            }))
+        };
+        Some(match self.entries.next()? {
+            Ok(Entry::Variant(puzzle)) if matches!(self.mode, Mode::Rate | Mode::Explain) => {
+                let error = variant::not_rated(&puzzle);
+                unreadable(error, self.entries.layout())
+            }
+            Ok(entry) => Ok(entry),
+            Err(InputError::Parse(error)) => unreadable(error, self.entries.layout()),
             Err(InputError::Io(e)) => Err(text::InputError::Io(e)),
         })
     }
@@ -842,7 +858,7 @@ struct SudokuBatch<'a> {
 }
 
 impl Batch for SudokuBatch<'_> {
-    type Instance = Puzzle;
+    type Instance = Entry;
     type Error = Unreadable;
     type Worker = Solver;
     type Answer = Answered;
@@ -871,8 +887,12 @@ impl Batch for SudokuBatch<'_> {
     }
 
     /// Its cells: a 64×64 puzzle and its answer hold 50 times a 9×9's.
-    fn weight(&self, puzzle: &Puzzle) -> usize {
-        puzzle.cells.len()
+    fn weight(&self, entry: &Entry) -> usize {
+        match entry {
+            Entry::Classic(puzzle) => puzzle.cells.len(),
+            // An f-puzzles document is held whole, with its answer.
+            Entry::Variant(puzzle) => 4 * puzzle.cells.len(),
+        }
     }
 
     fn streaming(&self) -> bool {
@@ -882,7 +902,8 @@ impl Batch for SudokuBatch<'_> {
 
     fn instances<'r>(&'r self, reader: Box<dyn BufRead + 'r>) -> ReadInstances<'r, Self> {
         Box::new(WithLayout {
-            puzzles: Puzzles::new(reader, self.args.symbols.clone()),
+            entries: Puzzles::new(reader, self.args.symbols.clone()).entries(),
+            mode: self.style.mode,
         })
     }
 
@@ -896,10 +917,16 @@ impl Batch for SudokuBatch<'_> {
         &self,
         solver: &mut Solver,
         at: At<'_>,
-        puzzle: &Puzzle,
+        entry: &Entry,
         text: &mut String,
         flush: &mut dyn FnMut(&mut String) -> io::Result<()>,
     ) -> io::Result<Answered> {
+        let puzzle = match entry {
+            Entry::Classic(puzzle) => puzzle,
+            Entry::Variant(puzzle) => {
+                return variant::answer(puzzle, at, self.style, text, flush);
+            }
+        };
         let share = rayon::current_num_threads() > 1 && puzzle.size.side() <= MAX_SHARED_SIDE;
         solver.split_after(share.then_some(SPLIT_AFTER));
         solver.max_nodes(self.style.max_nodes);

@@ -40,7 +40,7 @@
 
 use thiserror::Error;
 
-use super::variant::{classic_box, Rules};
+use super::variant::{classic_box, Rules, RulesError};
 use super::Size;
 
 /// The symbols of digits `1, 2, …` in cells and of pieces in `jigsaw=`.
@@ -217,7 +217,24 @@ fn rules_of(side: usize, fields: &[&str]) -> Result<Rules, VariantLineError> {
                 let value =
                     value.ok_or_else(|| field_error(field, "write jigsaw=<piece of each cell>"))?;
                 let pieces = jigsaw_layout(side, value).map_err(|e| field_error(field, e))?;
-                Rules::jigsaw(side, &pieces).map_err(|e| field_error(field, e.to_string()))?
+                // Pieces are named by their symbols, not the model's numbers.
+                let symbol = |piece: usize| ALPHABET[piece] as char;
+                Rules::jigsaw(side, &pieces).map_err(|e| {
+                    field_error(
+                        field,
+                        match e {
+                            RulesError::PieceSize { piece, cells, side } => format!(
+                                "piece `{}` has {cells} cells; every piece needs {side}",
+                                symbol(piece)
+                            ),
+                            RulesError::PieceNotConnected(piece) => format!(
+                                "piece `{}` is not connected (its cells must touch side by side)",
+                                symbol(piece)
+                            ),
+                            other => other.to_string(),
+                        },
+                    )
+                })?
             }
             _ => continue,
         };
@@ -250,7 +267,7 @@ fn rules_of(side: usize, fields: &[&str]) -> Result<Rules, VariantLineError> {
             let text = text.ok_or_else(|| field_error(field, "no cells (write r1c1,r1c2,…)"))?;
             cell_list(text, side).map_err(|e| field_error(field, e))
         };
-        let rules_error = |e: super::variant::RulesError| field_error(field, e.to_string());
+        let rules_error = |e: RulesError| field_error(field, e.to_string());
         match name {
             "boxes" | "latin" | "jigsaw" => continue,
             "x" | "windoku" | "anti-knight" | "anti-king" | "non-consecutive" => {
@@ -367,6 +384,26 @@ fn cell_names(cells: &[usize], side: usize) -> String {
         .join(",")
 }
 
+/// The symbol of `digit` (1, 2, …) in a line: `1`–`9`, `A`–`Z`, `a`–`z`;
+/// `.` for 0 (empty).
+///
+/// # Panics
+/// For a digit above [`MAX_LINE_SIDE`].
+pub fn symbol(digit: u8) -> char {
+    match digit {
+        0 => '.',
+        d => ALPHABET[d as usize - 1] as char,
+    }
+}
+
+/// The cells as a line writes them, without fields.
+///
+/// # Panics
+/// For a digit above [`MAX_LINE_SIDE`].
+pub fn write_cells(cells: &[u8]) -> String {
+    cells.iter().map(|&d| symbol(d)).collect()
+}
+
 /// The line of `cells` (`side²` digits, 0 empty, written `.`) under
 /// `rules`: the cells, then [`write_fields`]. For the classic rules of a
 /// classic size there are no fields, and [`parse`] leaves the line to the
@@ -383,13 +420,7 @@ pub fn write(rules: &Rules, cells: &[u8]) -> String {
         "a line writes sides up to {MAX_LINE_SIDE}"
     );
     assert_eq!(cells.len(), rules.cells(), "one digit per cell");
-    let mut line: String = cells
-        .iter()
-        .map(|&d| match d {
-            0 => '.',
-            d => ALPHABET[d as usize - 1] as char,
-        })
-        .collect();
+    let mut line = write_cells(cells);
     let fields = write_fields(rules);
     if !fields.is_empty() {
         line.push(' ');
@@ -404,6 +435,53 @@ pub fn write(rules: &Rules, cells: &[u8]) -> String {
 /// # Panics
 /// When the side is above [`MAX_LINE_SIDE`].
 pub fn write_fields(rules: &Rules) -> String {
+    fields(rules).join(" ")
+}
+
+/// The piece of each cell when the rules have boxes or jigsaw pieces (the
+/// `side` regions after the rows and columns, as `boxes=` or `jigsaw=`
+/// writes them), numbered from 0 in the order of the regions; `None` for
+/// rows and columns only (`latin`).
+pub fn pieces(rules: &Rules) -> Option<Vec<usize>> {
+    let side = rules.side();
+    base_of(rules)?;
+    let mut piece = vec![0; rules.cells()];
+    for (k, region) in rules.regions()[2 * side..3 * side].iter().enumerate() {
+        for &cell in region {
+            piece[cell] = k;
+        }
+    }
+    Some(piece)
+}
+
+/// The field that writes the boxes or pieces of `rules` (`""` for square
+/// boxes of a classic size), or `None` when it has neither.
+fn base_of(rules: &Rules) -> Option<String> {
+    let side = rules.side();
+    let block = rules.regions().get(2 * side..3 * side)?;
+    let box_shape = (1..=side)
+        .filter(|rows| side.is_multiple_of(*rows))
+        .map(|rows| (rows, side / rows))
+        .find(|&(rows, cols)| {
+            Rules::boxes(side, rows, cols).is_ok_and(|b| &b.regions()[2 * side..] == block)
+        });
+    if let Some((rows, cols)) = box_shape {
+        let square = Size::from_side(side).is_some_and(|s| s.box_side() == rows && rows == cols);
+        return Some(if square {
+            String::new()
+        } else {
+            format!("boxes={rows}x{cols}")
+        });
+    }
+    jigsaw_of(side, block).map(|layout| format!("jigsaw={layout}"))
+}
+
+/// The fields of `rules`, one string each, in the order [`write_fields`]
+/// writes them.
+///
+/// # Panics
+/// When the side is above [`MAX_LINE_SIDE`].
+pub fn fields(rules: &Rules) -> Vec<String> {
     let side = rules.side();
     assert!(
         side <= MAX_LINE_SIDE,
@@ -413,26 +491,14 @@ pub fn write_fields(rules: &Rules) -> String {
     let mut fields: Vec<String> = Vec::new();
     // Rows and columns are always the first 2·side regions.
     let mut next = 2 * side;
-    let block = regions.get(next..next + side);
-    let box_shape = block.and_then(|block| {
-        (1..=side)
-            .filter(|rows| side.is_multiple_of(*rows))
-            .map(|rows| (rows, side / rows))
-            .find(|&(rows, cols)| {
-                Rules::boxes(side, rows, cols).is_ok_and(|b| &b.regions()[2 * side..] == block)
-            })
-    });
-    if let Some((rows, cols)) = box_shape {
-        let square = Size::from_side(side).is_some_and(|s| s.box_side() == rows && rows == cols);
-        if !square {
-            fields.push(format!("boxes={rows}x{cols}"));
+    match base_of(rules) {
+        Some(base) => {
+            if !base.is_empty() {
+                fields.push(base);
+            }
+            next += side;
         }
-        next += side;
-    } else if let Some(layout) = block.and_then(|block| jigsaw_of(side, block)) {
-        fields.push(format!("jigsaw={layout}"));
-        next += side;
-    } else {
-        fields.push("latin".to_owned());
+        None => fields.push("latin".to_owned()),
     }
     let diagonals = Rules::latin(side).map(|r| r.with_diagonals());
     let windows = Rules::latin(side).and_then(|r| r.with_windows());
@@ -471,7 +537,7 @@ pub fn write_fields(rules: &Rules) -> String {
             fields.push(name.to_owned());
         }
     }
-    fields.join(" ")
+    fields
 }
 
 /// The `jigsaw=` symbols of `block` when it is exactly the pieces

@@ -181,8 +181,14 @@ fn bad_lines_are_errors_naming_the_field() {
         (&format!("{four} thermo=r1c1,r3c3"), "do not touch"),
         (&format!("{four} jigsaw=1122"), "4 symbols"),
         (&format!("{four} jigsaw=111122223333444!"), "'!' at r4c4"),
-        (&format!("{four} jigsaw=1212121234343434"), "not connected"),
-        (&format!("{four} jigsaw=1111122223333444"), "has 5 cells"),
+        (
+            &format!("{four} jigsaw=1212121234343434"),
+            "piece `1` is not connected",
+        ),
+        (
+            &format!("{four} jigsaw=1111122223333444"),
+            "piece `1` has 5 cells",
+        ),
         (&format!("{} x", ".".repeat(49)), "no default boxes"),
     ] {
         let error = parse(line).expect_err(line).to_string();
@@ -228,4 +234,17 @@ fn written_lines_solve_to_grids_the_checker_accepts() {
     cover_check::variant::check_variant_solution(&check, &read.cells, &grid).unwrap();
     let answer = write(&read.rules, &grid);
     assert_eq!(parse(&answer).unwrap().unwrap().rules, read.rules);
+}
+
+#[test]
+fn pieces_are_the_boxes_or_jigsaw_pieces() {
+    let boxes = pieces(&Rules::classic(4)).unwrap();
+    assert_eq!(boxes, vec![0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3]);
+    assert_eq!(pieces(&Rules::latin(4).unwrap()), None);
+    let layout = jigsaw_nine();
+    assert_eq!(pieces(&Rules::jigsaw(9, &layout).unwrap()).unwrap(), layout);
+    assert_eq!(
+        fields(&Rules::classic(9).with_diagonals().with_anti_king()),
+        vec!["x", "anti-king"]
+    );
 }
