@@ -81,9 +81,10 @@ fn collect(
     if !chosen.is_empty() && digits.count_ones() as usize == chosen.len() + 1 {
         let geometry = board.geometry();
         let first_unit = geometry
-            .cell_units(chosen[0])
-            .into_iter()
-            .find(|&u| chosen.iter().all(|&c| geometry.cell_units(c).contains(&u)));
+            .units_of(chosen[0])
+            .iter()
+            .map(|&u| usize::from(u))
+            .find(|&u| chosen.iter().all(|&c| geometry.in_unit(c, u)));
         if first_unit == Some(unit) {
             let mut cells = chosen.clone();
             cells.sort_unstable();

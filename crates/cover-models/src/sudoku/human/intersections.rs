@@ -2,10 +2,18 @@
 //! Pointing (the box's places lie on one line) and Claiming (the line's
 //! places lie in one box) remove it from the rest of the other unit; their
 //! direct forms place the hidden single such a removal would leave.
+//!
+//! On a variant's geometry any two units that cross count: a digit whose
+//! places in one unit all lie in another is removed from the rest of that
+//! other unit. It is Claiming (2.8) when the first unit is a row or a
+//! column, Pointing (2.6) otherwise (a box, jigsaw piece, diagonal or
+//! window pointing along whatever it crosses); the direct forms are the
+//! classic grid's only.
 
 use super::board::Board;
-use super::solver::bits;
+use super::solver::{bits, units_boxes_columns_rows};
 use super::step::{Candidate, Step, Technique};
+use crate::sudoku::logic::UnitKind;
 
 /// The passes in Sudoku Explainer's order: (first unit's kind, the crossing
 /// unit's kind), kinds as in [`Geometry::cell_units`](crate::sudoku::logic::Geometry::cell_units)
@@ -27,7 +35,60 @@ pub(super) fn direct_intersections(board: &Board, out: &mut Vec<Step>) {
 
 /// Pointing (2.6) and Claiming (2.8): the first that removes something.
 pub(super) fn pointing_claiming(board: &Board, out: &mut Vec<Step>) {
-    scan(board, false, out);
+    if board.geometry().is_classic() {
+        scan(board, false, out);
+    } else {
+        scan_any_units(board, out);
+    }
+}
+
+/// Pointing and Claiming between any two crossing units of a variant:
+/// units in [`units_boxes_columns_rows`] order, digits in order; the first
+/// that removes something.
+fn scan_any_units(board: &Board, out: &mut Vec<Step>) {
+    let geometry = board.geometry();
+    for first in units_boxes_columns_rows(geometry) {
+        let cells = geometry.unit_cells(first);
+        for digit in 1..=board.side() as u8 {
+            let positions = board.positions(first, digit);
+            if positions.count_ones() < 2 {
+                continue;
+            }
+            let places: Vec<usize> = bits(positions)
+                .map(|i| usize::from(cells[i as usize]))
+                .collect();
+            for &cross in geometry.units_of(places[0]) {
+                let cross = usize::from(cross);
+                if cross == first || !places.iter().all(|&c| geometry.in_unit(c, cross)) {
+                    continue;
+                }
+                let outside: Vec<usize> = geometry
+                    .unit_cells(cross)
+                    .iter()
+                    .map(|&c| usize::from(c))
+                    .filter(|&c| !geometry.in_unit(c, first) && board.has(c, digit))
+                    .collect();
+                if outside.is_empty() {
+                    continue;
+                }
+                let line = matches!(geometry.unit_kind(first), UnitKind::Row | UnitKind::Column);
+                let mut step = if line {
+                    Step::new(Technique::Claiming, 28)
+                } else {
+                    Step::new(Technique::Pointing, 26)
+                };
+                step.eliminations = outside.iter().map(|&c| Candidate::new(c, digit)).collect();
+                step.pattern.units.extend([first as u16, cross as u16]);
+                step.pattern.digits = 1 << (digit - 1);
+                for &c in &places {
+                    step.pattern.cells.push(c as u16);
+                    step.pattern.candidates.push(Candidate::new(c, digit));
+                }
+                out.push(step);
+                return;
+            }
+        }
+    }
 }
 
 fn scan(board: &Board, direct: bool, out: &mut Vec<Step>) {

@@ -15,7 +15,18 @@
 //!   [`rate`].
 //! - One file per family of techniques: `singles`, `intersections`,
 //!   `subsets`, `fish`, `wings`, `single_digit`, `uniqueness`,
-//!   `exclusion`, `colouring`, `als`, `chains`.
+//!   `exclusion`, `colouring`, `als`, `chains`; on variants `killer`
+//!   (cage sums and the rule of 45, valued by us: SE has no killer).
+//!
+//! Variants: a [`Geometry`](crate::sudoku::logic::Geometry) built by
+//! `Geometry::from_rules` carries any regions and the pair rules in its
+//! units and peers, and every technique that only asks for units and peers
+//! runs on it unchanged (singles, locked candidates between any two
+//! crossing units, subsets, fish on rows and columns, wings, colouring,
+//! ALS, aligned exclusion). Those that rely on the classic shape (direct
+//! intersections, the strong-link fish with their box links, finned fish,
+//! uniqueness, BUG, and for now the chains) are skipped there.
+//! [`rate_variant`] rates a puzzle from its rules.
 //!
 //! Ratings follow Sudoku Explainer (Juillerat; SukakuExplainer's default
 //! technique set): a step's value is its technique's, a puzzle's rating
@@ -31,6 +42,7 @@ mod difficulty;
 mod exclusion;
 mod fish;
 mod intersections;
+mod killer;
 mod single_digit;
 mod singles;
 mod solver;
@@ -47,5 +59,5 @@ pub use board::Board;
 pub use difficulty::{
     rate_within, BadRatingRange, Difficulty, GaveUp, RateLimits, RatingRange, UnknownDifficulty,
 };
-pub use solver::{next_step, rate, Catalogue, Rated};
+pub use solver::{next_step, rate, rate_variant, Catalogue, Rated};
 pub use step::{Candidate, HintLevel, Node, Pattern, Rating, Step, Technique};

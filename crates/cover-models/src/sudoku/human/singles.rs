@@ -13,7 +13,7 @@ pub(super) fn hidden_singles(board: &Board, out: &mut Vec<Step>) {
     let geometry = board.geometry();
     let side = board.side();
     for last_only in [true, false] {
-        for unit in units_boxes_columns_rows(side) {
+        for unit in units_boxes_columns_rows(geometry) {
             let cells = geometry.unit_cells(unit);
             let empty = cells
                 .iter()

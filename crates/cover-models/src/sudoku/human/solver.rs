@@ -33,15 +33,16 @@
 
 use std::collections::BTreeMap;
 
-use crate::sudoku::logic::Geometry;
+use crate::sudoku::logic::{Geometry, GeometryError};
+use crate::sudoku::variant::Rules;
 
 use super::board::Board;
 use super::chains;
 use super::difficulty::{rate_within, RateLimits};
 use super::step::{Rating, Step, Technique};
 use super::{
-    als, colouring, exclusion, fish, intersections, single_digit, singles, subsets, uniqueness,
-    wings,
+    als, colouring, exclusion, fish, intersections, killer, single_digit, singles, subsets,
+    uniqueness, wings,
 };
 
 /// Which techniques a solver may use.
@@ -64,12 +65,16 @@ pub(super) struct Finder {
     pub(super) find: fn(&Board, &mut Vec<Step>),
     /// Whether Sudoku Explainer's default set has it.
     pub(super) in_rating: bool,
+    /// Whether it holds only on the classic grid (rows, columns and square
+    /// boxes, no other rule): skipped on a variant's geometry.
+    pub(super) classic_only: bool,
 }
 
 const fn rated(find: fn(&Board, &mut Vec<Step>)) -> Finder {
     Finder {
         find,
         in_rating: true,
+        classic_only: false,
     }
 }
 
@@ -77,6 +82,15 @@ const fn teaching(find: fn(&Board, &mut Vec<Step>)) -> Finder {
     Finder {
         find,
         in_rating: false,
+        classic_only: false,
+    }
+}
+
+/// `finder` on classic grids only.
+const fn classic(finder: Finder) -> Finder {
+    Finder {
+        classic_only: true,
+        ..finder
     }
 }
 
@@ -86,66 +100,69 @@ const fn teaching(find: fn(&Board, &mut Vec<Step>)) -> Finder {
 pub(super) const FINDERS: &[Finder] = &[
     // Direct producers: they place a digit.
     rated(singles::hidden_singles), // Full House 1.0, Hidden Single 1.2/1.5
-    rated(intersections::direct_intersections), // Direct Pointing 1.7, Claiming 1.9
+    classic(rated(intersections::direct_intersections)), // Direct Pointing 1.7, Claiming 1.9
     rated(subsets::direct_hidden_pairs), // 2.0
     rated(singles::naked_singles),  // 2.3
     rated(subsets::direct_hidden_triples), // 2.5
+    // Killer cages (ours, SE has none: values in `killer`'s docs).
+    rated(killer::cage_combinations), // 2.5
     // Indirect producers: they remove candidates.
     rated(intersections::pointing_claiming), // Pointing 2.6, Claiming 2.8
+    rated(killer::innies_outies),            // ours: 2.8-3.4
     rated(subsets::naked_pairs),             // 3.0
     rated(fish::x_wings),                    // 3.2
     rated(subsets::hidden_pairs),            // 3.4
-    teaching(fish::finned_x_wings),          // 3.4, sashimi 3.5
+    classic(teaching(fish::finned_x_wings)), // 3.4, sashimi 3.5
     rated(subsets::naked_triples),           // 3.6
     rated(fish::swordfish),                  // 3.8
     rated(subsets::hidden_triples),          // 4.0
-    rated(single_digit::two_strong_links),   // Turbot Fish family 4.0-4.3
+    classic(rated(single_digit::two_strong_links)), // Turbot Fish family 4.0-4.3
     rated(wings::xy_wing),                   // 4.2
     rated(wings::xyz_wing),                  // 4.4
-    teaching(fish::finned_swordfish),        // 4.4, sashimi 4.5
+    classic(teaching(fish::finned_swordfish)), // 4.4, sashimi 4.5
     teaching(wings::w_wing),                 // 4.4
-    rated(uniqueness::unique_loops),         // 4.5 up: length, type 3's set
+    classic(rated(uniqueness::unique_loops)), // 4.5 up: length, type 3's set
     rated(subsets::naked_quads),             // 5.0
     rated(fish::jellyfish),                  // 5.2
     rated(subsets::hidden_quads),            // 5.4
-    teaching(fish::finned_jellyfish),        // 5.4, sashimi 5.5
-    rated(single_digit::three_strong_links), // 5.4-5.7
+    classic(teaching(fish::finned_jellyfish)), // 5.4, sashimi 5.5
+    classic(rated(single_digit::three_strong_links)), // 5.4-5.7
     rated(wings::wxyz_wing),                 // 5.5-5.6
-    rated(uniqueness::bug),                  // 5.6-6.2
+    classic(rated(uniqueness::bug)),         // 5.6-6.2
     // SE turns these two on from 1.17; the public ratings (v1.15.10's
     // defaults) are without them, so they teach but do not rate.
-    teaching(single_digit::four_strong_links), // 5.8-6.1
-    rated(wings::vwxyz_wing),                  // 6.2-6.4
-    rated(exclusion::aligned_pair_exclusion),  // 6.2
-    teaching(colouring::simple_colouring),     // 6.3
-    teaching(colouring::multi_colouring),      // 6.4
-    teaching(als::als_xz),                     // 6.5
-    teaching(als::als_xy_wing),                // 6.6
-    teaching(wings::uvwxyz_wing),              // 6.6, SE from 1.17
+    classic(teaching(single_digit::four_strong_links)), // 5.8-6.1
+    rated(wings::vwxyz_wing),                           // 6.2-6.4
+    rated(exclusion::aligned_pair_exclusion),           // 6.2
+    teaching(colouring::simple_colouring),              // 6.3
+    teaching(colouring::multi_colouring),               // 6.4
+    teaching(als::als_xz),                              // 6.5
+    teaching(als::als_xy_wing),                         // 6.6
+    teaching(wings::uvwxyz_wing),                       // 6.6, SE from 1.17
     // Chaining producers (SE sorts each one's findings by difficulty).
-    rated(chains::cycles_and_forcing_chains), // X/Y/XY-Cycles 6.5/7.0, forcing X/XY chains 6.6/7.0, up by length
-    teaching(wings::tuvwxyz_wing),            // 7.5, SE from 1.17
-    rated(exclusion::aligned_triple_exclusion), // 7.5
-    rated(chains::nishio_forcing_chains),     // 7.5 up
-    rated(chains::multiple_forcing_chains),   // cell, region: 8.0 up
-    rated(chains::dynamic_forcing_chains),    // 8.5 up
-    rated(chains::dynamic_plus_forcing_chains), // 9.0 up
-    rated(chains::nested_forcing_chains),     // 9.5 up, a rescue
-    rated(chains::nested_multiple_forcing_chains), // 10.0 up, a rescue
-    rated(chains::nested_dynamic_forcing_chains), // 10.5 up, SE's experimental rescue
+    classic(rated(chains::cycles_and_forcing_chains)), // X/Y/XY-Cycles 6.5/7.0, forcing X/XY chains 6.6/7.0, up by length
+    teaching(wings::tuvwxyz_wing),                     // 7.5, SE from 1.17
+    rated(exclusion::aligned_triple_exclusion),        // 7.5
+    classic(rated(chains::nishio_forcing_chains)),     // 7.5 up
+    classic(rated(chains::multiple_forcing_chains)),   // cell, region: 8.0 up
+    classic(rated(chains::dynamic_forcing_chains)),    // 8.5 up
+    classic(rated(chains::dynamic_plus_forcing_chains)), // 9.0 up
+    classic(rated(chains::nested_forcing_chains)),     // 9.5 up, a rescue
+    classic(rated(chains::nested_multiple_forcing_chains)), // 10.0 up, a rescue
+    classic(rated(chains::nested_dynamic_forcing_chains)), // 10.5 up, SE's experimental rescue
 ];
 
-fn finders(catalogue: Catalogue) -> impl Iterator<Item = &'static Finder> {
-    FINDERS
-        .iter()
-        .filter(move |f| f.in_rating || catalogue == Catalogue::Teaching)
+fn finders(catalogue: Catalogue, classic_grid: bool) -> impl Iterator<Item = &'static Finder> {
+    FINDERS.iter().filter(move |f| {
+        (f.in_rating || catalogue == Catalogue::Teaching) && (classic_grid || !f.classic_only)
+    })
 }
 
 /// The next step on `board`: the easiest finding of the first family of
 /// `catalogue` that finds anything; `None` when none does.
 pub fn next_step(board: &Board, catalogue: Catalogue) -> Option<Step> {
     let mut found = Vec::new();
-    for finder in finders(catalogue) {
+    for finder in finders(catalogue, board.geometry().is_classic()) {
         (finder.find)(board, &mut found);
         found.retain(|s| !s.placements.is_empty() || !s.eliminations.is_empty());
         if let Some(best) = found.iter().map(|s| s.rating).min() {
@@ -198,10 +215,29 @@ pub fn rate(geometry: &Geometry, cells: &[u8], catalogue: Catalogue) -> Rated {
     }
 }
 
-/// The units in the order SE scans them for singles and subsets: boxes,
-/// then columns, then rows.
-pub(super) fn units_boxes_columns_rows(side: usize) -> impl Iterator<Item = usize> {
-    (2 * side..3 * side).chain(side..2 * side).chain(0..side)
+/// [`rate`] on a variant: the geometry of `rules`
+/// ([`Geometry::from_rules`]) and SE's set, with the variant techniques
+/// (killer cages) where the rules call for them. `Err` when the rules are
+/// not ones human logic reads (rows and columns must be regions), or
+/// `cells` is not one entry per cell.
+pub fn rate_variant(rules: &Rules, cells: &[u8]) -> Result<Rated, GeometryError> {
+    let geometry = Geometry::from_rules(rules)?;
+    if cells.len() != geometry.cells() {
+        return Err(GeometryError::CellCount {
+            expected: geometry.cells(),
+            got: cells.len(),
+        });
+    }
+    Ok(rate(&geometry, cells, Catalogue::Rating))
+}
+
+/// The units in the order SE scans them for singles and subsets: boxes
+/// (and a variant's other regions), then columns, then rows.
+pub(super) fn units_boxes_columns_rows(geometry: &Geometry) -> impl Iterator<Item = usize> {
+    let side = geometry.side();
+    (2 * side..geometry.units())
+        .chain(side..2 * side)
+        .chain(0..side)
 }
 
 /// The set bits of `mask` (their indices), lowest first.

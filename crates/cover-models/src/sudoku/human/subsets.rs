@@ -52,7 +52,7 @@ pub(super) fn direct_hidden_triples(board: &Board, out: &mut Vec<Step>) {
 /// masks). Each cell of the set holds two or more candidates, as in SE.
 fn naked_sets(board: &Board, degree: usize, out: &mut Vec<Step>) {
     let geometry = board.geometry();
-    for unit in units_boxes_columns_rows(board.side()) {
+    for unit in units_boxes_columns_rows(geometry) {
         let cells = geometry.unit_cells(unit);
         let mut empty = 0;
         let mut small = 0u64;
@@ -109,7 +109,7 @@ fn naked_sets(board: &Board, degree: usize, out: &mut Vec<Step>) {
 fn hidden_sets(board: &Board, degree: usize, direct: bool, out: &mut Vec<Step>) {
     let geometry = board.geometry();
     let side = board.side();
-    for unit in units_boxes_columns_rows(side) {
+    for unit in units_boxes_columns_rows(geometry) {
         let cells = geometry.unit_cells(unit);
         let empty = cells
             .iter()

@@ -280,9 +280,10 @@ impl Wing<'_, '_> {
         // A set in two units (a row inside a box) is taken in the first.
         let first = set[0];
         let shared: Vec<usize> = geometry
-            .cell_units(first)
-            .into_iter()
-            .filter(|&u| set.iter().all(|&c| geometry.cell_units(c).contains(&u)))
+            .units_of(first)
+            .iter()
+            .map(|&u| usize::from(u))
+            .filter(|&u| set.iter().all(|&c| geometry.in_unit(c, u)))
             .collect();
         if shared.iter().min() != Some(&self.unit) {
             return;

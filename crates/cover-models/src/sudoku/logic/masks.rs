@@ -49,14 +49,29 @@ pub(super) fn is_single(mask: u64) -> bool {
 }
 
 /// The candidates of a puzzle: for each empty cell the digits that no
-/// given in its row, column or box holds; 0 for given cells. A digit
-/// outside `1..=s` makes its cell a given that rules nothing out.
+/// given among its peers holds; 0 for given cells. A digit outside `1..=s`
+/// makes its cell a given that rules nothing out.
 ///
 /// # Panics
 /// If `cells` does not have one entry per cell.
 pub fn candidates(geometry: &Geometry, cells: &[u8]) -> Vec<u64> {
     let s = geometry.side;
     assert_eq!(cells.len(), s * s, "one entry per cell");
+    let full = full_mask(s);
+    if !geometry.is_classic() {
+        let mut cands: Vec<u64> = cells
+            .iter()
+            .map(|&d| if d == 0 { full } else { 0 })
+            .collect();
+        for (cell, &d) in cells.iter().enumerate() {
+            if d != 0 && usize::from(d) <= s {
+                for &peer in geometry.peers(cell) {
+                    cands[usize::from(peer)] &= !bit(d);
+                }
+            }
+        }
+        return cands;
+    }
     let mut seen = vec![0u64; geometry.units()];
     for (cell, &d) in cells.iter().enumerate() {
         if d != 0 && usize::from(d) <= s {
@@ -65,7 +80,6 @@ pub fn candidates(geometry: &Geometry, cells: &[u8]) -> Vec<u64> {
             }
         }
     }
-    let full = full_mask(s);
     cells
         .iter()
         .enumerate()

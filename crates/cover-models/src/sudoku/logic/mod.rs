@@ -6,8 +6,9 @@
 //! mask holds digit `d` in bit `d - 1`, so one `u64` covers a cell of any
 //! size.
 //!
-//! - [`Geometry`] (`geometry`): the units (rows, columns, boxes) of one
-//!   size and their names; the box formula ([`box_of`]).
+//! - [`Geometry`] (`geometry`): the units of a grid (rows, columns, boxes
+//!   of one classic size, or any variant's regions of `side` cells), each
+//!   cell's units and peers, their names; the box formula ([`box_of`]).
 //! - [`Propagation::propagate`]: runs a chosen set of [`Rules`] to a
 //!   fixpoint on the masks of a search state, reporting each removal; a
 //!   solved cell has mask 0 there, and a digit already placed in a unit
@@ -25,7 +26,7 @@ mod rules;
 #[cfg(test)]
 mod tests;
 
-pub use geometry::{box_of, Geometry};
+pub use geometry::{box_of, Geometry, GeometryError, UnitKind};
 pub use masks::candidates;
 pub use propagation::{Propagation, Rules};
 pub use rules::Dead;

@@ -86,7 +86,9 @@ pub struct Propagation {
 /// The masks being narrowed and everything a removal touches.
 struct Ctx<'a> {
     cands: &'a mut [u64],
+    /// A classic grid's three units per cell (empty for a variant).
     cell_units: &'a [[u8; 3]],
+    geometry: &'a Geometry,
     /// Words per dirty set.
     words: usize,
     dirty: &'a mut [u64],
@@ -125,16 +127,27 @@ impl Ctx<'_> {
         for b in Bits(hit) {
             (self.removed)(cell, b as u8 + 1);
         }
-        for &u in &self.cell_units[cell] {
-            let (word, b) = (usize::from(u) >> 6, u & 63);
-            self.dirty[word] |= 1 << b;
-            self.dirty[self.words + word] |= 1 << b;
+        if let Some(units) = self.cell_units.get(cell) {
+            for &u in units {
+                self.mark(usize::from(u));
+            }
+        } else {
+            for &u in self.geometry.units_of(cell) {
+                self.mark(usize::from(u));
+            }
         }
         if left == 0 {
             Err(Dead)
         } else {
             Ok(())
         }
+    }
+
+    #[inline(always)]
+    fn mark(&mut self, unit: usize) {
+        let (word, b) = (unit >> 6, unit & 63);
+        self.dirty[word] |= 1 << b;
+        self.dirty[self.words + word] |= 1 << b;
     }
 
     fn is_dirty(&self, phase: Phase, unit: usize) -> bool {
@@ -180,7 +193,7 @@ impl Propagation {
         cands: &mut [u64],
         removed: &mut dyn FnMut(usize, u8),
     ) -> Result<(), Dead> {
-        assert_eq!(cands.len(), geometry.size().cells(), "one mask per cell");
+        assert_eq!(cands.len(), geometry.cells(), "one mask per cell");
         if !rules.any() {
             return Ok(());
         }
@@ -199,6 +212,7 @@ impl Propagation {
         let mut ctx = Ctx {
             cands,
             cell_units: &geometry.cell_units,
+            geometry,
             words,
             dirty: &mut self.dirty,
             removed,
@@ -273,7 +287,7 @@ fn settle_cheap(geo: &Geometry, rules: Rules, ctx: &mut Ctx<'_>, unit: usize) ->
             break;
         }
     }
-    if rules.box_line {
+    if rules.box_line && geo.is_classic() {
         // Removes only outside `unit`, so the unit stays settled.
         box_line(geo, ctx, unit)?;
     }

@@ -1,0 +1,365 @@
+//! Human logic on variants (`Geometry::from_rules`, `human::rate`): on
+//! jigsaw, X, windoku, 6×6 and killer puzzles made here from the variant
+//! engine's solutions, every step agrees with the one solution (no
+//! placement of another digit, no elimination of the solution's digit) and
+//! the solved grid passes the shared checker (`cover_check::variant`).
+
+use cover_check::variant::{check_variant_solution, VariantRules};
+use cover_models::sudoku::human::{self, Catalogue, Rated, Technique};
+use cover_models::sudoku::logic::{Geometry, GeometryError, UnitKind};
+use cover_models::sudoku::variant::{count, solve_first, Rules};
+use dlx_core::Limits;
+use rand::rngs::ChaCha8Rng;
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+
+/// The rules as the checker takes them, through the accessors only.
+fn to_check(rules: &Rules) -> VariantRules {
+    VariantRules {
+        side: rules.side(),
+        regions: rules.regions().to_vec(),
+        cages: rules
+            .cages()
+            .iter()
+            .map(|c| (c.cells.clone(), c.sum))
+            .collect(),
+        anti_knight: rules.anti_knight(),
+        anti_king: rules.anti_king(),
+        non_consecutive: rules.non_consecutive(),
+        thermos: rules.thermos().to_vec(),
+    }
+}
+
+fn unique(rules: &Rules, puzzle: &[u8]) -> bool {
+    count(rules, puzzle, &Limits::solutions(2))
+        .unwrap()
+        .stats
+        .solutions
+        == 1
+}
+
+/// A full grid of `rules`: the engine's first solution under a random
+/// first row (another row when that one has none).
+fn random_solution(rules: &Rules, rng: &mut ChaCha8Rng) -> Vec<u8> {
+    let s = rules.side();
+    loop {
+        let mut row: Vec<u8> = (1..=s as u8).collect();
+        row.shuffle(rng);
+        let mut puzzle = vec![0u8; s * s];
+        puzzle[..s].copy_from_slice(&row);
+        if let Some(grid) = solve_first(rules, &puzzle).unwrap() {
+            return grid;
+        }
+    }
+}
+
+/// Checks a rating against the unique solution: every step sound, and the
+/// grid, when solved, a solution of `puzzle` by the shared checker.
+fn assert_sound(rules: &Rules, puzzle: &[u8], solution: &[u8], rated: &Rated) {
+    for step in &rated.steps {
+        for p in &step.placements {
+            assert_eq!(
+                solution[usize::from(p.cell)],
+                p.digit,
+                "{step:?} places a wrong digit"
+            );
+        }
+        for e in &step.eliminations {
+            assert_ne!(
+                solution[usize::from(e.cell)],
+                e.digit,
+                "{step:?} removes the solution's digit"
+            );
+        }
+    }
+    if rated.solved {
+        assert_eq!(
+            check_variant_solution(&to_check(rules), puzzle, &rated.grid),
+            Ok(())
+        );
+        assert_eq!(rated.grid, solution);
+    }
+}
+
+/// A puzzle of `rules` from a random solution: givens taken away in a
+/// random order while the solution stays unique and logic (through
+/// `rate_variant`) still solves it, every rating on the way checked.
+/// Returns the puzzle, its solution and its rating.
+fn make_puzzle(rules: &Rules, seed: u64) -> (Vec<u8>, Vec<u8>, Rated) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let solution = random_solution(rules, &mut rng);
+    thin(rules, solution, &mut rng)
+}
+
+/// [`make_puzzle`] from a given solution of `rules`.
+fn thin(rules: &Rules, solution: Vec<u8>, rng: &mut ChaCha8Rng) -> (Vec<u8>, Vec<u8>, Rated) {
+    let mut puzzle = solution.clone();
+    let mut order: Vec<usize> = (0..puzzle.len()).collect();
+    order.shuffle(rng);
+    let mut rated = human::rate_variant(rules, &puzzle).unwrap();
+    for cell in order {
+        let given = puzzle[cell];
+        puzzle[cell] = 0;
+        if !unique(rules, &puzzle) {
+            puzzle[cell] = given;
+            continue;
+        }
+        let attempt = human::rate_variant(rules, &puzzle).unwrap();
+        assert_sound(rules, &puzzle, &solution, &attempt);
+        if attempt.solved {
+            rated = attempt;
+        } else {
+            puzzle[cell] = given;
+        }
+    }
+    (puzzle, solution, rated)
+}
+
+fn used(rated: &Rated, techniques: &[Technique]) -> bool {
+    rated
+        .steps
+        .iter()
+        .any(|s| techniques.contains(&s.technique))
+}
+
+const LOCKED_OR_SUBSETS: &[Technique] = &[
+    Technique::Pointing,
+    Technique::Claiming,
+    Technique::NakedPair,
+    Technique::NakedTriple,
+    Technique::NakedQuad,
+    Technique::HiddenPair,
+    Technique::HiddenTriple,
+    Technique::HiddenQuad,
+];
+
+/// A 9×9 jigsaw layout: the classic boxes with adjacent cells of different
+/// pieces swapped at random while every piece stays connected.
+fn jigsaw_layout(rng: &mut ChaCha8Rng) -> Vec<usize> {
+    let mut layout: Vec<usize> = (0..81).map(|c| (c / 27) * 3 + (c % 9) / 3).collect();
+    let mut swaps = 0;
+    while swaps < 40 {
+        let a = rng.random_range(0..81usize);
+        let b = if rng.random_bool(0.5) && a % 9 < 8 {
+            a + 1
+        } else if a < 72 {
+            a + 9
+        } else {
+            continue;
+        };
+        if layout[a] == layout[b] {
+            continue;
+        }
+        // Swapping a cell of piece P next to one of Q: move a to Q, then
+        // another cell of Q next to P back to P, sizes kept.
+        let (p, q) = (layout[a], layout[b]);
+        let mut trial = layout.clone();
+        trial[a] = q;
+        let back: Vec<usize> = (0..81)
+            .filter(|&c| trial[c] == q && c != a && c != b)
+            .filter(|&c| {
+                let (r, k) = (c / 9, c % 9);
+                [(0, 1), (2, 1), (1, 0), (1, 2)].iter().any(|&(dr, dk)| {
+                    let (r2, k2) = (r + dr, k + dk);
+                    (1..=9).contains(&r2)
+                        && (1..=9).contains(&k2)
+                        && trial[(r2 - 1) * 9 + k2 - 1] == p
+                })
+            })
+            .collect();
+        let Some(&c) = back.get(rng.random_range(0..back.len().max(1))) else {
+            continue;
+        };
+        trial[c] = p;
+        if Rules::jigsaw(9, &trial).is_ok() {
+            layout = trial;
+            swaps += 1;
+        }
+    }
+    layout
+}
+
+#[test]
+fn from_rules_of_a_classic_grid_is_the_classic_geometry() {
+    let geometry = Geometry::from_rules(&Rules::classic(9)).unwrap();
+    assert!(geometry.is_classic());
+    assert_eq!(geometry.units(), 27);
+    assert_eq!(geometry.cell_units(40), [4, 13, 22]);
+    let six = Geometry::from_rules(&Rules::classic(6)).unwrap();
+    assert!(!six.is_classic());
+    assert_eq!(six.units(), 18);
+    // r1c1's box is r1-2 c1-3: row 5 + column 5 + 2 more box cells.
+    assert_eq!(six.peers(0).len(), 12);
+    assert_eq!(six.unit_name(12), "box 1");
+    assert_eq!(six.unit_kind(12), UnitKind::Box);
+}
+
+#[test]
+fn variant_units_and_peers_come_from_every_rule() {
+    let x = Geometry::from_rules(&Rules::classic(9).with_diagonals()).unwrap();
+    assert_eq!(x.units(), 29);
+    // The centre is on both diagonals: 20 classic peers and each
+    // diagonal's 6 cells outside its box.
+    assert_eq!(x.units_of(40).len(), 5);
+    assert_eq!(x.peers(40).len(), 20 + 12);
+    assert!(x.sees(0, 80) && !x.sees(1, 80));
+    assert_eq!(x.unit_name(27), "the main diagonal");
+    assert_eq!(x.unit_name(28), "the anti-diagonal");
+
+    let knight = Geometry::from_rules(&Rules::classic(9).with_anti_knight()).unwrap();
+    assert!(knight.sees(0, 11) && knight.sees(0, 19) && !knight.sees(0, 21));
+    assert_eq!(knight.units(), 27);
+
+    let killer = Rules::classic(9)
+        .with_cage(&[8, 9], Some(10))
+        .unwrap()
+        .with_region(&[0, 80])
+        .unwrap();
+    let geometry = Geometry::from_rules(&killer).unwrap();
+    assert!(geometry.sees(8, 9) && geometry.sees(0, 80));
+    assert_eq!(geometry.units(), 27);
+    assert_eq!(geometry.units_of(8).len(), 3);
+
+    let windoku = Geometry::from_rules(&Rules::classic(9).with_windows().unwrap()).unwrap();
+    assert_eq!(windoku.units(), 31);
+    assert_eq!(windoku.unit_name(27), "window 1");
+    assert_eq!(windoku.units_of(10), &[1, 10, 18, 27]);
+}
+
+#[test]
+fn rate_variant_refuses_a_puzzle_of_the_wrong_length() {
+    let rules = Rules::classic(9);
+    assert_eq!(
+        human::rate_variant(&rules, &[0; 80]).unwrap_err(),
+        GeometryError::CellCount {
+            expected: 81,
+            got: 80
+        }
+    );
+}
+
+#[test]
+fn a_six_by_six_with_two_by_three_boxes_is_solved_soundly() {
+    let rules = Rules::classic(6);
+    for seed in 0..4 {
+        let (puzzle, solution, rated) = make_puzzle(&rules, seed);
+        assert!(rated.solved);
+        assert_sound(&rules, &puzzle, &solution, &rated);
+    }
+}
+
+#[test]
+fn x_sudoku_needs_locked_candidates_or_subsets_and_is_solved_soundly() {
+    let rules = Rules::classic(9).with_diagonals();
+    let mut harder = 0;
+    for seed in 0..3 {
+        let (puzzle, solution, rated) = make_puzzle(&rules, seed);
+        assert!(rated.solved);
+        assert_sound(&rules, &puzzle, &solution, &rated);
+        harder += usize::from(used(&rated, LOCKED_OR_SUBSETS));
+    }
+    assert!(harder > 0, "no X puzzle needed more than singles");
+}
+
+#[test]
+fn jigsaw_needs_locked_candidates_or_subsets_and_is_solved_soundly() {
+    let mut harder = 0;
+    for seed in 0..3 {
+        let mut rng = ChaCha8Rng::seed_from_u64(100 + seed);
+        let rules = Rules::jigsaw(9, &jigsaw_layout(&mut rng)).unwrap();
+        let (puzzle, solution, rated) = make_puzzle(&rules, seed);
+        assert!(rated.solved);
+        assert_sound(&rules, &puzzle, &solution, &rated);
+        harder += usize::from(used(&rated, LOCKED_OR_SUBSETS));
+    }
+    assert!(harder > 0, "no jigsaw needed more than singles");
+}
+
+#[test]
+fn windoku_is_solved_soundly() {
+    let rules = Rules::classic(9).with_windows().unwrap();
+    let (puzzle, solution, rated) = make_puzzle(&rules, 7);
+    assert!(rated.solved);
+    assert_sound(&rules, &puzzle, &solution, &rated);
+}
+
+#[test]
+fn teaching_hints_on_a_variant_are_sound_too() {
+    let rules = Rules::classic(9).with_diagonals().with_anti_king();
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let solution = random_solution(&rules, &mut rng);
+    // Givens taken away while the solution stays unique, whether logic
+    // can solve the result or not: every step must still hold.
+    let mut puzzle = solution.clone();
+    let mut order: Vec<usize> = (0..81).collect();
+    order.shuffle(&mut rng);
+    for cell in order {
+        let given = std::mem::take(&mut puzzle[cell]);
+        if !unique(&rules, &puzzle) {
+            puzzle[cell] = given;
+        }
+    }
+    let geometry = Geometry::from_rules(&rules).unwrap();
+    let rated = human::rate(&geometry, &puzzle, Catalogue::Teaching);
+    assert!(!rated.steps.is_empty());
+    assert_sound(&rules, &puzzle, &solution, &rated);
+}
+
+/// Killer cages over `solution`: cells in a random order each start a
+/// cage or join a random neighbouring cage that lacks its digit and has
+/// fewer than `most` cells; each cage's sum is its digits'.
+fn killer_rules(solution: &[u8], most: usize, rng: &mut ChaCha8Rng) -> Rules {
+    let mut cage_of = vec![usize::MAX; 81];
+    let mut cages: Vec<Vec<usize>> = Vec::new();
+    let mut order: Vec<usize> = (0..81).collect();
+    order.shuffle(rng);
+    for cell in order {
+        let (r, c) = (cell / 9, cell % 9);
+        let mut near: Vec<usize> = [(r > 0, cell.wrapping_sub(9)), (r < 8, cell + 9)]
+            .into_iter()
+            .chain([(c > 0, cell.wrapping_sub(1)), (c < 8, cell + 1)])
+            .filter(|&(ok, n)| ok && cage_of[n] != usize::MAX)
+            .map(|(_, n)| cage_of[n])
+            .filter(|&k| {
+                cages[k].len() < most && cages[k].iter().all(|&o| solution[o] != solution[cell])
+            })
+            .collect();
+        near.dedup();
+        if near.is_empty() || rng.random_range(0..8) == 0 {
+            cage_of[cell] = cages.len();
+            cages.push(vec![cell]);
+        } else {
+            let k = near[rng.random_range(0..near.len())];
+            cage_of[cell] = k;
+            cages[k].push(cell);
+        }
+    }
+    let mut rules = Rules::classic(9);
+    for cage in cages {
+        let sum = cage.iter().map(|&c| u32::from(solution[c])).sum();
+        rules = rules.with_cage(&cage, Some(sum)).unwrap();
+    }
+    rules
+}
+
+#[test]
+fn killer_needs_cage_combinations_and_is_solved_soundly() {
+    let mut innies_or_outies = 0;
+    for seed in 0..4 {
+        let mut rng = ChaCha8Rng::seed_from_u64(200 + seed);
+        let solution = random_solution(&Rules::classic(9), &mut rng);
+        let rules = killer_rules(&solution, 3 + seed as usize, &mut rng);
+        let (puzzle, solution, rated) = thin(&rules, solution, &mut rng);
+        assert!(rated.solved);
+        assert_sound(&rules, &puzzle, &solution, &rated);
+        assert!(used(&rated, &[Technique::CageCombination]), "seed {seed}");
+        innies_or_outies += usize::from(used(&rated, &[Technique::Innies, Technique::Outies]));
+        eprintln!(
+            "killer seed {seed}: {} givens, rating {}, {:?}",
+            puzzle.iter().filter(|&&d| d != 0).count(),
+            rated.rating,
+            rated.counts()
+        );
+    }
+    assert!(innies_or_outies > 0, "no killer needed the rule of 45");
+}
