@@ -1,9 +1,10 @@
 //! Variant sudoku (issue 36), checked from rules spelled out in full:
 //! regions of any shape (rows, columns, boxes of any size, jigsaw pieces,
 //! diagonals, windows), killer cages, anti-knight, anti-king,
-//! non-consecutive and thermometers; a grid checker, a partial-grid
-//! checker and a plain backtracking counter used as an oracle on small
-//! grids (4×4, 6×6).
+//! non-consecutive and thermometers, and overlapping grids (Samurai: cells
+//! of the frame outside every grid hold no digit); a grid checker, a
+//! partial-grid checker and a plain backtracking counter used as an oracle
+//! on small grids (4×4, 6×6, small overlapping shapes).
 //!
 //! It must not know the solver: nothing here comes from `cover-models`.
 //! The checkers and the brute force are written separately (the checkers
@@ -24,8 +25,8 @@
 //! ```
 
 /// A variant sudoku's rules, spelled out: nothing is implied but that
-/// cells hold digits 1..=side (rows, columns and boxes are regions like
-/// any other).
+/// cells hold digits 1..=side (or 1..=`digits`), and the `holes` none
+/// (rows, columns and boxes are regions like any other).
 ///
 /// Cells are numbered row by row from 0: cell `r * side + c` is row `r`,
 /// column `c`. Messages name them `r1c1` … (from 1).
@@ -49,6 +50,12 @@ pub struct VariantRules {
     /// Thermometers: digits strictly increase from the first cell (the
     /// bulb) along the list.
     pub thermos: Vec<Vec<usize>>,
+    /// Cells of the frame that are no cells of the puzzle (Samurai's
+    /// corners between the grids): they hold 0 in puzzles and solutions,
+    /// and no rule may name them.
+    pub holes: Vec<usize>,
+    /// The digits are 1..=`digits`; `None`: 1..=side.
+    pub digits: Option<usize>,
 }
 
 impl VariantRules {
@@ -83,6 +90,73 @@ impl VariantRules {
             regions,
             ..VariantRules::default()
         }
+    }
+
+    /// Classic grids of side `box_rows * box_cols` (rows, columns, boxes)
+    /// laid in a frame of side `side` with their top-left cells at
+    /// `origins` (row, column); the frame's cells in no grid are holes.
+    /// A region two grids share is listed twice (harmless to a checker).
+    /// A grid's cell past the frame is named `usize::MAX`, which the
+    /// checks then report as a cell off the grid.
+    pub fn overlapping(
+        side: usize,
+        box_rows: usize,
+        box_cols: usize,
+        origins: &[(usize, usize)],
+    ) -> VariantRules {
+        let digits = box_rows * box_cols;
+        let one = VariantRules::classic(digits, box_rows, box_cols);
+        let mut regions = Vec::new();
+        let mut covered = vec![false; side * side];
+        for &(top, left) in origins {
+            // The grid's cell (r, c) is the frame's (top + r, left + c).
+            let place = |cell: usize| {
+                let (r, c) = (top + cell / digits, left + cell % digits);
+                if r < side && c < side {
+                    r * side + c
+                } else {
+                    usize::MAX
+                }
+            };
+            for region in &one.regions {
+                let cells: Vec<usize> = region.iter().map(|&c| place(c)).collect();
+                for &cell in &cells {
+                    if let Some(seen) = covered.get_mut(cell) {
+                        *seen = true;
+                    }
+                }
+                regions.push(cells);
+            }
+        }
+        VariantRules {
+            side,
+            regions,
+            holes: (0..side * side).filter(|&c| !covered[c]).collect(),
+            digits: Some(digits),
+            ..VariantRules::default()
+        }
+    }
+
+    /// Samurai: five 9×9 sudoku in a 21×21 frame, at the top left, top
+    /// right, centre (rows and columns 6–14), bottom left and bottom right.
+    pub fn samurai() -> VariantRules {
+        VariantRules::overlapping(21, 3, 3, &[(0, 0), (0, 12), (6, 6), (12, 0), (12, 12)])
+    }
+
+    /// The largest digit.
+    fn top_digit(&self) -> usize {
+        self.digits.unwrap_or(self.side)
+    }
+
+    /// Per cell of a grid of `cells` cells: whether it is a hole.
+    fn hole_mask(&self, cells: usize) -> Vec<bool> {
+        let mut mask = vec![false; cells];
+        for &h in &self.holes {
+            if let Some(m) = mask.get_mut(h) {
+                *m = true;
+            }
+        }
+        mask
     }
 }
 
@@ -126,13 +200,22 @@ fn step(cell: usize, (dr, dc): (isize, isize), side: usize) -> Option<usize> {
 }
 
 /// Ok when the rules are well formed for a grid of `cells` cells: side
-/// 1..=255 (digits are bytes), `cells` = side², and every cell a rule
-/// names on the grid, none named twice by one rule.
+/// 1..=255 (digits are bytes), digits 1..=side, `cells` = side², and
+/// every cell a rule names on the grid and no hole, none named twice by
+/// one rule.
 fn check_shape(rules: &VariantRules, cells: usize) -> Result<(), String> {
     let side = rules.side;
     if side == 0 || side > 255 {
         return Err(format!("side {side} is not within 1..=255"));
     }
+    let digits = rules.top_digit();
+    if digits == 0 || digits > side {
+        return Err(format!("{digits} digits on a grid of side {side}"));
+    }
+    if let Some(&hole) = rules.holes.iter().find(|&&h| h >= cells) {
+        return Err(format!("hole {hole} is off a grid of {cells} cells"));
+    }
+    let holes = rules.hole_mask(cells);
     if cells != side * side {
         return Err(format!(
             "{cells} cells, expected {} for side {side}",
@@ -169,18 +252,34 @@ fn check_shape(rules: &VariantRules, cells: usize) -> Result<(), String> {
             if std::mem::replace(&mut seen[cell], true) {
                 return Err(format!("{what} names {} twice", name(cell, side)));
             }
+            if holes[cell] {
+                return Err(format!(
+                    "{what} names {}, a hole (outside the grids)",
+                    name(cell, side)
+                ));
+            }
         }
     }
     Ok(())
 }
 
-/// Ok when every cell of `grid` is 0 (empty, only when `empty_ok`) or a
-/// digit 1..=side.
-fn check_digits(grid: &[u8], side: usize, empty_ok: bool) -> Result<(), String> {
+/// Ok when every hole of `grid` is 0 and every other cell is 0 (empty,
+/// only when `empty_ok`) or a digit 1..=digits. The grid is of the rules'
+/// shape.
+fn check_digits(rules: &VariantRules, grid: &[u8], empty_ok: bool) -> Result<(), String> {
+    let (side, top) = (rules.side, rules.top_digit());
+    let holes = rules.hole_mask(grid.len());
     for (cell, &digit) in grid.iter().enumerate() {
-        if (digit == 0 && !empty_ok) || usize::from(digit) > side {
+        if holes[cell] {
+            if digit != 0 {
+                return Err(format!(
+                    "{}: {digit} in a hole (outside the grids), where no digit goes",
+                    name(cell, side)
+                ));
+            }
+        } else if (digit == 0 && !empty_ok) || usize::from(digit) > top {
             return Err(format!(
-                "{}: {digit} is not a digit 1..={side}",
+                "{}: {digit} is not a digit 1..={top}",
                 name(cell, side)
             ));
         }
@@ -282,7 +381,7 @@ fn check_rules(rules: &VariantRules, grid: &[u8]) -> Result<(), String> {
 /// that name cells off the grid.
 pub fn check_variant_grid(rules: &VariantRules, grid: &[u8]) -> Result<(), String> {
     check_shape(rules, grid.len())?;
-    check_digits(grid, rules.side, false)?;
+    check_digits(rules, grid, false)?;
     check_rules(rules, grid)
 }
 
@@ -302,7 +401,7 @@ pub fn check_variant_solution(
             solution.len()
         ));
     }
-    check_digits(puzzle, rules.side, true).map_err(|e| format!("puzzle: {e}"))?;
+    check_digits(rules, puzzle, true).map_err(|e| format!("puzzle: {e}"))?;
     check_variant_grid(rules, solution)?;
     for (cell, (&given, &digit)) in puzzle.iter().zip(solution).enumerate() {
         if given != 0 && given != digit {
@@ -325,14 +424,14 @@ pub fn check_variant_solution(
 /// extends may pass.
 pub fn check_variant_partial(rules: &VariantRules, grid: &[u8]) -> Result<(), String> {
     check_shape(rules, grid.len())?;
-    check_digits(grid, rules.side, true)?;
+    check_digits(rules, grid, true)?;
     check_rules(rules, grid)
 }
 
 /// Solutions of `puzzle` (0 empty) under `rules`, counted up to `limit`,
-/// by plain backtracking: cell by cell in row-major order, each digit
-/// 1..=side in turn, each placement checked against every rule on the
-/// placed cell. A puzzle that is not of the rules' shape, or whose givens
+/// by plain backtracking: cell by cell in row-major order (holes
+/// skipped), each digit 1..=digits in turn, each placement checked against
+/// every rule on the placed cell. A puzzle that is not of the rules' shape, or whose givens
 /// already break a rule, counts 0. For small grids (4×4, 6×6) only.
 pub fn count_variant_brute(rules: &VariantRules, puzzle: &[u8], limit: u64) -> u64 {
     Brute::run(rules, puzzle, limit).map_or(0, |b| b.found)
@@ -354,6 +453,8 @@ struct Brute<'r> {
     cages_of: Vec<Vec<usize>>,
     /// Per cell: (thermometer, place along it) for each that holds it.
     thermos_of: Vec<Vec<(usize, usize)>>,
+    /// Per cell: whether it is a hole (never filled).
+    holes: Vec<bool>,
     found: u64,
     first: Option<Vec<u8>>,
     limit: u64,
@@ -371,6 +472,7 @@ impl<'r> Brute<'r> {
             regions_of: vec![Vec::new(); cells],
             cages_of: vec![Vec::new(); cells],
             thermos_of: vec![Vec::new(); cells],
+            holes: rules.hole_mask(cells),
             found: 0,
             first: None,
             limit,
@@ -452,12 +554,13 @@ impl<'r> Brute<'r> {
 
     /// Fills the empty cells from `cell` on, in order.
     fn go(&mut self, cell: usize) {
-        let Some(cell) = (cell..self.grid.len()).find(|&c| self.grid[c] == 0) else {
+        let Some(cell) = (cell..self.grid.len()).find(|&c| self.grid[c] == 0 && !self.holes[c])
+        else {
             self.found += 1;
             self.first.get_or_insert_with(|| self.grid.clone());
             return;
         };
-        for digit in 1..=self.rules.side as u8 {
+        for digit in 1..=self.rules.top_digit() as u8 {
             if self.found >= self.limit {
                 return;
             }
@@ -1004,5 +1107,93 @@ mod tests {
         let mut wide = X_GRID.to_vec();
         wide.push(1);
         assert_eq!(count_variant_brute(&classic, &wide, 10), 0);
+    }
+
+    /// A Samurai solution by formula: the frame's cell (r, c) holds
+    /// (3·(r mod 3) + ⌊r/3⌋ + c) mod 9 + 1, which makes every 9×9 window
+    /// whose top-left row and column are multiples of 3 a sudoku; holes 0.
+    fn samurai_grid(rules: &VariantRules) -> Vec<u8> {
+        (0..441)
+            .map(|cell| {
+                let (r, c) = (cell / 21, cell % 21);
+                if rules.holes.contains(&cell) {
+                    0
+                } else {
+                    ((3 * (r % 3) + r / 3 + c) % 9 + 1) as u8
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn samurai_and_holes() {
+        let samurai = VariantRules::samurai();
+        assert_eq!(samurai.regions.len(), 5 * 27);
+        assert_eq!(samurai.holes.len(), 441 - (5 * 81 - 4 * 9));
+        // The gaps between the corner grids: r1c10 and r10c1 are holes.
+        assert!(samurai.holes.contains(&9) && samurai.holes.contains(&(9 * 21)));
+        let grid = samurai_grid(&samurai);
+        assert_eq!(check_variant_grid(&samurai, &grid), Ok(()));
+        // A digit in a hole, a hole named by a rule, an empty cell.
+        let mut filled = grid.clone();
+        filled[9] = 3;
+        let e = check_variant_grid(&samurai, &filled).unwrap_err();
+        assert!(e.contains("r1c10") && e.contains("hole"), "{e}");
+        let mut named = samurai.clone();
+        named.cages.push((vec![8, 9], None));
+        assert!(check_variant_grid(&named, &grid)
+            .unwrap_err()
+            .contains("hole"));
+        let mut emptied = grid.clone();
+        emptied[0] = 0;
+        assert!(check_variant_grid(&samurai, &emptied).is_err());
+        assert_eq!(check_variant_partial(&samurai, &emptied), Ok(()));
+        // Ten is no digit of a Samurai, though the frame's side is 21.
+        let mut ten = grid.clone();
+        ten[0] = 10;
+        assert!(check_variant_grid(&samurai, &ten)
+            .unwrap_err()
+            .contains("1..=9"));
+        // Swapping two cells of a row of the centre grid's top-left box
+        // (shared with the top-left grid) breaks columns.
+        let mut swapped = grid.clone();
+        swapped.swap(6 * 21 + 6, 6 * 21 + 7);
+        assert!(check_variant_grid(&samurai, &swapped).is_err());
+        // The puzzle with every cell given has this one solution.
+        assert_eq!(check_variant_solution(&samurai, &grid, &grid), Ok(()));
+        let mut one_short = grid.clone();
+        one_short[200] = 0;
+        assert_eq!(count_variant_brute(&samurai, &one_short, 5), 1);
+        // A grid past its frame is reported, not a panic.
+        let outside = VariantRules::overlapping(6, 2, 2, &[(0, 0), (3, 3)]);
+        assert!(check_variant_grid(&outside, &[0; 36]).is_err());
+        assert_eq!(count_variant_brute(&outside, &[0; 36], 5), 0);
+    }
+
+    #[test]
+    fn overlapping_four_by_fours() {
+        // Two 4×4 sudoku sharing a 2×2 box: each of the 288 grids of the
+        // first leaves the second its grids with that box given, which are
+        // as many for every box (relabelling): the 4×4 grids with
+        // 1 2 / 3 4 in the top-left box.
+        let classic = VariantRules::classic(4, 2, 2);
+        let mut boxed = [0u8; 16];
+        boxed[..2].copy_from_slice(&[1, 2]);
+        boxed[4..6].copy_from_slice(&[3, 4]);
+        let per_box = count_variant_brute(&classic, &boxed, u64::MAX);
+        assert_eq!(per_box, 288 / 24);
+        let two = VariantRules::overlapping(6, 2, 2, &[(0, 0), (2, 2)]);
+        assert_eq!(two.holes, vec![4, 5, 10, 11, 24, 25, 30, 31]);
+        assert_eq!(count_variant_brute(&two, &[0; 36], u64::MAX), 288 * per_box);
+        // A chain of three: the middle grid shares a box with each.
+        let three = VariantRules::overlapping(8, 2, 2, &[(0, 0), (2, 2), (4, 4)]);
+        assert_eq!(
+            count_variant_brute(&three, &[0; 64], u64::MAX),
+            288 * per_box * per_box
+        );
+        // The brute force leaves holes empty.
+        let first = first_variant_brute(&two, &[0; 36]).unwrap();
+        assert!(two.holes.iter().all(|&h| first[h] == 0));
+        assert_eq!(check_variant_grid(&two, &first), Ok(()));
     }
 }

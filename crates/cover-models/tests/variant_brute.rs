@@ -1,6 +1,8 @@
 //! `sudoku::variant` against the shared checker's independent brute force
 //! (`cover_check::variant`): counts up to a limit on random 4×4 and 6×6
-//! instances of every rule, and every solution checked rule by rule.
+//! instances of every rule and on small overlapping grids (Samurai's kin
+//! made of 4×4 grids), and every solution checked rule by rule; Samurai
+//! solutions and a Samurai puzzle checked by the checker's own Samurai.
 
 use cover_check::variant::{
     check_variant_solution, count_variant_brute, first_variant_brute, VariantRules,
@@ -25,6 +27,8 @@ fn to_check(rules: &Rules) -> VariantRules {
         anti_king: rules.anti_king(),
         non_consecutive: rules.non_consecutive(),
         thermos: rules.thermos().to_vec(),
+        holes: (0..rules.cells()).filter(|&c| !rules.is_cell(c)).collect(),
+        digits: Some(rules.digits()),
     }
 }
 
@@ -56,8 +60,21 @@ fn solver_count(rules: &Rules, check: &VariantRules, puzzle: &[u8], limit: u64, 
     report.stats.solutions
 }
 
+/// Small overlapping grids of 4×4 sudoku (frame side, grids' top-left
+/// cells), with holes at the corners.
+const OVERLAPPING: [(usize, &[(usize, usize)]); 3] = [
+    (6, &[(0, 0), (2, 2)]),
+    (6, &[(0, 2), (2, 0)]),
+    (8, &[(0, 0), (2, 2), (4, 4)]),
+];
+
+/// Random base rules for `side`; side 0 picks one of [`OVERLAPPING`].
 fn random_rules(side: usize, rng: &mut ChaCha8Rng) -> Rules {
     let mut rules = match (side, rng.random_range(0..3)) {
+        (0, shape) => {
+            let (frame, grids) = OVERLAPPING[shape];
+            Rules::overlapping(frame, 2, 2, grids).unwrap()
+        }
         (6, 0) => Rules::jigsaw(6, &JIGSAW6).unwrap(),
         (4, 1) => Rules::latin(4).unwrap(),
         _ => Rules::classic(side),
@@ -81,6 +98,7 @@ fn random_rules(side: usize, rng: &mut ChaCha8Rng) -> Rules {
 /// `solution` satisfies.
 fn decorate(mut rules: Rules, solution: &[u8], rng: &mut ChaCha8Rng) -> Rules {
     let s = rules.side();
+    let is_cell: Vec<bool> = (0..s * s).map(|c| rules.is_cell(c)).collect();
     let near = |cell: usize, diagonal: bool| -> Vec<usize> {
         let (r, c) = ((cell / s) as isize, (cell % s) as isize);
         let mut out = Vec::new();
@@ -93,12 +111,14 @@ fn decorate(mut rules: Rules, solution: &[u8], rng: &mut ChaCha8Rng) -> Rules {
                 if (0..s as isize).contains(&r2) && (0..s as isize).contains(&c2) {
                     out.push((r2 * s as isize + c2) as usize);
                 }
+                out.retain(|&cell| is_cell[cell]);
             }
         }
         out
     };
+    let inside: Vec<usize> = (0..s * s).filter(|&c| is_cell[c]).collect();
     for _ in 0..rng.random_range(0..4) {
-        let mut cells = vec![rng.random_range(0..s * s)];
+        let mut cells = vec![*inside.choose(rng).unwrap()];
         let size = rng.random_range(1..=4);
         while cells.len() < size {
             let from = cells[rng.random_range(0..cells.len())];
@@ -118,7 +138,7 @@ fn decorate(mut rules: Rules, solution: &[u8], rng: &mut ChaCha8Rng) -> Rules {
         rules = rules.with_cage(&cells, sum).unwrap();
     }
     for _ in 0..rng.random_range(0..3) {
-        let mut cells = vec![rng.random_range(0..s * s)];
+        let mut cells = vec![*inside.choose(rng).unwrap()];
         let size = rng.random_range(2..=4);
         while cells.len() < size {
             let last = *cells.last().unwrap();
@@ -138,11 +158,14 @@ fn decorate(mut rules: Rules, solution: &[u8], rng: &mut ChaCha8Rng) -> Rules {
     rules
 }
 
+/// Random rules of `side` (0: small overlapping grids), decorated from a
+/// solution, some of its digits given: the solver's counts equal the
+/// brute force's, whole-group and fallen back.
 fn random_instances(side: usize, seed: u64, rounds: usize, givens: std::ops::Range<usize>) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let empty = vec![0u8; side * side];
     for round in 0..rounds {
         let rules = random_rules(side, &mut rng);
+        let empty = vec![0u8; rules.cells()];
         let check = to_check(&rules);
         // A solution from the brute force, relabelled at random would break
         // non-consecutive; so take the solver's first and the brute force's
@@ -160,7 +183,7 @@ fn random_instances(side: usize, seed: u64, rounds: usize, givens: std::ops::Ran
             panic!("{solution:?}: {why}");
         }
         let mut puzzle = empty.clone();
-        let mut order: Vec<usize> = (0..side * side).collect();
+        let mut order: Vec<usize> = (0..rules.cells()).filter(|&c| rules.is_cell(c)).collect();
         order.shuffle(&mut rng);
         for &c in order.iter().take(rng.random_range(givens.clone())) {
             puzzle[c] = solution[c];
@@ -229,4 +252,98 @@ fn random_four_by_four() {
 #[test]
 fn random_six_by_six() {
     random_instances(6, 6036, 60, 10..22);
+}
+
+#[test]
+fn random_small_overlapping_grids() {
+    random_instances(0, 3636, 120, 0..14);
+}
+
+#[test]
+fn overlapping_grids_count_as_the_brute_force() {
+    for (frame, grids) in OVERLAPPING {
+        let rules = Rules::overlapping(frame, 2, 2, grids).unwrap();
+        let check = to_check(&rules);
+        // The checker's own layout of the same grids holes the same cells.
+        let own = VariantRules::overlapping(frame, 2, 2, grids);
+        assert_eq!(own.holes, check.holes);
+        let empty = vec![0u8; rules.cells()];
+        let expected = count_variant_brute(&own, &empty, u64::MAX);
+        assert_eq!(
+            solver_count(&rules, &check, &empty, u64::MAX, GROUP_CAP),
+            expected,
+            "{grids:?}"
+        );
+    }
+}
+
+/// Samurai solutions of the solver keep the checker's Samurai (built on
+/// its own), with and without extra rules.
+#[test]
+fn samurai_solutions_pass_the_checker() {
+    let own = VariantRules::samurai();
+    for rules in [
+        Rules::samurai(),
+        Rules::samurai().with_diagonals(),
+        Rules::samurai().with_anti_king(),
+    ] {
+        let empty = vec![0u8; 441];
+        let check = to_check(&rules);
+        assert_eq!(check.holes, own.holes);
+        let grid = VariantSolver::new(&rules, &empty).unwrap().first().unwrap();
+        assert_eq!(rules.check(&grid), Ok(()));
+        check_variant_solution(&own, &empty, &grid).unwrap();
+        check_variant_solution(&check, &empty, &grid).unwrap();
+    }
+}
+
+/// A Samurai puzzle made from a solution: digits taken away in a random
+/// order while the solution stays unique; the puzzle then has exactly one
+/// solution, which the checker accepts and which is the grid it came from.
+#[test]
+fn a_samurai_puzzle_has_one_solution() {
+    let samurai = Rules::samurai();
+    let own = VariantRules::samurai();
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    // A solution other than the solver's first: digits of the centre box
+    // shuffled and given, the rest found.
+    let mut seed = vec![0u8; 441];
+    let mut digits: Vec<u8> = (1..=9).collect();
+    digits.shuffle(&mut rng);
+    for (i, &d) in digits.iter().enumerate() {
+        seed[(9 + i / 3) * 21 + 9 + i % 3] = d;
+    }
+    let solution = VariantSolver::new(&samurai, &seed)
+        .unwrap()
+        .first()
+        .unwrap();
+    check_variant_solution(&own, &seed, &solution).unwrap();
+    let mut puzzle = solution.clone();
+    let mut order: Vec<usize> = (0..441).filter(|&c| samurai.is_cell(c)).collect();
+    order.shuffle(&mut rng);
+    for &cell in order.iter().take(220) {
+        let digit = std::mem::replace(&mut puzzle[cell], 0);
+        let report = VariantSolver::new(&samurai, &puzzle)
+            .unwrap()
+            .count(&Limits::solutions(2));
+        if report.stats.solutions > 1 {
+            puzzle[cell] = digit;
+        }
+    }
+    let givens = puzzle.iter().filter(|&&d| d != 0).count();
+    assert!(givens < 250, "{givens} givens");
+    let mut found = Vec::new();
+    let report = VariantSolver::new(&samurai, &puzzle)
+        .unwrap()
+        .search(&Limits::none(), |grid| {
+            found.push(grid.to_vec());
+            Control::Continue
+        });
+    assert_eq!(report.outcome, Outcome::Exhausted);
+    assert_eq!(found, vec![solution.clone()]);
+    check_variant_solution(&own, &puzzle, &found[0]).unwrap();
+    // The checker sees a hole given a digit as a wrong puzzle.
+    let mut wrong = puzzle;
+    wrong[9] = 5;
+    assert!(check_variant_solution(&own, &wrong, &solution).is_err());
 }

@@ -619,6 +619,7 @@ mod tests {
             anti_king: puzzle.anti_king,
             non_consecutive: puzzle.non_consecutive,
             thermos: puzzle.thermos.clone(),
+            ..Default::default()
         }
     }
 

@@ -3,18 +3,21 @@
 //! ([`VariantSolver`], [`solve_first`], [`count`], [`search`]).
 //!
 //! This module owns the rules model (regions, killer cages, thermometers,
-//! anti-knight, anti-king, non-consecutive), its validation
+//! anti-knight, anti-king, non-consecutive, overlapping grids such as
+//! Samurai), its validation
 //! ([`RulesError`]) and its exact-cover encoding. It must not know the
 //! classic engines (the triad, band and compact 9×9 paths stay as they are
 //! in [`Solver`](super::Solver)), nor any file format, generator or
 //! human-logic technique: those read a [`Rules`] through its accessors.
 //!
 //! # Encoding
-//! Cells are numbered row-major from 0, digits are `1..=side`, and a
-//! puzzle is `side²` cells with 0 for empty.
-//! - **Primary items**: each cell; `(region, digit)` for every region of
-//!   exactly `side` cells (rows, columns, boxes, jigsaw pieces, diagonals,
-//!   windows, full extra regions).
+//! Cells are numbered row-major from 0, digits are `1..=digits` (the side,
+//! or a grid's side for overlapping grids), and a puzzle is `side²` cells
+//! with 0 for empty (and 0 outside the grids of overlapping grids: those
+//! cells have no item and no option).
+//! - **Primary items**: each cell of the puzzle; `(region, digit)` for
+//!   every region of exactly `digits` cells (rows, columns, boxes, jigsaw
+//!   pieces, diagonals, windows, full extra regions).
 //! - **Secondary items** (at most once): `(region, digit)` for regions of
 //!   fewer cells and for every cage; `(pair, digit)` for each pair of
 //!   cells that anti-knight or anti-king forbids to be equal and that
@@ -53,6 +56,10 @@ use dlx_core::{Control, Limits, Outcome, Problem, Report, Search, Solver, Stats}
 /// as whole-group options before the group falls back to single-cell
 /// options (see the module's docs).
 pub const GROUP_CAP: usize = 50_000;
+
+/// The top-left cells (row, column) of the five grids of
+/// [`Rules::samurai`] in its 21×21 frame.
+pub const SAMURAI_GRIDS: [(usize, usize); 5] = [(0, 0), (0, 12), (6, 6), (12, 0), (12, 12)];
 
 /// The largest side a [`Rules`] accepts.
 pub const MAX_SIDE: usize = 64;
@@ -124,7 +131,7 @@ pub enum RulesError {
         what: &'static str,
         /// Its cells.
         cells: usize,
-        /// The grid's side.
+        /// The digits (the grid's side; 9 in Samurai).
         side: usize,
     },
     /// A cage sum no distinct digits reach.
@@ -134,7 +141,7 @@ pub enum RulesError {
         cells: usize,
         /// Its sum.
         sum: u32,
-        /// The grid's side.
+        /// The digits (the grid's side; 9 in Samurai).
         side: usize,
         /// The smallest sum.
         min: u32,
@@ -144,9 +151,44 @@ pub enum RulesError {
     /// Two thermometer cells in a row that do not touch.
     #[error("thermometer cells {0} and {1} follow each other but do not touch")]
     ThermoGap(usize, usize),
-    /// Windoku on another size than 9×9.
-    #[error("windows (windoku) are defined for 9×9 only, not side {0}")]
+    /// Windoku on another size than 9×9 (for overlapping grids: grids
+    /// of other than 9 digits).
+    #[error("windows (windoku) are defined for 9×9 grids only, not side {0}")]
     WindowsSize(usize),
+    /// Overlapping grids with none, or one past the frame.
+    #[error("a grid of side {digits} at row {row}, column {col} (from 0) does not fit in a frame of side {side}")]
+    GridOutside {
+        /// The grid's top row.
+        row: usize,
+        /// The grid's left column.
+        col: usize,
+        /// The grid's side (its digits).
+        digits: usize,
+        /// The frame's side.
+        side: usize,
+    },
+    /// Overlapping grids without any grid.
+    #[error("overlapping grids need at least one grid")]
+    NoGrids,
+    /// A rule that names a cell outside the grids of overlapping grids
+    /// (Samurai), where no digit goes.
+    #[error("{what} names cell {cell}, which is outside the grids (no digit goes there)")]
+    NotACell {
+        /// The rule being added.
+        what: &'static str,
+        /// The cell.
+        cell: usize,
+    },
+    /// A puzzle that gives a digit to a cell outside the grids.
+    #[error(
+        "cell {cell} is outside the grids (no digit goes there) but the puzzle gives it {digit}"
+    )]
+    DigitOutsideGrids {
+        /// The cell.
+        cell: usize,
+        /// Its digit.
+        digit: u8,
+    },
     /// A puzzle of the wrong length.
     #[error("the puzzle has {got} cells; the rules' grid has {expected}")]
     PuzzleLength {
@@ -162,7 +204,7 @@ pub enum RulesError {
         cell: usize,
         /// Its digit.
         digit: u8,
-        /// The grid's side.
+        /// The digits (the grid's side; 9 in Samurai).
         side: usize,
     },
 }
@@ -179,8 +221,9 @@ pub struct Cage {
 /// Which rule a grid breaks ([`Rules::check`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Violation {
-    /// The grid has the wrong length, or an empty or out-of-range cell.
-    #[error("cell {0} is not a digit of the grid (or the grid has the wrong length)")]
+    /// The grid has the wrong length, or an empty or out-of-range cell, or
+    /// a digit outside the grids of overlapping grids.
+    #[error("cell {0} is not a digit of the grid (or the grid has the wrong length, or it holds a digit outside the grids)")]
     Cell(usize),
     /// A digit twice in region number `region` of [`Rules::regions`].
     #[error("region {0} repeats a digit")]
@@ -204,6 +247,12 @@ pub enum Violation {
 /// always, then boxes or jigsaw pieces, then extras in the order added),
 /// killer cages, thermometers and the pair rules.
 ///
+/// Overlapping grids ([`Rules::samurai`], [`Rules::overlapping`]) are a
+/// square frame of side `side` holding several grids of side
+/// [`Rules::digits`]; the frame's cells outside every grid are no cells of
+/// the puzzle ([`Rules::is_cell`] is false): they take no digit (0 in
+/// puzzles and solutions) and no rule names them.
+///
 /// ```
 /// use cover_models::sudoku::variant::Rules;
 /// let x = Rules::classic(9).with_diagonals();
@@ -214,6 +263,15 @@ pub enum Violation {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rules {
     side: usize,
+    /// Digits are `1..=digits`: `side`, but a grid's side in overlapping
+    /// grids.
+    digits: usize,
+    /// Overlapping grids: the top-left cell (row, column) of each grid of
+    /// side `digits`; empty for one grid filling the frame.
+    grids: Vec<(usize, usize)>,
+    /// Per cell of the frame, whether it is a cell of the puzzle; empty
+    /// when every cell is.
+    is_cell: Vec<bool>,
     regions: Vec<Vec<usize>>,
     cages: Vec<Cage>,
     thermos: Vec<Vec<usize>>,
@@ -256,6 +314,9 @@ impl Rules {
         }
         Ok(Rules {
             side,
+            digits: side,
+            grids: Vec::new(),
+            is_cell: Vec::new(),
             regions,
             cages: Vec::new(),
             thermos: Vec::new(),
@@ -354,30 +415,140 @@ impl Rules {
         Ok(rules)
     }
 
-    /// Adds both main diagonals as regions (X-sudoku).
+    /// Samurai: five 9×9 sudoku (rows, columns, 3×3 boxes) in a 21×21
+    /// frame, at the top left (row 0, column 0), top right (0, 12), centre
+    /// (6, 6), bottom left (12, 0) and bottom right (12, 12); the centre
+    /// grid shares a corner box with each of the others. The frame's other
+    /// 72 cells are no cells of the puzzle. Regions: each grid's rows,
+    /// columns and boxes in that order, grid by grid, a shared box once.
+    pub fn samurai() -> Rules {
+        Rules::overlapping(21, 3, 3, &SAMURAI_GRIDS).expect("the Samurai grids fit their frame")
+    }
+
+    /// Overlapping grids (Samurai and its kin): a frame of side `side`
+    /// holding a classic grid of side `box_rows · box_cols` (rows, columns,
+    /// boxes of `box_rows` by `box_cols`) with its top-left cell at each
+    /// `(row, column)` of `grids`. Cells of the frame in no grid are no
+    /// cells of the puzzle; regions are each grid's rows, columns and
+    /// boxes, grid by grid, a region two grids share once.
+    pub fn overlapping(
+        side: usize,
+        box_rows: usize,
+        box_cols: usize,
+        grids: &[(usize, usize)],
+    ) -> Result<Rules, RulesError> {
+        if side == 0 || side > MAX_SIDE {
+            return Err(RulesError::BadSide(side));
+        }
+        let digits = box_rows * box_cols;
+        if box_rows == 0 || box_cols == 0 || digits > side {
+            return Err(RulesError::BadBoxes {
+                side,
+                rows: box_rows,
+                cols: box_cols,
+            });
+        }
+        if grids.is_empty() {
+            return Err(RulesError::NoGrids);
+        }
+        let mut is_cell = vec![false; side * side];
+        let mut regions: Vec<Vec<usize>> = Vec::new();
+        let mut seen: HashSet<Vec<usize>> = HashSet::new();
+        for &(row, col) in grids {
+            if row + digits > side || col + digits > side {
+                return Err(RulesError::GridOutside {
+                    row,
+                    col,
+                    digits,
+                    side,
+                });
+            }
+            let at = |r: usize, c: usize| (row + r) * side + col + c;
+            let mut grid_regions: Vec<Vec<usize>> = Vec::with_capacity(3 * digits);
+            for r in 0..digits {
+                grid_regions.push((0..digits).map(|c| at(r, c)).collect());
+            }
+            for c in 0..digits {
+                grid_regions.push((0..digits).map(|r| at(r, c)).collect());
+            }
+            for band in 0..box_cols {
+                for stack in 0..box_rows {
+                    let cells = (0..box_rows)
+                        .flat_map(|r| {
+                            (0..box_cols)
+                                .map(move |c| at(band * box_rows + r, stack * box_cols + c))
+                        })
+                        .collect();
+                    grid_regions.push(cells);
+                }
+            }
+            for region in grid_regions {
+                for &cell in &region {
+                    is_cell[cell] = true;
+                }
+                // A region of two grids (a shared box) is one region.
+                let mut key = region.clone();
+                key.sort_unstable();
+                if seen.insert(key) {
+                    regions.push(region);
+                }
+            }
+        }
+        Ok(Rules {
+            side,
+            digits,
+            grids: grids.to_vec(),
+            is_cell,
+            regions,
+            cages: Vec::new(),
+            thermos: Vec::new(),
+            anti_knight: false,
+            anti_king: false,
+            non_consecutive: false,
+        })
+    }
+
+    /// Adds both main diagonals as regions (X-sudoku); with overlapping
+    /// grids, both diagonals of each grid.
     pub fn with_diagonals(mut self) -> Rules {
-        let s = self.side;
-        self.regions.push((0..s).map(|i| i * s + i).collect());
-        self.regions
-            .push((0..s).map(|i| i * s + (s - 1 - i)).collect());
+        let (s, d) = (self.side, self.digits);
+        for (row, col) in self.grid_origins() {
+            let at = |r: usize, c: usize| (row + r) * s + col + c;
+            self.regions.push((0..d).map(|i| at(i, i)).collect());
+            self.regions
+                .push((0..d).map(|i| at(i, d - 1 - i)).collect());
+        }
         self
     }
 
     /// Adds the four windows of windoku (hyper sudoku): the 3×3 squares at
-    /// rows and columns 1–3 and 5–7 (from 0). 9×9 only.
+    /// rows and columns 1–3 and 5–7 (from 0). 9×9 only; with overlapping
+    /// grids of 9 digits, the four windows of each grid.
     pub fn with_windows(mut self) -> Result<Rules, RulesError> {
-        if self.side != 9 {
-            return Err(RulesError::WindowsSize(self.side));
+        if self.digits != 9 {
+            return Err(RulesError::WindowsSize(self.digits));
         }
-        for top in [1, 5] {
-            for left in [1, 5] {
-                let cells = (top..top + 3)
-                    .flat_map(|r| (left..left + 3).map(move |c| r * 9 + c))
-                    .collect();
-                self.regions.push(cells);
+        let s = self.side;
+        for (row, col) in self.grid_origins() {
+            for top in [1, 5] {
+                for left in [1, 5] {
+                    let cells = (top..top + 3)
+                        .flat_map(|r| (left..left + 3).map(move |c| (row + r) * s + col + c))
+                        .collect();
+                    self.regions.push(cells);
+                }
             }
         }
         Ok(self)
+    }
+
+    /// The top-left cell of each grid: `(0, 0)` alone for one grid.
+    fn grid_origins(&self) -> Vec<(usize, usize)> {
+        if self.grids.is_empty() {
+            vec![(0, 0)]
+        } else {
+            self.grids.clone()
+        }
     }
 
     /// Adds a region of at most `side` cells whose digits differ (a full
@@ -393,14 +564,14 @@ impl Rules {
         self.check_cells("a cage", cells, true)?;
         if let Some(sum) = sum {
             let k = cells.len() as u32;
-            let s = self.side as u32;
+            let s = self.digits as u32;
             let min = k * (k + 1) / 2;
             let max = k * s - k * (k - 1) / 2;
             if sum < min || sum > max {
                 return Err(RulesError::ImpossibleSum {
                     cells: cells.len(),
                     sum,
-                    side: self.side,
+                    side: self.digits,
                     min,
                     max,
                 });
@@ -448,14 +619,38 @@ impl Rules {
         self
     }
 
-    /// The side (digits `1..=side`, `side²` cells).
+    /// The side (digits `1..=side`, `side²` cells); for overlapping grids,
+    /// the frame's side.
     pub fn side(&self) -> usize {
         self.side
     }
 
-    /// The cells, `side²`.
+    /// The digits are `1..=digits()`: the side, or a grid's side for
+    /// overlapping grids (9 for Samurai).
+    pub fn digits(&self) -> usize {
+        self.digits
+    }
+
+    /// The cells of the frame, `side²` (a puzzle's and a solution's
+    /// length), holes of overlapping grids included.
     pub fn cells(&self) -> usize {
         self.side * self.side
+    }
+
+    /// Whether `cell` (below [`Rules::cells`]) is a cell of the puzzle:
+    /// false only for the frame's cells outside every grid of overlapping
+    /// grids, which take no digit.
+    pub fn is_cell(&self, cell: usize) -> bool {
+        self.is_cell
+            .get(cell)
+            .copied()
+            .unwrap_or(self.is_cell.is_empty() && cell < self.cells())
+    }
+
+    /// For overlapping grids, the top-left cell (row, column) of each grid
+    /// of side [`Rules::digits`]; empty for one grid filling the frame.
+    pub fn grids(&self) -> &[(usize, usize)] {
+        &self.grids
     }
 
     /// Every region, rows and columns first, then boxes or pieces, then
@@ -490,7 +685,8 @@ impl Rules {
     }
 
     /// The pairs `(a, b)`, `a < b`, that anti-knight and anti-king forbid
-    /// to be equal (all of them, sharing a region or not).
+    /// to be equal (all of them, sharing a region or not; both cells of
+    /// the puzzle).
     pub fn pair_rules(&self) -> Vec<(usize, usize)> {
         let mut moves: Vec<(isize, isize)> = Vec::new();
         if self.anti_knight {
@@ -507,7 +703,9 @@ impl Rules {
                     let (r2, c2) = (r + dr, c + dc);
                     if (0..s).contains(&r2) && (0..s).contains(&c2) {
                         let (a, b) = ((r * s + c) as usize, (r2 * s + c2) as usize);
-                        pairs.push((a.min(b), a.max(b)));
+                        if self.is_cell(a) && self.is_cell(b) {
+                            pairs.push((a.min(b), a.max(b)));
+                        }
                     }
                 }
             }
@@ -517,30 +715,40 @@ impl Rules {
         pairs
     }
 
-    /// The orthogonal neighbour pairs `(a, b)`, `a < b`.
+    /// The orthogonal neighbour pairs `(a, b)`, `a < b` (both cells of
+    /// the puzzle).
     pub fn neighbours(&self) -> Vec<(usize, usize)> {
         let s = self.side;
         let mut pairs = Vec::new();
         for r in 0..s {
             for c in 0..s {
-                if c + 1 < s {
-                    pairs.push((r * s + c, r * s + c + 1));
+                let a = r * s + c;
+                if c + 1 < s && self.is_cell(a) && self.is_cell(a + 1) {
+                    pairs.push((a, a + 1));
                 }
-                if r + 1 < s {
-                    pairs.push((r * s + c, (r + 1) * s + c));
+                if r + 1 < s && self.is_cell(a) && self.is_cell(a + s) {
+                    pairs.push((a, a + s));
                 }
             }
         }
         pairs
     }
 
-    /// Checks a full grid (`side²` digits) against every rule.
+    /// Checks a full grid (`side²` digits; 0 exactly outside the grids of
+    /// overlapping grids) against every rule.
     pub fn check(&self, grid: &[u8]) -> Result<(), Violation> {
-        let s = self.side;
+        let d = self.digits;
         if grid.len() != self.cells() {
             return Err(Violation::Cell(grid.len().min(self.cells())));
         }
-        if let Some(cell) = grid.iter().position(|&d| d == 0 || d as usize > s) {
+        let wrong = |(cell, &digit): (usize, &u8)| {
+            if self.is_cell(cell) {
+                digit == 0 || digit as usize > d
+            } else {
+                digit != 0
+            }
+        };
+        if let Some(cell) = grid.iter().enumerate().position(wrong) {
             return Err(Violation::Cell(cell));
         }
         let distinct = |cells: &[usize]| {
@@ -612,15 +820,18 @@ impl Rules {
                     cells: total,
                 });
             }
+            if !self.is_cell(cell) {
+                return Err(RulesError::NotACell { what, cell });
+            }
             if !seen.insert(cell) {
                 return Err(RulesError::RepeatedCell { what, cell });
             }
         }
-        if at_most_side && cells.len() > self.side {
+        if at_most_side && cells.len() > self.digits {
             return Err(RulesError::TooManyCells {
                 what,
                 cells: cells.len(),
-                side: self.side,
+                side: self.digits,
             });
         }
         Ok(())
@@ -678,7 +889,7 @@ impl VariantSolver {
         puzzle: &[u8],
         cap: usize,
     ) -> Result<VariantSolver, RulesError> {
-        let side = rules.side;
+        let side = rules.digits;
         let cells = rules.cells();
         if puzzle.len() != cells {
             return Err(RulesError::PuzzleLength {
@@ -687,6 +898,9 @@ impl VariantSolver {
             });
         }
         for (cell, &digit) in puzzle.iter().enumerate() {
+            if digit != 0 && !rules.is_cell(cell) {
+                return Err(RulesError::DigitOutsideGrids { cell, digit });
+            }
             if digit as usize > side {
                 return Err(RulesError::DigitOutOfRange { cell, digit, side });
             }
@@ -757,7 +971,7 @@ impl VariantSolver {
             }
         }
         for (cell, &grouped) in in_group.iter().enumerate() {
-            if grouped {
+            if grouped || !rules.is_cell(cell) {
                 continue;
             }
             for digit in 1..=side as u8 {
@@ -923,17 +1137,26 @@ pub fn search<F: FnMut(&[u8]) -> Control>(
 struct Encoding {
     primary: usize,
     secondary: usize,
-    /// `items[cell · side + digit − 1]`: the items placement covers.
+    /// `items[cell · digits + digit − 1]`: the items placement covers
+    /// (none for a cell outside the grids).
     items: Vec<Vec<u32>>,
 }
 
 fn encode(rules: &Rules) -> Encoding {
-    let side = rules.side;
-    let cells = rules.cells();
+    let side = rules.digits;
+    let frame = rules.cells();
+    // The item of each cell of the puzzle, numbered from 0 over those.
+    let mut cells = 0;
+    let mut items: Vec<Vec<u32>> = vec![Vec::new(); frame * side];
+    for cell in (0..frame).filter(|&c| rules.is_cell(c)) {
+        for d in 0..side {
+            items[cell * side + d].push(cells as u32);
+        }
+        cells += 1;
+    }
     let full: Vec<&Vec<usize>> = rules.regions.iter().filter(|r| r.len() == side).collect();
     let partial: Vec<&Vec<usize>> = rules.regions.iter().filter(|r| r.len() < side).collect();
     let primary = cells + full.len() * side;
-    let mut items: Vec<Vec<u32>> = (0..cells * side).map(|p| vec![(p / side) as u32]).collect();
     let at = |cell: usize, digit: usize| cell * side + digit - 1;
     for (i, region) in full.iter().enumerate() {
         for &cell in region.iter() {

@@ -233,3 +233,140 @@ fn a_nine_by_nine_jigsaw_x_killer_is_solved() {
     .unwrap();
     assert!(found >= 1, "the grid it was made from is a solution");
 }
+
+#[test]
+fn samurai_shape() {
+    let samurai = Rules::samurai();
+    assert_eq!(
+        (samurai.side(), samurai.digits(), samurai.cells()),
+        (21, 9, 441)
+    );
+    assert_eq!(samurai.grids(), &SAMURAI_GRIDS);
+    // Five grids of 27 regions; the centre shares one box with each corner.
+    assert_eq!(samurai.regions().len(), 5 * 27 - 4);
+    let holes: Vec<usize> = (0..441).filter(|&c| !samurai.is_cell(c)).collect();
+    assert_eq!(holes.len(), 441 - (5 * 81 - 4 * 9));
+    // r1c10 (between the top grids) and r10c1 (left of the centre) are holes,
+    // r7c10 (the centre's top row) and r1c13 (the top-right grid) are not.
+    for (cell, inside) in [(9, false), (9 * 21, false), (6 * 21 + 9, true), (12, true)] {
+        assert_eq!(samurai.is_cell(cell), inside, "cell {cell}");
+    }
+    assert!(!samurai.is_cell(441));
+    // Every region has nine cells, none a hole.
+    assert!(samurai
+        .regions()
+        .iter()
+        .all(|r| r.len() == 9 && r.iter().all(|&c| samurai.is_cell(c))));
+    // One grid filling its frame is the classic sudoku.
+    assert_eq!(
+        Rules::overlapping(9, 3, 3, &[(0, 0)]).unwrap().regions(),
+        Rules::classic(9).regions()
+    );
+    let classic = Rules::classic(9);
+    assert!((0..81).all(|c| classic.is_cell(c)) && !classic.is_cell(81));
+    assert_eq!(classic.digits(), 9);
+    assert!(classic.grids().is_empty());
+}
+
+#[test]
+fn samurai_builders_and_errors() {
+    let samurai = Rules::samurai();
+    // Diagonals and windows go in each grid.
+    let x = samurai.clone().with_diagonals();
+    assert_eq!(x.regions().len(), samurai.regions().len() + 10);
+    assert!(x.regions()[131..]
+        .iter()
+        .all(|d| d.len() == 9 && d.iter().all(|&c| samurai.is_cell(c))));
+    assert_eq!(x.regions()[131][8], 8 * 21 + 8);
+    let windows = samurai.clone().with_windows().unwrap();
+    assert_eq!(windows.regions().len(), samurai.regions().len() + 20);
+    assert!(matches!(
+        Rules::overlapping(6, 2, 2, &[(0, 0), (2, 2)])
+            .unwrap()
+            .with_windows(),
+        Err(RulesError::WindowsSize(4))
+    ));
+    // Cages, regions and thermometers only on cells of the puzzle.
+    let hole = 9;
+    assert!(matches!(
+        samurai.clone().with_cage(&[8, hole], Some(10)),
+        Err(RulesError::NotACell { cell: 9, .. })
+    ));
+    assert!(matches!(
+        samurai.clone().with_thermo(&[hole, 10]),
+        Err(RulesError::NotACell { .. })
+    ));
+    assert!(matches!(
+        samurai.clone().with_region(&[hole]),
+        Err(RulesError::NotACell { .. })
+    ));
+    // Sums and sizes by the nine digits, not the frame's side.
+    assert!(matches!(
+        samurai.clone().with_cage(&[0, 1], Some(18)),
+        Err(RulesError::ImpossibleSum { max: 17, .. })
+    ));
+    // Column 1 of the top-left grid and its bottom-left neighbour's top.
+    let ten: Vec<usize> = (0..9).chain([12]).map(|r| r * 21).collect();
+    assert!(matches!(
+        samurai.clone().with_region(&ten),
+        Err(RulesError::TooManyCells { side: 9, .. })
+    ));
+    assert!(matches!(
+        Rules::overlapping(21, 3, 3, &[(0, 0), (13, 0)]),
+        Err(RulesError::GridOutside { row: 13, .. })
+    ));
+    assert!(matches!(
+        Rules::overlapping(21, 3, 3, &[]),
+        Err(RulesError::NoGrids)
+    ));
+    assert!(matches!(
+        Rules::overlapping(8, 3, 3, &[(0, 0)]),
+        Err(RulesError::BadBoxes { .. })
+    ));
+    assert!(matches!(
+        Rules::overlapping(65, 3, 3, &[(0, 0)]),
+        Err(RulesError::BadSide(65))
+    ));
+    // A puzzle's digit outside the grids, or past 9, is refused.
+    let mut puzzle = vec![0u8; 441];
+    puzzle[hole] = 1;
+    let error = VariantSolver::new(&samurai, &puzzle).unwrap_err();
+    assert!(matches!(
+        error,
+        RulesError::DigitOutsideGrids { cell: 9, digit: 1 }
+    ));
+    assert!(error.to_string().contains("outside the grids"), "{error}");
+    puzzle[hole] = 0;
+    puzzle[0] = 10;
+    assert!(matches!(
+        VariantSolver::new(&samurai, &puzzle),
+        Err(RulesError::DigitOutOfRange { side: 9, .. })
+    ));
+    // The pair rules never name a hole.
+    let knight = samurai.with_anti_knight().with_non_consecutive();
+    assert!(knight
+        .pair_rules()
+        .iter()
+        .chain(&knight.neighbours())
+        .all(|&(a, b)| knight.is_cell(a) && knight.is_cell(b)));
+}
+
+#[test]
+fn samurai_solutions_keep_the_holes_empty() {
+    let samurai = Rules::samurai();
+    let grid = solve_first(&samurai, &[0; 441]).unwrap().unwrap();
+    assert_eq!(samurai.check(&grid), Ok(()));
+    assert!((0..441).all(|c| (grid[c] == 0) != samurai.is_cell(c)));
+    // A digit in a hole, or a cell left empty, breaks the grid.
+    let mut filled = grid.clone();
+    filled[9] = 1;
+    assert_eq!(samurai.check(&filled), Err(Violation::Cell(9)));
+    let mut emptied = grid.clone();
+    emptied[0] = 0;
+    assert_eq!(samurai.check(&emptied), Err(Violation::Cell(0)));
+    // The centre grid's top-left box is the top-left grid's bottom-right
+    // one: a swap inside it breaks a row of both.
+    let mut swapped = grid;
+    swapped.swap(6 * 21 + 6, 6 * 21 + 7);
+    assert!(matches!(samurai.check(&swapped), Err(Violation::Region(_))));
+}

@@ -230,6 +230,8 @@ fn written_lines_solve_to_grids_the_checker_accepts() {
         anti_king: false,
         non_consecutive: false,
         thermos: vec![vec![5, 2]],
+        holes: Vec::new(),
+        digits: None,
     };
     cover_check::variant::check_variant_solution(&check, &read.cells, &grid).unwrap();
     let answer = write(&read.rules, &grid);
