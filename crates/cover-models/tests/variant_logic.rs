@@ -363,3 +363,104 @@ fn killer_needs_cage_combinations_and_is_solved_soundly() {
     }
     assert!(innies_or_outies > 0, "no killer needed the rule of 45");
 }
+
+/// Thermometers over `solution`: `count` paths of king's moves with
+/// increasing digits, three to six cells, no cell on two.
+fn thermo_rules(solution: &[u8], count: usize, rng: &mut ChaCha8Rng) -> Rules {
+    let mut used = [false; 81];
+    let mut rules = Rules::classic(9);
+    let mut made = 0;
+    while made < count {
+        let mut path = vec![rng.random_range(0..81usize)];
+        if used[path[0]] {
+            continue;
+        }
+        while path.len() < 6 {
+            let last = *path.last().unwrap();
+            let (r, c) = ((last / 9) as isize, (last % 9) as isize);
+            let next: Vec<usize> = (-1..=1)
+                .flat_map(|dr| (-1..=1).map(move |dc| (r + dr, c + dc)))
+                .filter(|&(r2, c2)| (0..9).contains(&r2) && (0..9).contains(&c2))
+                .map(|(r2, c2)| (r2 * 9 + c2) as usize)
+                .filter(|&n| !used[n] && !path.contains(&n) && solution[n] > solution[last])
+                .collect();
+            if next.is_empty() {
+                break;
+            }
+            path.push(next[rng.random_range(0..next.len())]);
+        }
+        if path.len() >= 3 {
+            for &c in &path {
+                used[c] = true;
+            }
+            rules = rules.with_thermo(&path).unwrap();
+            made += 1;
+        }
+    }
+    rules
+}
+
+#[test]
+fn thermometers_bound_their_cells_soundly() {
+    let mut bounded = 0;
+    for seed in 0..3 {
+        let mut rng = ChaCha8Rng::seed_from_u64(300 + seed);
+        let solution = random_solution(&Rules::classic(9), &mut rng);
+        let rules = thermo_rules(&solution, 8, &mut rng);
+        let (puzzle, solution, rated) = thin(&rules, solution, &mut rng);
+        assert!(rated.solved);
+        assert_sound(&rules, &puzzle, &solution, &rated);
+        bounded += usize::from(used(&rated, &[Technique::Thermometer]));
+    }
+    assert!(bounded > 0, "no thermometer step was needed");
+}
+
+#[test]
+fn non_consecutive_is_solved_soundly() {
+    let rules = Rules::classic(9).with_non_consecutive();
+    let solution = solve_first(&rules, &[0; 81]).unwrap().unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(400);
+    let (puzzle, solution, rated) = thin(&rules, solution, &mut rng);
+    assert!(rated.solved);
+    assert_sound(&rules, &puzzle, &solution, &rated);
+    assert!(used(&rated, &[Technique::NonConsecutive]));
+    assert!(puzzle.iter().filter(|&&d| d != 0).count() < 40);
+}
+
+#[test]
+fn propagation_on_a_variant_geometry_keeps_the_solution() {
+    use cover_models::sudoku::logic::{candidates, Propagation, Rules as Propagated};
+    for (seed, rules) in [
+        Rules::classic(9).with_diagonals(),
+        Rules::classic(6),
+        Rules::classic(9).with_windows().unwrap().with_anti_knight(),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut rng = ChaCha8Rng::seed_from_u64(500 + seed as u64);
+        let solution = random_solution(&rules, &mut rng);
+        let puzzle: Vec<u8> = solution
+            .iter()
+            .map(|&d| if rng.random_range(0..3) == 0 { d } else { 0 })
+            .collect();
+        let geometry = Geometry::from_rules(&rules).unwrap();
+        let mut cands = candidates(&geometry, &puzzle);
+        let mut removed = Vec::new();
+        let result = Propagation::new(&geometry).propagate(
+            &geometry,
+            Propagated::FULL,
+            &mut cands,
+            &mut |cell, digit| removed.push((cell, digit)),
+        );
+        assert!(result.is_ok());
+        for (cell, digit) in removed {
+            assert_ne!(solution[cell], digit, "r{}c{}", cell / 9 + 1, cell % 9 + 1);
+        }
+        for (cell, &mask) in cands.iter().enumerate() {
+            if puzzle[cell] == 0 {
+                assert_ne!(mask & 1 << (solution[cell] - 1), 0);
+            }
+        }
+    }
+}

@@ -16,7 +16,8 @@
 //! - One file per family of techniques: `singles`, `intersections`,
 //!   `subsets`, `fish`, `wings`, `single_digit`, `uniqueness`,
 //!   `exclusion`, `colouring`, `als`, `chains`; on variants `killer`
-//!   (cage sums and the rule of 45, valued by us: SE has no killer).
+//!   (cage sums and the rule of 45) and `lines` (non-consecutive,
+//!   thermometers), valued by us: SE has no variants.
 //!
 //! Variants: a [`Geometry`](crate::sudoku::logic::Geometry) built by
 //! `Geometry::from_rules` carries any regions and the pair rules in its
@@ -43,6 +44,7 @@ mod exclusion;
 mod fish;
 mod intersections;
 mod killer;
+mod lines;
 mod single_digit;
 mod singles;
 mod solver;

@@ -41,7 +41,7 @@ use super::chains;
 use super::difficulty::{rate_within, RateLimits};
 use super::step::{Rating, Step, Technique};
 use super::{
-    als, colouring, exclusion, fish, intersections, killer, single_digit, singles, subsets,
+    als, colouring, exclusion, fish, intersections, killer, lines, single_digit, singles, subsets,
     uniqueness, wings,
 };
 
@@ -98,6 +98,8 @@ const fn classic(finder: Finder) -> Finder {
 /// order (`Solver`'s producer lists), SE's values in comments; the
 /// teaching-only families where their value puts them.
 pub(super) const FINDERS: &[Finder] = &[
+    // A variant's rule between neighbours, beside a filled cell (ours).
+    rated(lines::non_consecutive_filled), // 1.0
     // Direct producers: they place a digit.
     rated(singles::hidden_singles), // Full House 1.0, Hidden Single 1.2/1.5
     classic(rated(intersections::direct_intersections)), // Direct Pointing 1.7, Claiming 1.9
@@ -106,6 +108,9 @@ pub(super) const FINDERS: &[Finder] = &[
     rated(subsets::direct_hidden_triples), // 2.5
     // Killer cages (ours, SE has none: values in `killer`'s docs).
     rated(killer::cage_combinations), // 2.5
+    // Neighbour rules by candidates (ours: values in `lines`' docs).
+    rated(lines::thermometers),               // 2.5
+    rated(lines::non_consecutive_candidates), // 2.5
     // Indirect producers: they remove candidates.
     rated(intersections::pointing_claiming), // Pointing 2.6, Claiming 2.8
     rated(killer::innies_outies),            // ours: 2.8-3.4

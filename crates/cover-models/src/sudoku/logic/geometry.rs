@@ -140,8 +140,8 @@ impl Geometry {
 
     /// The geometry of a variant: every region of exactly `side` cells (and
     /// every cage of `side` cells) is a unit; two cells are peers when they
-    /// share a region of any size or a cage, or anti-knight or anti-king
-    /// forbids them to be equal. Rules that are exactly a classic grid of a
+    /// share a region of any size, a cage or a thermometer, or anti-knight
+    /// or anti-king forbids them to be equal. Rules that are exactly a classic grid of a
     /// [`Size`] give [`Geometry::new`]'s geometry, fast paths included.
     ///
     /// ```
@@ -213,6 +213,10 @@ impl Geometry {
             for &c in region {
                 units_lists[c].push(unit);
             }
+        }
+        // A thermometer's digits increase, so they differ too.
+        for thermo in rules.thermos() {
+            link(thermo, &mut peer_lists);
         }
         for (a, b) in rules.pair_rules() {
             peer_lists[a].push(b as u16);
@@ -345,8 +349,8 @@ impl Geometry {
     }
 
     /// The cells that cannot hold the same digit as `cell` (those sharing
-    /// a unit with it, and in a variant those sharing a smaller region or
-    /// a cage, or a knight's or king's move away under those rules),
+    /// a unit with it, and in a variant those sharing a smaller region, a
+    /// cage or a thermometer, or a knight's or king's move away under those rules),
     /// row-major.
     #[inline]
     pub fn peers(&self, cell: usize) -> &[u16] {
