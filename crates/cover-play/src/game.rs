@@ -862,8 +862,8 @@ pub fn hint(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Hint, Ga
     }
     let step = match (step, &play) {
         (Some(step), _) => step,
-        // Rules beyond the techniques (thermometers, non-consecutive):
-        // singles that know them, else a digit from the solution.
+        // Beyond the techniques: singles over the rules, else a digit
+        // from the solution.
         (None, Play::Variant(rules)) => return Ok(variant_hint(rules, request, &solution)),
         (None, Play::Classic(_)) => return Err(GameError::NoLogicalStep),
     };
@@ -1387,8 +1387,8 @@ fn variant_game(rules: &Rules, puzzle: Vec<u8>) -> Game {
 
 /// A variant puzzle's rating by logic ([`Geometry::from_rules`], the
 /// variant techniques included), when logic solves it within
-/// [`RATE_TIME`]; None when it does not (rules beyond its techniques:
-/// thermometers, non-consecutive; or a puzzle past the time).
+/// [`RATE_TIME`]; None when it does not (a step beyond its techniques,
+/// or a puzzle past the time).
 fn rate_variant(rules: &Rules, givens: &[u8]) -> Option<Rating> {
     let geometry = Geometry::from_rules(rules).ok()?;
     let limits = RateLimits {

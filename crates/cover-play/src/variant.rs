@@ -2,8 +2,7 @@
 //! them ([`Variant`], part of a game's JSON and sent back with every
 //! request about that game), their translation to and from the rules
 //! model ([`Rules`]), the repeated digits the server reports, and the
-//! singles a hint falls back on where logic finds no step (they know
-//! thermometers and non-consecutive, which logic does not).
+//! singles a hint falls back on where logic finds no step.
 //!
 //! It owns no solving (`cover_models::sudoku::variant` does) and no HTTP
 //! (`routes`); [`crate::game`] calls it for games that carry a
