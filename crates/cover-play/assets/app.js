@@ -571,6 +571,7 @@ function render() {
   if (drawn.game !== game) build();
   const { size } = game;
   const pieces = game.geometry.pieces;
+  const cageHeads = new Set(game.geometry.cages.filter((c) => c.sum !== null).map((c) => Math.min(...c.cells)));
   const symbols = [...game.symbols];
   // Against the solution, a flagged cell may be repeated or just wrong.
   const flagged = game.flagged(settings.mistakes);
@@ -583,6 +584,8 @@ function render() {
     const [r, c] = [Math.floor(i / size), i % size];
     const classes = ["cell"];
     if (given) classes.push("given");
+    // The cell a cage's sum is written in: its corner marks move down.
+    if (cageHeads.has(i)) classes.push("cage-head");
     // Thick lines between pieces: boxes, or a jigsaw's regions.
     if (pieces && c < size - 1 && pieces[i] !== pieces[i + 1]) classes.push("box-right");
     if (pieces && r < size - 1 && pieces[i] !== pieces[i + size]) classes.push("box-bottom");

@@ -246,10 +246,11 @@
 
     /// The digits each empty cell may take (0 for filled cells): none a
     /// peer holds, none consecutive to a neighbour's under
-    /// non-consecutive, and within a thermometer's bounds from the digits
-    /// placed along it.
+    /// non-consecutive, within a thermometer's bounds from the digits
+    /// placed along it, and in a killer cage only digits of some way to
+    /// its sum that keeps the digits placed in it.
     candidates() {
-      const { units, cellUnits, pairs, neighbours, thermos } = this.geometry;
+      const { units, cellUnits, pairs, neighbours, thermos, cages } = this.geometry;
       const cells = this.cells, size = this.size;
       const used = units.map((unit) => unit.reduce((m, c) => (cells[c] ? m | bit(cells[c]) : m), 0));
       const all = (2 ** size) - 1;
@@ -276,6 +277,12 @@
           for (let d = 1; d <= size; d++) if (d < low || d > high) out[cell] &= ~bit(d);
         });
       }
+      cages.forEach((cage, k) => {
+        if (cage.sum === null) return;
+        const ways = this.cageWays(cage);
+        const allowed = ways.reduce((m, way) => way.reduce((w, d) => w | bit(d), m), 0);
+        for (const cell of cage.cells) out[cell] &= allowed;
+      });
       return out.map((m, cell) => (cells[cell] ? 0 : m));
     }
 
@@ -287,10 +294,14 @@
       const k = cageOf[cell];
       if (k < 0 || cages[k].sum === null) return null;
       const cage = cages[k];
+      return { sum: cage.sum, cells: cage.cells.length, ways: this.cageWays(cage) };
+    }
+
+    /// The sets of digits that make a cage's sum and keep its digits placed.
+    cageWays(cage) {
       const placed = cage.cells.map((c) => this.cells[c]).filter(Boolean);
-      const ways = combinations(cage.cells.length, cage.sum, this.size)
+      return combinations(cage.cells.length, cage.sum, this.size)
         .filter((combo) => placed.every((d) => combo.includes(d)));
-      return { sum: cage.sum, cells: cage.cells.length, ways };
     }
 
     /// How many of each digit are still to place (index 1..=size).

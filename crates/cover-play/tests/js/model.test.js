@@ -295,6 +295,12 @@ test("a killer cage's combinations leave out what the digits placed rule out", (
   assert.deepEqual(game.cageCombinations(12).ways, [[2, 3]]);
   assert.equal(game.cageCombinations(14), null, "no sum");
   assert.equal(game.cageCombinations(0), null, "no cage");
+  // Auto notes keep a cage's cells to the digits of its ways.
+  const notes = jigsaw({ cages: [{ cells: [12, 13], sum: 3 }] });
+  assert.ok(notes.fillNotes());
+  assert.deepEqual(notes.cornerMarks(12), [1, 2], "3 is 1 + 2");
+  assert.deepEqual(notes.cornerMarks(13), [1, 2]);
+  assert.deepEqual(notes.cornerMarks(14), [1, 2, 3, 4], "not in the cage");
 });
 
 test("a variant saves with its rules and text, and a classic game saved before variants still loads", () => {
