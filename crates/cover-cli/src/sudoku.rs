@@ -16,6 +16,11 @@
 //! (or with one above [`CHUNK`]) one puzzle's output has no bound worth
 //! holding, so puzzles are answered one at a time and solutions printed
 //! as they are found.
+//!
+//! Variants (variant lines, f-puzzles JSON and links) are read among the
+//! classic puzzles ([`Puzzles::entries`]) and answered on the pool, each
+//! search on one thread, by
+//! [`variant`]; classic puzzles keep their engines and fast paths.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -92,7 +97,23 @@ as symbols, where `0` is a digit, so mark its empty cells with `.` instead.
 Empty cells: `.`, `-`, `_`, and `0` when 0 is not a symbol.
 
 Givens that contradict each other are not an input error: that puzzle has no
-solution.";
+solution.
+
+Variants (docs/variants.md), read among the puzzles of any input:
+  variant line   a line puzzle, then fields: boxes=RxC, latin, jigsaw=<piece of
+                 each cell>, x, windoku, region=r1c1,.., cage=SUM:r1c1,..,
+                 thermo=r1c1,.., anti-knight, anti-king, non-consecutive,
+                 samurai (the 21×21 frame, 441 cells, `.` outside the grids):
+                   1............... x cage=5:r1c2,r1c3
+  f-puzzles      a JSON document (one object, on one line or many), or the
+                 compressed string of an f-puzzles link, with or without the
+                 link around it (size up to 16; diagonals, extra regions,
+                 killer cages, thermometers, anti-knight, anti-king,
+                 non-consecutive; other rules are refused by name).
+Each is answered in its own form: a variant line with the same fields, the
+JSON document with every cell's value filled in (on one line), a link string
+(the same link around it). --symbols, --engine and --propagate are for
+classic puzzles; --rate and --explain do not take variants yet.";
 
 const AFTER_LONG_HELP: &str = "\
 Output (text), in input order, in the layout and symbols of the input:
@@ -102,7 +123,9 @@ Output (text), in input order, in the layout and symbols of the input:
            counting stops at N).
   --all    every solution (up to --limit), each as above, then a blank line
            ending the puzzle's solutions.
-  --pretty grids with box lines, each followed by a blank line.
+  --pretty grids with box lines, each followed by a blank line; a variant's
+           grid with the borders of its boxes or jigsaw pieces, killer cage
+           letters after the digits, and its other rules in words under it.
   --rate   the rating on Sudoku Explainer's scale and the hardest technique
            of a logical solution, simplest technique first, as SE finds it:
            `4.2 XY-Wing` (1.0-2.3 singles, 2.4-3.4 locked candidates, pairs,
@@ -127,6 +150,9 @@ JSON (--json), one object per puzzle per line:
   file       the file name, or <stdin>
   line       the line where the puzzle starts (invalid: the line of the error)
   size       the side of the grid (9 for 9×9)
+  variant    for a variant: the form it was read in (line, f-puzzles,
+             f-puzzles link); its solution is then written as a variant
+             line's cells
   status     \"solved\", \"no_solution\", \"invalid\", or \"gave_up\" (--max-nodes,
              --time-limit)
   solution   the first solution on one line, in the input's symbols

@@ -62,9 +62,14 @@ pub fn draw(out: &mut String, rules: &Rules, grid: &[u8]) {
         for c in 0..side {
             out.push(if wall(r, c) { '|' } else { ' ' });
             let cell = r * side + c;
-            out.push(' ');
-            out.push(variant_line::symbol(grid[cell]));
-            out.push(label[cell].map_or(' ', char::from));
+            if rules.is_cell(cell) {
+                out.push(' ');
+                out.push(variant_line::symbol(grid[cell]));
+                out.push(label[cell].map_or(' ', char::from));
+            } else {
+                // Outside the grids of overlapping grids: nothing to draw.
+                out.push_str("   ");
+            }
         }
         out.push_str("|\n");
     }

@@ -24,11 +24,7 @@ use crate::output::{push_json, JsonObject};
 pub fn not_rated(puzzle: &VariantPuzzle) -> ParseError {
     ParseError {
         line: puzzle.line,
-        kind: ParseErrorKind::VariantLine(
-            cover_models::sudoku::variant_line::VariantLineError::NotSupported(
-                "--rate and --explain on a variant".to_owned(),
-            ),
-        ),
+        kind: ParseErrorKind::VariantNotTaken("--rate and --explain".to_owned()),
     }
 }
 

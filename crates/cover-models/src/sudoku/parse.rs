@@ -139,6 +139,10 @@ pub enum ParseErrorKind {
     /// piece in two parts).
     #[error("f-puzzles data: {0}")]
     FPuzzlesRules(RulesError),
+    /// A variant read where only classic puzzles are answered (the
+    /// caller says what cannot take it).
+    #[error("{0} does not take variants yet (classic puzzles only)")]
+    VariantNotTaken(String),
     /// An f-puzzles JSON document longer than [`MAX_JSON_BYTES`].
     #[error("the JSON document is longer than {MAX_JSON_BYTES} bytes")]
     JsonTooLong,
@@ -1190,9 +1194,14 @@ impl<R: BufRead> Puzzles<R> {
         if self.layout == Some(Layout::Grid) {
             return None;
         }
-        // Only a line with white space can carry fields: the usual
-        // classic line has none and pays one scan.
-        if text.bytes().any(|b| b == b' ' || b == b'\t') {
+        // Only a line with white space can carry fields, and a link string
+        // has no classic puzzle's length: the usual classic line pays one
+        // scan and is left to the classic reader.
+        let spaced = text.bytes().any(|b| b == b' ' || b == b'\t');
+        if !spaced && Size::from_cells(text.len()).is_some() && !is_link(text) {
+            return None;
+        }
+        if spaced {
             match variant_line::parse(text) {
                 Ok(Some(read)) => {
                     self.layout.get_or_insert(Layout::Line);
