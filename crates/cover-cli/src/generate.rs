@@ -26,7 +26,7 @@ use cover_models::sudoku::human::{
     BadRatingRange, Difficulty, RatingRange, Technique, UnknownDifficulty,
 };
 use cover_models::sudoku::variant_generate::{
-    self, UnknownVariant, VariantKind, VariantPuzzle, VariantRequest,
+    self, GeneratedVariant, UnknownVariant, VariantKind, VariantRequest,
 };
 use cover_models::sudoku::{variant_line, Size};
 use dlx_core::Stats;
@@ -62,10 +62,15 @@ Variants (--variant KIND): jigsaw (random connected pieces), x (both
 diagonals), windoku (four extra windows), killer (cages with sums over the
 whole grid, givens only where the cages leave two solutions), anti-knight,
 anti-king, non-consecutive, thermo (thermometers walked on the grid, then
-clues). Each is unique (counted by the variant solver) and minimal. They
-are graded by search effort only so far (--search-grade): the nodes the
-variant solver visits to solve the puzzle and prove it unique, per cell,
-cut as the classic grades (uncalibrated for variants; not a human rating).
+clues). Each is unique (counted by the variant solver) and minimal. Human
+logic rates jigsaw, x, windoku, killer (cage combinations, innies and
+outies), anti-knight and anti-king: --difficulty and --rating work as for
+classic puzzles, and then clues stay where removing them would take the
+puzzle above the range (so it may not be minimal). Non-consecutive and
+thermo are graded by search effort only (--search-grade, any kind): the
+nodes the variant solver visits to solve the puzzle and prove it unique,
+per cell, cut as the classic grades (uncalibrated for variants; not a
+human rating).
 Sides: jigsaw 4 to 9; x, killer, thermo 4, 6, 8, 9; anti-knight 6, 8, 9;
 windoku, anti-king, non-consecutive 9.
 
@@ -99,7 +104,9 @@ JSON (--json), one object per puzzle per line:
   attempts     puzzles made to meet --clues, --difficulty and --rating
   target_met   false when they were not met (the closest is printed)
 With --variant: index, seed, variant, size, puzzle and solution (variant
-lines), clues, minimal, nodes, search_grade, attempts, target_met.
+lines), clues, minimal, rating, hardest and difficulty (null for kinds
+logic does not rate, or when logic does not finish), nodes, search_grade,
+attempts, target_met.
 
 When a puzzle cannot meet --clues or --difficulty within --attempts tries
 (or --time-limit), the closest one made is printed (nearest rating, then
@@ -291,6 +298,9 @@ struct VariantRecord<'a> {
     solution: &'a str,
     clues: usize,
     minimal: bool,
+    rating: Option<f64>,
+    hardest: Option<&'static str>,
+    difficulty: Option<&'static str>,
     nodes: u64,
     search_grade: &'static str,
     attempts: u32,
@@ -406,17 +416,13 @@ fn run_variant(
     if args.clues.is_some() {
         anyhow::bail!("--clues is not offered with --variant (variant puzzles are minimal)");
     }
-    if args.difficulty.is_some() || args.rating.is_some() {
-        anyhow::bail!(
-            "--difficulty and --rating rate by human logic, which does not rate variants \
-             yet; --search-grade grades them by search effort"
-        );
-    }
     let request = VariantRequest {
         kind,
         side: args.size,
         symmetric: args.symmetric,
+        rating: args.range(),
         grade: args.search_grade,
+        rate: args.common.json,
         max_attempts: args.attempts.get(),
         deadline: None,
     };
@@ -441,14 +447,7 @@ fn run_variant(
         session.answered(made.target_met, stats);
         if !made.target_met {
             out.end_instance()?;
-            output::error(format_args!(
-                "puzzle {index}: gave up after {} attempts: wanted search grade {}; printed \
-                 the closest, search grade {} ({} nodes)",
-                made.attempts,
-                args.search_grade.map_or("", Grade::as_str),
-                made.effort.grade,
-                made.effort.nodes
-            ));
+            output::error(variant_miss_message(args, index, made));
         }
         out.end_instance()?;
         Ok(())
@@ -457,17 +456,42 @@ fn run_variant(
     Ok(())
 }
 
+/// Why variant puzzle `index` (from 1) missed its targets.
+fn variant_miss_message(args: &GenerateArgs, index: u64, made: &GeneratedVariant) -> String {
+    let mut wanted = Vec::new();
+    if let Some(range) = args.range() {
+        wanted.push(format!("rating {range}"));
+    }
+    if let Some(grade) = args.search_grade {
+        wanted.push(format!("search grade {grade}"));
+    }
+    let rating = match made.logic {
+        Some(logic) if logic.complete => format!(", rating {}", logic.rating),
+        Some(_) => ", not rated in time or beyond logic".to_owned(),
+        None => String::new(),
+    };
+    format!(
+        "puzzle {index}: gave up after {} attempts: wanted {}; printed the closest{rating}, \
+         search grade {} ({} nodes)",
+        made.attempts,
+        wanted.join(" and "),
+        made.effort.grade,
+        made.effort.nodes
+    )
+}
+
 /// Writes one variant puzzle: its line (cells and fields), or JSON.
 fn write_variant(
     out: &mut Out,
     args: &GenerateArgs,
     seed: u64,
     index: u64,
-    made: &VariantPuzzle,
+    made: &GeneratedVariant,
 ) -> std::io::Result<()> {
     let puzzle = variant_line::write(&made.rules, &made.puzzle);
     if args.common.json {
         let solution = variant_line::write(&made.rules, &made.solution);
+        let logic = made.logic.filter(|l| l.complete);
         let record = VariantRecord {
             index,
             seed,
@@ -477,6 +501,9 @@ fn write_variant(
             solution: &solution,
             clues: made.clues,
             minimal: made.minimal,
+            rating: logic.map(|l| l.rating.value()),
+            hardest: logic.and_then(|l| l.hardest).map(Technique::name),
+            difficulty: logic.map(|l| Difficulty::of(l.rating).as_str()),
             nodes: made.effort.nodes,
             search_grade: made.effort.grade.as_str(),
             attempts: made.attempts,

@@ -27,6 +27,8 @@ fn to_check(rules: &Rules) -> VariantRules {
         anti_king: rules.anti_king(),
         non_consecutive: rules.non_consecutive(),
         thermos: rules.thermos().to_vec(),
+        holes: (0..rules.cells()).filter(|&c| !rules.is_cell(c)).collect(),
+        digits: Some(rules.digits()),
     }
 }
 
@@ -68,7 +70,13 @@ fn generate_checked(args: &[&str], kind: &str, side: usize) -> Vec<Value> {
         }
         let clues = puzzle.cells.iter().filter(|&&d| d != 0).count();
         assert_eq!(record["clues"], clues);
-        assert_eq!(record["minimal"], true);
+        if !args.iter().any(|&a| a == "--difficulty" || a == "--rating") {
+            assert_eq!(record["minimal"], true);
+        }
+        if let Some(rating) = record["rating"].as_f64() {
+            assert!((1.0..=12.0).contains(&rating), "{record}");
+            assert!(record["hardest"].is_string() && record["difficulty"].is_string());
+        }
         assert!(record["nodes"].as_u64().unwrap() > 0);
         assert!(record["search_grade"].is_string());
     }
@@ -208,6 +216,23 @@ fn a_search_grade_is_met_or_reported() {
 }
 
 #[test]
+fn a_difficulty_is_met_by_logic() {
+    for kind in ["jigsaw", "killer", "anti-knight"] {
+        let args = ["--seed", "5", "--count", "2", "--difficulty", "easy"];
+        for record in generate_checked(&args, kind, 9) {
+            assert_eq!(record["target_met"], true, "{record}");
+            assert_eq!(record["difficulty"], "easy", "{record}");
+            let rating = record["rating"].as_f64().unwrap();
+            assert!((1.0..=2.3).contains(&rating), "{record}");
+        }
+    }
+    let args = ["--seed", "5", "--rating", "1.0..2.0"];
+    for record in generate_checked(&args, "x", 9) {
+        assert!(record["rating"].as_f64().unwrap() <= 2.0, "{record}");
+    }
+}
+
+#[test]
 fn bad_variant_usage_exits_with_2() {
     assert_usage_errors(&[
         "generate --variant sandwich",
@@ -216,8 +241,9 @@ fn bad_variant_usage_exits_with_2() {
         "generate --variant jigsaw --size 10",
         "generate --variant x --size 5",
         "generate --variant x --clues 30",
-        "generate --variant killer --difficulty hard",
-        "generate --variant killer --rating 2..3",
+        "generate --variant thermo --difficulty hard",
+        "generate --variant non-consecutive --rating 2..3",
+        "generate --variant x --rating 3..2",
         "generate --variant x --search-grade impossible",
         "generate --search-grade easy",
         "generate --size 7",
@@ -227,4 +253,9 @@ fn bad_variant_usage_exits_with_2() {
         err.contains("windoku sudoku is generated on sides 9, not 6"),
         "{err}"
     );
+    let (_, err, _) = cover(
+        &["generate", "--variant", "thermo", "--difficulty", "easy"],
+        b"",
+    );
+    assert!(err.contains("human logic does not rate thermo"), "{err}");
 }
