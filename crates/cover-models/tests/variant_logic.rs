@@ -466,3 +466,60 @@ fn propagation_on_a_variant_geometry_keeps_the_solution() {
         }
     }
 }
+
+#[test]
+fn peers_units_and_sees_agree_on_every_geometry() {
+    let mut rng = ChaCha8Rng::seed_from_u64(600);
+    let all = [
+        Rules::classic(9),
+        Rules::classic(4),
+        Rules::classic(6),
+        Rules::classic(9).with_diagonals().with_anti_knight(),
+        Rules::classic(9).with_windows().unwrap().with_anti_king(),
+        Rules::jigsaw(9, &jigsaw_layout(&mut rng)).unwrap(),
+        Rules::classic(9)
+            .with_cage(&[0, 1, 10], Some(12))
+            .unwrap()
+            .with_thermo(&[30, 40, 50])
+            .unwrap(),
+    ];
+    for rules in all {
+        let geometry = Geometry::from_rules(&rules).unwrap();
+        let cells = rules.cells();
+        // Peers by the rules, spelled out here.
+        let mut peer = vec![vec![false; cells]; cells];
+        let groups = rules
+            .regions()
+            .iter()
+            .chain(rules.cages().iter().map(|c| &c.cells))
+            .chain(rules.thermos());
+        for group in groups {
+            for &a in group {
+                for &b in group {
+                    peer[a][b] = a != b;
+                }
+            }
+        }
+        for (a, b) in rules.pair_rules() {
+            peer[a][b] = true;
+            peer[b][a] = true;
+        }
+        for (a, row) in peer.iter().enumerate() {
+            let listed: Vec<usize> = geometry.peers(a).iter().map(|&p| usize::from(p)).collect();
+            let expected: Vec<usize> = (0..cells).filter(|&b| row[b]).collect();
+            assert_eq!(listed, expected, "peers of {a}");
+            for (b, &is_peer) in row.iter().enumerate() {
+                assert_eq!(geometry.sees(a, b), is_peer, "{a} {b}");
+            }
+            for &u in geometry.units_of(a) {
+                assert!(geometry.unit_cells(usize::from(u)).contains(&(a as u16)));
+            }
+        }
+        let full_regions = rules
+            .regions()
+            .iter()
+            .filter(|r| r.len() == rules.side())
+            .count();
+        assert_eq!(geometry.units(), full_regions);
+    }
+}

@@ -28,6 +28,11 @@
 //! - A BUG whose only extra cell was added as "the one digit's" (SE counts
 //!   no extra digit for it) is no type 1: SE would remove every candidate
 //!   of that cell.
+//! - Variants (SE knows none): on a geometry from `Geometry::from_rules`
+//!   the families that assume the classic grid are skipped (see
+//!   [`Finder::classic_only`]) and the variants' own steps (non-consecutive,
+//!   cage combinations, thermometers, innies and outies) take the places
+//!   their values (ours, documented in `killer` and `lines`) give them.
 //! - SE stops a puzzle no technique solves at 20.0 ("beyond solver");
 //!   [`rate`] returns the hardest step taken and `solved: false`.
 

@@ -73,6 +73,10 @@ pub struct Geometry {
     /// `peers[peers_start[c]..peers_start[c + 1]]`.
     peers_start: Arc<[u32]>,
     peers: Arc<[u16]>,
+    /// Peers per cell when every cell has as many (a classic grid), else
+    /// 0: the hot [`Geometry::peers`] then multiplies instead of looking
+    /// its range up.
+    peer_stride: usize,
     /// A variant's rules (cages, thermometers, pair rules).
     rules: Option<Arc<Rules>>,
 }
@@ -251,7 +255,12 @@ impl Geometry {
         }
         let (units_start, units_of) = compress(units_lists);
         let (peers_start, peers) = compress(extra_peers);
+        let first = peers_start.get(1).map_or(0, |&n| n as usize);
+        let uniform = peers_start
+            .windows(2)
+            .all(|w| (w[1] - w[0]) as usize == first);
         Geometry {
+            peer_stride: if uniform { first } else { 0 },
             size: None,
             side,
             box_side: 0,
@@ -354,6 +363,10 @@ impl Geometry {
     /// row-major.
     #[inline]
     pub fn peers(&self, cell: usize) -> &[u16] {
+        if self.peer_stride != 0 {
+            let n = self.peer_stride;
+            return &self.peers[cell * n..(cell + 1) * n];
+        }
         let (a, b) = (self.peers_start[cell], self.peers_start[cell + 1]);
         &self.peers[a as usize..b as usize]
     }
