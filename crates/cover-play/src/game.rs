@@ -119,7 +119,7 @@ impl NewRequest {
     /// generator makes, on a side the game offers for it
     /// ([`variant_sides`]), at a level it offers. None for a classic
     /// game.
-    pub fn variant_kind(&self) -> Result<Option<(VariantKind, usize, Grade)>, GameError> {
+    pub fn variant_kind(&self) -> Result<Option<(VariantKind, usize, Difficulty)>, GameError> {
         let Some(name) = &self.variant else {
             return Ok(None);
         };
@@ -147,7 +147,7 @@ impl NewRequest {
             .difficulty
             .parse()
             .map_err(|e: UnknownDifficulty| GameError::BadRequest(e.to_string()))?;
-        Ok(Some((kind, self.size, search_grade(difficulty))))
+        Ok(Some((kind, self.size, difficulty)))
     }
 
     /// The size and difficulty asked for, checked: a size the generator
@@ -433,13 +433,16 @@ pub fn variant_sides(kind: VariantKind) -> Vec<usize> {
         .collect()
 }
 
-/// The levels of a new variant game: the generator's search-effort
-/// grades (`variant_generate`'s [`SearchEffort`](variant_generate::SearchEffort)),
-/// named as the classic levels (expert is extreme's). 4×4 grids are all
-/// easy to search.
-fn variant_levels(side: usize) -> Vec<String> {
+/// The levels of a new variant game: for the kinds logic reads
+/// ([`VariantKind::rated_by_logic`]), the classic levels (ranges of
+/// ratings by logic); for the others (thermo), the generator's
+/// search-effort grades ([`SearchEffort`](variant_generate::SearchEffort)),
+/// named as the classic levels but for expert. 4×4 grids are all easy.
+fn variant_levels(kind: VariantKind, side: usize) -> Vec<String> {
     let levels: &[Difficulty] = if side == 4 {
         &[Difficulty::Easy]
+    } else if kind.rated_by_logic() {
+        &Difficulty::ALL
     } else {
         &[
             Difficulty::Easy,
@@ -481,7 +484,7 @@ pub fn levels() -> Levels {
                     .into_iter()
                     .map(|size| SizeLevels {
                         size,
-                        levels: variant_levels(size),
+                        levels: variant_levels(kind, size),
                     })
                     .collect(),
             })
@@ -517,9 +520,9 @@ pub fn new_game_within(
     fallback_seed: u64,
     time: Duration,
 ) -> Result<Game, GameError> {
-    if let Some((kind, side, grade)) = request.variant_kind()? {
+    if let Some((kind, side, difficulty)) = request.variant_kind()? {
         let seed = request.seed.unwrap_or(fallback_seed);
-        return Ok(new_variant_game(kind, side, grade, seed, time));
+        return Ok(new_variant_game(kind, side, difficulty, seed, time));
     }
     let (size, difficulty) = request.kind()?;
     let seed = request.seed.unwrap_or(fallback_seed);
@@ -563,27 +566,36 @@ pub fn new_game_within(
 }
 
 /// A new variant game: the generator's puzzle 0 of `seed`, made until
-/// its search effort meets `grade` or `time` has passed (then the
-/// closest made, `target_met` false). Its level is that grade; it has no
-/// rating (logic's techniques do not reach most minimal variant puzzles).
+/// it meets `difficulty` or `time` has passed (then the closest made,
+/// `target_met` false). Kinds logic reads are rated by logic, as classic
+/// games are (a rating logic could not finish in time counts as
+/// extreme); the others are graded by search effort, and have no rating.
 fn new_variant_game(
     kind: VariantKind,
     side: usize,
-    grade: Grade,
+    difficulty: Difficulty,
     seed: u64,
     time: Duration,
 ) -> Game {
+    let by_logic = kind.rated_by_logic();
     let request = VariantRequest {
         side,
-        grade: Some(grade),
+        rating: by_logic.then(|| difficulty.range()),
+        grade: (!by_logic).then(|| search_grade(difficulty)),
         deadline: Some(Instant::now() + time),
         ..VariantRequest::new(kind)
     };
     let made = variant_generate::generate(&request, seed, 0)
         .expect("the game asks only for sides the kind is made on");
+    let rated = made.logic.filter(|l| l.complete);
     let mut game = variant_game(&made.rules, made.puzzle);
-    game.grade = made.effort.grade.to_string();
-    game.target_met = made.target_met;
+    game.grade = match (by_logic, rated) {
+        (true, Some(logic)) => Difficulty::of(logic.rating).to_string(),
+        (true, None) => Difficulty::Extreme.to_string(),
+        (false, _) => made.effort.grade.to_string(),
+    };
+    game.rating = rated.map(|l| l.rating.value());
+    game.target_met = made.target_met && (rated.is_some() || !by_logic);
     game.seed = Some(seed);
     game
 }
