@@ -517,7 +517,7 @@ function cageOutline(cells, n) {
   return parts.join("");
 }
 
-/// The variant's rules beyond the classic ones, in a line.
+/// The variant's rules in a line: the base rule, then each extra one.
 function rulesText(v) {
   const digits = `1–${[...game.symbols].pop()}`;
   const rules = [];
@@ -533,8 +533,8 @@ function rulesText(v) {
   if (v.anti_knight) rules.push("cells a knight's move apart differ");
   if (v.anti_king) rules.push("cells a king's move apart (diagonally too) differ");
   if (v.non_consecutive) rules.push("side-by-side cells never hold consecutive digits");
-  const text = rules.join("; ");
-  return `${v.name[0].toUpperCase()}${v.name.slice(1)}: ${text}.`;
+  const name = v.name || "variant";
+  return `${name[0].toUpperCase()}${name.slice(1)}: ${rules.join("; ")}.`;
 }
 
 /// Where a cell is among the variant's rules, for its label.
