@@ -124,6 +124,23 @@ fn used(rated: &Rated, techniques: &[Technique]) -> bool {
         .any(|s| techniques.contains(&s.technique))
 }
 
+const CHAINS: &[Technique] = &[
+    Technique::XCycle,
+    Technique::XChain,
+    Technique::XYChain,
+    Technique::Cycle,
+    Technique::Aic,
+    Technique::Nishio,
+    Technique::CellForcingChain,
+    Technique::RegionForcingChain,
+    Technique::ContradictionForcingChain,
+    Technique::DoubleForcingChain,
+    Technique::DynamicCellForcingChain,
+    Technique::DynamicRegionForcingChain,
+    Technique::DynamicContradictionForcingChain,
+    Technique::DynamicDoubleForcingChain,
+];
+
 const LOCKED_OR_SUBSETS: &[Technique] = &[
     Technique::Pointing,
     Technique::Claiming,
@@ -229,6 +246,14 @@ fn variant_units_and_peers_come_from_every_rule() {
 }
 
 #[test]
+fn from_rules_refuses_overlapping_grids() {
+    assert_eq!(
+        Geometry::from_rules(&Rules::samurai()).unwrap_err(),
+        GeometryError::OverlappingGrids
+    );
+}
+
+#[test]
 fn rate_variant_refuses_a_puzzle_of_the_wrong_length() {
     let rules = Rules::classic(9);
     assert_eq!(
@@ -253,19 +278,21 @@ fn a_six_by_six_with_two_by_three_boxes_is_solved_soundly() {
 #[test]
 fn x_sudoku_needs_locked_candidates_or_subsets_and_is_solved_soundly() {
     let rules = Rules::classic(9).with_diagonals();
-    let mut harder = 0;
+    let (mut harder, mut chained) = (0, 0);
     for seed in 0..3 {
         let (puzzle, solution, rated) = make_puzzle(&rules, seed);
         assert!(rated.solved);
         assert_sound(&rules, &puzzle, &solution, &rated);
         harder += usize::from(used(&rated, LOCKED_OR_SUBSETS));
+        chained += usize::from(used(&rated, CHAINS));
     }
     assert!(harder > 0, "no X puzzle needed more than singles");
+    assert!(chained > 0, "no X puzzle needed a chain");
 }
 
 #[test]
 fn jigsaw_needs_locked_candidates_or_subsets_and_is_solved_soundly() {
-    let mut harder = 0;
+    let (mut harder, mut chained) = (0, 0);
     for seed in 0..3 {
         let mut rng = ChaCha8Rng::seed_from_u64(100 + seed);
         let rules = Rules::jigsaw(9, &jigsaw_layout(&mut rng)).unwrap();
@@ -273,8 +300,11 @@ fn jigsaw_needs_locked_candidates_or_subsets_and_is_solved_soundly() {
         assert!(rated.solved);
         assert_sound(&rules, &puzzle, &solution, &rated);
         harder += usize::from(used(&rated, LOCKED_OR_SUBSETS));
+        chained += usize::from(used(&rated, CHAINS));
     }
     assert!(harder > 0, "no jigsaw needed more than singles");
+    // Taken as far as logic goes, some need the chains, along the pieces.
+    assert!(chained > 0, "no jigsaw needed a chain");
 }
 
 #[test]

@@ -26,7 +26,9 @@
 //! crossing units, subsets, fish on rows and columns, wings, colouring,
 //! ALS, aligned exclusion). Those that rely on the classic shape (direct
 //! intersections, the strong-link fish with their box links, finned fish,
-//! uniqueness, BUG, and for now the chains) are skipped there.
+//! uniqueness, BUG, the dynamic (+) and nested chains) are skipped there;
+//! the other chains run where boxes or jigsaw pieces tile the grid, linking
+//! along rows, columns and those (weak links through every peer).
 //! [`rate_variant`] rates a puzzle from its rules.
 //!
 //! Ratings follow Sudoku Explainer (Juillerat; SukakuExplainer's default

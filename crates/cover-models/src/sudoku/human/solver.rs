@@ -150,14 +150,14 @@ pub(super) const FINDERS: &[Finder] = &[
     teaching(als::als_xy_wing),                         // 6.6
     teaching(wings::uvwxyz_wing),                       // 6.6, SE from 1.17
     // Chaining producers (SE sorts each one's findings by difficulty).
-    classic(rated(chains::cycles_and_forcing_chains)), // X/Y/XY-Cycles 6.5/7.0, forcing X/XY chains 6.6/7.0, up by length
-    teaching(wings::tuvwxyz_wing),                     // 7.5, SE from 1.17
-    rated(exclusion::aligned_triple_exclusion),        // 7.5
-    classic(rated(chains::nishio_forcing_chains)),     // 7.5 up
-    classic(rated(chains::multiple_forcing_chains)),   // cell, region: 8.0 up
-    classic(rated(chains::dynamic_forcing_chains)),    // 8.5 up
+    rated(chains::cycles_and_forcing_chains), // X/Y/XY-Cycles 6.5/7.0, forcing X/XY chains 6.6/7.0, up by length
+    teaching(wings::tuvwxyz_wing),            // 7.5, SE from 1.17
+    rated(exclusion::aligned_triple_exclusion), // 7.5
+    rated(chains::nishio_forcing_chains),     // 7.5 up
+    rated(chains::multiple_forcing_chains),   // cell, region: 8.0 up
+    rated(chains::dynamic_forcing_chains),    // 8.5 up
     classic(rated(chains::dynamic_plus_forcing_chains)), // 9.0 up
-    classic(rated(chains::nested_forcing_chains)),     // 9.5 up, a rescue
+    classic(rated(chains::nested_forcing_chains)), // 9.5 up, a rescue
     classic(rated(chains::nested_multiple_forcing_chains)), // 10.0 up, a rescue
     classic(rated(chains::nested_dynamic_forcing_chains)), // 10.5 up, SE's experimental rescue
 ];

@@ -37,6 +37,10 @@ pub enum GeometryError {
     /// The first regions are not the rows and columns.
     #[error("human logic needs every row and every column as a region (the first 2·side regions)")]
     NoRowsAndColumns,
+    /// Overlapping grids (Samurai): cells outside every grid, and units
+    /// smaller than the frame.
+    #[error("human logic reads one grid filling its frame, not overlapping grids such as Samurai")]
+    OverlappingGrids,
     /// A puzzle given with it has the wrong number of cells.
     #[error("a puzzle of {got} cells on a grid of {expected}")]
     CellCount {
@@ -157,6 +161,9 @@ impl Geometry {
     /// ```
     pub fn from_rules(rules: &Rules) -> Result<Geometry, GeometryError> {
         let s = rules.side();
+        if rules.digits() != s || !(0..rules.cells()).all(|c| rules.is_cell(c)) {
+            return Err(GeometryError::OverlappingGrids);
+        }
         let regions = rules.regions();
         let is_line = |i: usize, region: &[usize]| {
             region.len() == s
