@@ -86,7 +86,7 @@ pub enum VariantLineError {
     #[error("the cells: {0}")]
     Cells(String),
     /// A token after the first field that is no field.
-    #[error("`{0}` is not a variant field (fields: boxes=RxC, latin, jigsaw=…, x, windoku, region=…, cage=SUM:…, thermo=…, anti-knight, anti-king, non-consecutive)")]
+    #[error("`{0}` is not a variant field (fields: boxes=RxC, latin, jigsaw=…, x, windoku, region=…, cage=SUM:…, thermo=…, anti-knight, anti-king, non-consecutive, samurai)")]
     UnknownField(String),
     /// A field that is written wrong or states impossible rules.
     #[error("field `{field}`: {reason}")]
@@ -96,9 +96,6 @@ pub enum VariantLineError {
         /// What is wrong with it.
         reason: String,
     },
-    /// A field this version cannot honour yet.
-    #[error("field `{0}` is not supported yet")]
-    NotSupported(String),
 }
 
 fn field_error(field: &str, reason: impl Into<String>) -> VariantLineError {

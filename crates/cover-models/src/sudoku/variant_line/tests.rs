@@ -1,3 +1,8 @@
+//! The variant line's own cases: every field round-trips through
+//! `write` and `parse`, lines without fields stay classic, and bad lines
+//! are errors naming the field; a read line solves to a grid the shared
+//! checker (`cover_check::variant`) accepts.
+
 use super::*;
 
 fn round_trip(rules: &Rules, cells: &[u8]) -> String {
