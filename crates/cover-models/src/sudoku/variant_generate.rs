@@ -16,9 +16,11 @@
 //!    neighbour comes back, and the move is undone when either piece falls
 //!    apart. The full grid is the first one a randomized backtracking
 //!    search finds (fewest candidates first, digits in random order, over
-//!    the rules' regions and pair rules); a search past its node budget is
-//!    dropped and started again, and a jigsaw layout that has no grid
-//!    within a few searches is replaced.
+//!    the rules' regions and pair rules; its own, because [`VariantSolver`]
+//!    tries options in the order it builds them, so its first grid is not
+//!    random); a search past its node budget is dropped and started again,
+//!    and a jigsaw layout that has no grid within a few searches is
+//!    replaced.
 //! 2. **Killer:** the grid is cut into connected cages of 2 to 5 cells
 //!    with distinct digits (grown from random cells in random order; a
 //!    cell left alone joins a neighbouring cage with room, else the cut is
@@ -33,7 +35,10 @@
 //!    has exactly one solution: an emptied cell that the other givens force
 //!    back by a naked or hidden single over the regions and pair rules
 //!    needs no search, else [`VariantSolver`] counts to 2. One pass leaves
-//!    a minimal puzzle.
+//!    a minimal puzzle. With a rating range, a clue also stays when logic
+//!    no longer solves the puzzle within the range without it (the puzzle
+//!    is then not minimal), and killer gets givens in random cells until
+//!    logic does.
 //!
 //! Attempt `a` at puzzle `i` of seed `s` draws from
 //! [`puzzle_rng`]`(s, i, a)`, as the classic generator does, so a puzzle
