@@ -124,6 +124,23 @@ fn used(rated: &Rated, techniques: &[Technique]) -> bool {
         .any(|s| techniques.contains(&s.technique))
 }
 
+const CHAINS: &[Technique] = &[
+    Technique::XCycle,
+    Technique::XChain,
+    Technique::XYChain,
+    Technique::Cycle,
+    Technique::Aic,
+    Technique::Nishio,
+    Technique::CellForcingChain,
+    Technique::RegionForcingChain,
+    Technique::ContradictionForcingChain,
+    Technique::DoubleForcingChain,
+    Technique::DynamicCellForcingChain,
+    Technique::DynamicRegionForcingChain,
+    Technique::DynamicContradictionForcingChain,
+    Technique::DynamicDoubleForcingChain,
+];
+
 const LOCKED_OR_SUBSETS: &[Technique] = &[
     Technique::Pointing,
     Technique::Claiming,
@@ -229,6 +246,14 @@ fn variant_units_and_peers_come_from_every_rule() {
 }
 
 #[test]
+fn from_rules_refuses_overlapping_grids() {
+    assert_eq!(
+        Geometry::from_rules(&Rules::samurai()).unwrap_err(),
+        GeometryError::OverlappingGrids
+    );
+}
+
+#[test]
 fn rate_variant_refuses_a_puzzle_of_the_wrong_length() {
     let rules = Rules::classic(9);
     assert_eq!(
@@ -253,19 +278,21 @@ fn a_six_by_six_with_two_by_three_boxes_is_solved_soundly() {
 #[test]
 fn x_sudoku_needs_locked_candidates_or_subsets_and_is_solved_soundly() {
     let rules = Rules::classic(9).with_diagonals();
-    let mut harder = 0;
+    let (mut harder, mut chained) = (0, 0);
     for seed in 0..3 {
         let (puzzle, solution, rated) = make_puzzle(&rules, seed);
         assert!(rated.solved);
         assert_sound(&rules, &puzzle, &solution, &rated);
         harder += usize::from(used(&rated, LOCKED_OR_SUBSETS));
+        chained += usize::from(used(&rated, CHAINS));
     }
     assert!(harder > 0, "no X puzzle needed more than singles");
+    assert!(chained > 0, "no X puzzle needed a chain");
 }
 
 #[test]
 fn jigsaw_needs_locked_candidates_or_subsets_and_is_solved_soundly() {
-    let mut harder = 0;
+    let (mut harder, mut chained) = (0, 0);
     for seed in 0..3 {
         let mut rng = ChaCha8Rng::seed_from_u64(100 + seed);
         let rules = Rules::jigsaw(9, &jigsaw_layout(&mut rng)).unwrap();
@@ -273,8 +300,11 @@ fn jigsaw_needs_locked_candidates_or_subsets_and_is_solved_soundly() {
         assert!(rated.solved);
         assert_sound(&rules, &puzzle, &solution, &rated);
         harder += usize::from(used(&rated, LOCKED_OR_SUBSETS));
+        chained += usize::from(used(&rated, CHAINS));
     }
     assert!(harder > 0, "no jigsaw needed more than singles");
+    // Taken as far as logic goes, some need the chains, along the pieces.
+    assert!(chained > 0, "no jigsaw needed a chain");
 }
 
 #[test]
@@ -364,4 +394,162 @@ fn killer_needs_cage_combinations_and_is_solved_soundly() {
         );
     }
     assert!(innies_or_outies > 0, "no killer needed the rule of 45");
+}
+
+/// Thermometers over `solution`: `count` paths of king's moves with
+/// increasing digits, three to six cells, no cell on two.
+fn thermo_rules(solution: &[u8], count: usize, rng: &mut ChaCha8Rng) -> Rules {
+    let mut used = [false; 81];
+    let mut rules = Rules::classic(9);
+    let mut made = 0;
+    while made < count {
+        let mut path = vec![rng.random_range(0..81usize)];
+        if used[path[0]] {
+            continue;
+        }
+        while path.len() < 6 {
+            let last = *path.last().unwrap();
+            let (r, c) = ((last / 9) as isize, (last % 9) as isize);
+            let next: Vec<usize> = (-1..=1)
+                .flat_map(|dr| (-1..=1).map(move |dc| (r + dr, c + dc)))
+                .filter(|&(r2, c2)| (0..9).contains(&r2) && (0..9).contains(&c2))
+                .map(|(r2, c2)| (r2 * 9 + c2) as usize)
+                .filter(|&n| !used[n] && !path.contains(&n) && solution[n] > solution[last])
+                .collect();
+            if next.is_empty() {
+                break;
+            }
+            path.push(next[rng.random_range(0..next.len())]);
+        }
+        if path.len() >= 3 {
+            for &c in &path {
+                used[c] = true;
+            }
+            rules = rules.with_thermo(&path).unwrap();
+            made += 1;
+        }
+    }
+    rules
+}
+
+#[test]
+fn thermometers_bound_their_cells_soundly() {
+    let mut bounded = 0;
+    for seed in 0..3 {
+        let mut rng = ChaCha8Rng::seed_from_u64(300 + seed);
+        let solution = random_solution(&Rules::classic(9), &mut rng);
+        let rules = thermo_rules(&solution, 8, &mut rng);
+        let (puzzle, solution, rated) = thin(&rules, solution, &mut rng);
+        assert!(rated.solved);
+        assert_sound(&rules, &puzzle, &solution, &rated);
+        bounded += usize::from(used(&rated, &[Technique::Thermometer]));
+    }
+    assert!(bounded > 0, "no thermometer step was needed");
+}
+
+#[test]
+fn non_consecutive_is_solved_soundly() {
+    let rules = Rules::classic(9).with_non_consecutive();
+    let solution = solve_first(&rules, &[0; 81]).unwrap().unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(400);
+    let (puzzle, solution, rated) = thin(&rules, solution, &mut rng);
+    assert!(rated.solved);
+    assert_sound(&rules, &puzzle, &solution, &rated);
+    assert!(used(&rated, &[Technique::NonConsecutive]));
+    assert!(puzzle.iter().filter(|&&d| d != 0).count() < 40);
+}
+
+#[test]
+fn propagation_on_a_variant_geometry_keeps_the_solution() {
+    use cover_models::sudoku::logic::{candidates, Propagation, Rules as Propagated};
+    for (seed, rules) in [
+        Rules::classic(9).with_diagonals(),
+        Rules::classic(6),
+        Rules::classic(9).with_windows().unwrap().with_anti_knight(),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut rng = ChaCha8Rng::seed_from_u64(500 + seed as u64);
+        let solution = random_solution(&rules, &mut rng);
+        let puzzle: Vec<u8> = solution
+            .iter()
+            .map(|&d| if rng.random_range(0..3) == 0 { d } else { 0 })
+            .collect();
+        let geometry = Geometry::from_rules(&rules).unwrap();
+        let mut cands = candidates(&geometry, &puzzle);
+        let mut removed = Vec::new();
+        let result = Propagation::new(&geometry).propagate(
+            &geometry,
+            Propagated::FULL,
+            &mut cands,
+            &mut |cell, digit| removed.push((cell, digit)),
+        );
+        assert!(result.is_ok());
+        for (cell, digit) in removed {
+            assert_ne!(solution[cell], digit, "r{}c{}", cell / 9 + 1, cell % 9 + 1);
+        }
+        for (cell, &mask) in cands.iter().enumerate() {
+            if puzzle[cell] == 0 {
+                assert_ne!(mask & 1 << (solution[cell] - 1), 0);
+            }
+        }
+    }
+}
+
+#[test]
+fn peers_units_and_sees_agree_on_every_geometry() {
+    let mut rng = ChaCha8Rng::seed_from_u64(600);
+    let all = [
+        Rules::classic(9),
+        Rules::classic(4),
+        Rules::classic(6),
+        Rules::classic(9).with_diagonals().with_anti_knight(),
+        Rules::classic(9).with_windows().unwrap().with_anti_king(),
+        Rules::jigsaw(9, &jigsaw_layout(&mut rng)).unwrap(),
+        Rules::classic(9)
+            .with_cage(&[0, 1, 10], Some(12))
+            .unwrap()
+            .with_thermo(&[30, 40, 50])
+            .unwrap(),
+    ];
+    for rules in all {
+        let geometry = Geometry::from_rules(&rules).unwrap();
+        let cells = rules.cells();
+        // Peers by the rules, spelled out here.
+        let mut peer = vec![vec![false; cells]; cells];
+        let groups = rules
+            .regions()
+            .iter()
+            .chain(rules.cages().iter().map(|c| &c.cells))
+            .chain(rules.thermos());
+        for group in groups {
+            for &a in group {
+                for &b in group {
+                    peer[a][b] = a != b;
+                }
+            }
+        }
+        for (a, b) in rules.pair_rules() {
+            peer[a][b] = true;
+            peer[b][a] = true;
+        }
+        for (a, row) in peer.iter().enumerate() {
+            let listed: Vec<usize> = geometry.peers(a).iter().map(|&p| usize::from(p)).collect();
+            let expected: Vec<usize> = (0..cells).filter(|&b| row[b]).collect();
+            assert_eq!(listed, expected, "peers of {a}");
+            for (b, &is_peer) in row.iter().enumerate() {
+                assert_eq!(geometry.sees(a, b), is_peer, "{a} {b}");
+            }
+            for &u in geometry.units_of(a) {
+                assert!(geometry.unit_cells(usize::from(u)).contains(&(a as u16)));
+            }
+        }
+        let full_regions = rules
+            .regions()
+            .iter()
+            .filter(|r| r.len() == rules.side())
+            .count();
+        assert_eq!(geometry.units(), full_regions);
+    }
 }

@@ -16,7 +16,8 @@
 //! - One file per family of techniques: `singles`, `intersections`,
 //!   `subsets`, `fish`, `wings`, `single_digit`, `uniqueness`,
 //!   `exclusion`, `colouring`, `als`, `chains`; on variants `killer`
-//!   (cage sums and the rule of 45, valued by us: SE has no killer).
+//!   (cage sums and the rule of 45) and `lines` (non-consecutive,
+//!   thermometers), valued by us: SE has no variants.
 //!
 //! Variants: a [`Geometry`](crate::sudoku::logic::Geometry) built by
 //! `Geometry::from_rules` carries any regions and the pair rules in its
@@ -25,7 +26,9 @@
 //! crossing units, subsets, fish on rows and columns, wings, colouring,
 //! ALS, aligned exclusion). Those that rely on the classic shape (direct
 //! intersections, the strong-link fish with their box links, finned fish,
-//! uniqueness, BUG, and for now the chains) are skipped there.
+//! uniqueness, BUG, the dynamic (+) and nested chains) are skipped there;
+//! the other chains run where boxes or jigsaw pieces tile the grid, linking
+//! along rows, columns and those (weak links through every peer).
 //! [`rate_variant`] rates a puzzle from its rules.
 //!
 //! Ratings follow Sudoku Explainer (Juillerat; SukakuExplainer's default
@@ -43,6 +46,7 @@ mod exclusion;
 mod fish;
 mod intersections;
 mod killer;
+mod lines;
 mod single_digit;
 mod singles;
 mod solver;

@@ -28,6 +28,11 @@
 //! - A BUG whose only extra cell was added as "the one digit's" (SE counts
 //!   no extra digit for it) is no type 1: SE would remove every candidate
 //!   of that cell.
+//! - Variants (SE knows none): on a geometry from `Geometry::from_rules`
+//!   the families that assume the classic grid are skipped (see
+//!   [`Finder::classic_only`]) and the variants' own steps (non-consecutive,
+//!   cage combinations, thermometers, innies and outies) take the places
+//!   their values (ours, documented in `killer` and `lines`) give them.
 //! - SE stops a puzzle no technique solves at 20.0 ("beyond solver");
 //!   [`rate`] returns the hardest step taken and `solved: false`.
 
@@ -41,7 +46,7 @@ use super::chains;
 use super::difficulty::{rate_within, RateLimits};
 use super::step::{Rating, Step, Technique};
 use super::{
-    als, colouring, exclusion, fish, intersections, killer, single_digit, singles, subsets,
+    als, colouring, exclusion, fish, intersections, killer, lines, single_digit, singles, subsets,
     uniqueness, wings,
 };
 
@@ -98,6 +103,8 @@ const fn classic(finder: Finder) -> Finder {
 /// order (`Solver`'s producer lists), SE's values in comments; the
 /// teaching-only families where their value puts them.
 pub(super) const FINDERS: &[Finder] = &[
+    // A variant's rule between neighbours, beside a filled cell (ours).
+    rated(lines::non_consecutive_filled), // 1.0
     // Direct producers: they place a digit.
     rated(singles::hidden_singles), // Full House 1.0, Hidden Single 1.2/1.5
     classic(rated(intersections::direct_intersections)), // Direct Pointing 1.7, Claiming 1.9
@@ -106,6 +113,9 @@ pub(super) const FINDERS: &[Finder] = &[
     rated(subsets::direct_hidden_triples), // 2.5
     // Killer cages (ours, SE has none: values in `killer`'s docs).
     rated(killer::cage_combinations), // 2.5
+    // Neighbour rules by candidates (ours: values in `lines`' docs).
+    rated(lines::thermometers),               // 2.5
+    rated(lines::non_consecutive_candidates), // 2.5
     // Indirect producers: they remove candidates.
     rated(intersections::pointing_claiming), // Pointing 2.6, Claiming 2.8
     rated(killer::innies_outies),            // ours: 2.8-3.4
@@ -140,14 +150,14 @@ pub(super) const FINDERS: &[Finder] = &[
     teaching(als::als_xy_wing),                         // 6.6
     teaching(wings::uvwxyz_wing),                       // 6.6, SE from 1.17
     // Chaining producers (SE sorts each one's findings by difficulty).
-    classic(rated(chains::cycles_and_forcing_chains)), // X/Y/XY-Cycles 6.5/7.0, forcing X/XY chains 6.6/7.0, up by length
-    teaching(wings::tuvwxyz_wing),                     // 7.5, SE from 1.17
-    rated(exclusion::aligned_triple_exclusion),        // 7.5
-    classic(rated(chains::nishio_forcing_chains)),     // 7.5 up
-    classic(rated(chains::multiple_forcing_chains)),   // cell, region: 8.0 up
-    classic(rated(chains::dynamic_forcing_chains)),    // 8.5 up
+    rated(chains::cycles_and_forcing_chains), // X/Y/XY-Cycles 6.5/7.0, forcing X/XY chains 6.6/7.0, up by length
+    teaching(wings::tuvwxyz_wing),            // 7.5, SE from 1.17
+    rated(exclusion::aligned_triple_exclusion), // 7.5
+    rated(chains::nishio_forcing_chains),     // 7.5 up
+    rated(chains::multiple_forcing_chains),   // cell, region: 8.0 up
+    rated(chains::dynamic_forcing_chains),    // 8.5 up
     classic(rated(chains::dynamic_plus_forcing_chains)), // 9.0 up
-    classic(rated(chains::nested_forcing_chains)),     // 9.5 up, a rescue
+    classic(rated(chains::nested_forcing_chains)), // 9.5 up, a rescue
     classic(rated(chains::nested_multiple_forcing_chains)), // 10.0 up, a rescue
     classic(rated(chains::nested_dynamic_forcing_chains)), // 10.5 up, SE's experimental rescue
 ];

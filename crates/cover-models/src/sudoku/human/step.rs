@@ -59,6 +59,7 @@ pub struct Node {
 #[non_exhaustive]
 #[allow(missing_docs)]
 pub enum Technique {
+    NonConsecutive,
     FullHouse,
     HiddenSingle,
     DirectPointing,
@@ -67,6 +68,7 @@ pub enum Technique {
     NakedSingle,
     DirectHiddenTriple,
     CageCombination,
+    Thermometer,
     Pointing,
     Claiming,
     Innies,
@@ -139,6 +141,8 @@ impl Technique {
             NakedSingle => "Naked Single",
             DirectHiddenTriple => "Direct Hidden Triple",
             CageCombination => "Cage Combination",
+            Thermometer => "Thermometer",
+            NonConsecutive => "Non-Consecutive",
             Innies => "Innies",
             Outies => "Outies",
             Pointing => "Pointing",

@@ -37,6 +37,10 @@ pub enum GeometryError {
     /// The first regions are not the rows and columns.
     #[error("human logic needs every row and every column as a region (the first 2·side regions)")]
     NoRowsAndColumns,
+    /// Overlapping grids (Samurai): cells outside every grid, and units
+    /// smaller than the frame.
+    #[error("human logic reads one grid filling its frame, not overlapping grids such as Samurai")]
+    OverlappingGrids,
     /// A puzzle given with it has the wrong number of cells.
     #[error("a puzzle of {got} cells on a grid of {expected}")]
     CellCount {
@@ -73,6 +77,10 @@ pub struct Geometry {
     /// `peers[peers_start[c]..peers_start[c + 1]]`.
     peers_start: Arc<[u32]>,
     peers: Arc<[u16]>,
+    /// Peers per cell when every cell has as many (a classic grid), else
+    /// 0: the hot [`Geometry::peers`] then multiplies instead of looking
+    /// its range up.
+    peer_stride: usize,
     /// A variant's rules (cages, thermometers, pair rules).
     rules: Option<Arc<Rules>>,
 }
@@ -140,8 +148,8 @@ impl Geometry {
 
     /// The geometry of a variant: every region of exactly `side` cells (and
     /// every cage of `side` cells) is a unit; two cells are peers when they
-    /// share a region of any size or a cage, or anti-knight or anti-king
-    /// forbids them to be equal. Rules that are exactly a classic grid of a
+    /// share a region of any size, a cage or a thermometer, or anti-knight
+    /// or anti-king forbids them to be equal. Rules that are exactly a classic grid of a
     /// [`Size`] give [`Geometry::new`]'s geometry, fast paths included.
     ///
     /// ```
@@ -153,6 +161,9 @@ impl Geometry {
     /// ```
     pub fn from_rules(rules: &Rules) -> Result<Geometry, GeometryError> {
         let s = rules.side();
+        if rules.digits() != s || !(0..rules.cells()).all(|c| rules.is_cell(c)) {
+            return Err(GeometryError::OverlappingGrids);
+        }
         let regions = rules.regions();
         let is_line = |i: usize, region: &[usize]| {
             region.len() == s
@@ -214,6 +225,10 @@ impl Geometry {
                 units_lists[c].push(unit);
             }
         }
+        // A thermometer's digits increase, so they differ too.
+        for thermo in rules.thermos() {
+            link(thermo, &mut peer_lists);
+        }
         for (a, b) in rules.pair_rules() {
             peer_lists[a].push(b as u16);
             peer_lists[b].push(a as u16);
@@ -247,7 +262,12 @@ impl Geometry {
         }
         let (units_start, units_of) = compress(units_lists);
         let (peers_start, peers) = compress(extra_peers);
+        let first = peers_start.get(1).map_or(0, |&n| n as usize);
+        let uniform = peers_start
+            .windows(2)
+            .all(|w| (w[1] - w[0]) as usize == first);
         Geometry {
+            peer_stride: if uniform { first } else { 0 },
             size: None,
             side,
             box_side: 0,
@@ -345,11 +365,15 @@ impl Geometry {
     }
 
     /// The cells that cannot hold the same digit as `cell` (those sharing
-    /// a unit with it, and in a variant those sharing a smaller region or
-    /// a cage, or a knight's or king's move away under those rules),
+    /// a unit with it, and in a variant those sharing a smaller region, a
+    /// cage or a thermometer, or a knight's or king's move away under those rules),
     /// row-major.
     #[inline]
     pub fn peers(&self, cell: usize) -> &[u16] {
+        if self.peer_stride != 0 {
+            let n = self.peer_stride;
+            return &self.peers[cell * n..(cell + 1) * n];
+        }
         let (a, b) = (self.peers_start[cell], self.peers_start[cell + 1]);
         &self.peers[a as usize..b as usize]
     }

@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use crate::sudoku::logic::Geometry;
+use crate::sudoku::logic::{Geometry, UnitKind};
 
 /// A set of candidates (or of any small numbers) as bits.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,6 +88,34 @@ pub(super) struct Context<'g> {
     pub(super) deadline: Option<Instant>,
 }
 
+/// Whether the chains run on `geometry`: a classic grid, or a variant
+/// whose boxes (or jigsaw pieces) tile the grid, so that every cell has a
+/// row, a column and a box.
+pub(super) fn chains_apply(geometry: &Geometry) -> bool {
+    geometry.is_classic()
+        || (0..geometry.units())
+            .filter(|&u| geometry.unit_kind(u) == UnitKind::Box)
+            .count()
+            == geometry.side()
+}
+
+/// The row, column and box of `cell` that the chains link along. On a
+/// variant ([`chains_apply`]) its other units (diagonals, windows) are left
+/// out: fewer links, never a wrong one, and the weak links through peers
+/// still see them.
+fn chain_units(geometry: &Geometry, cell: usize) -> [usize; 3] {
+    if geometry.is_classic() {
+        return geometry.cell_units(cell);
+    }
+    let units = geometry.units_of(cell);
+    let piece = units
+        .iter()
+        .map(|&u| usize::from(u))
+        .find(|&u| geometry.unit_kind(u) == UnitKind::Box)
+        .expect("chains_apply: every cell has a box");
+    [usize::from(units[0]), usize::from(units[1]), piece]
+}
+
 /// A grid of candidates: masks per cell and, per unit and digit, the
 /// slots where the digit still goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -115,7 +143,7 @@ impl<'g> Context<'g> {
         let mut slots = vec![[0u8; 3]; masks.len()];
         let mut places = vec![0u64; geometry.units() * side];
         for cell in 0..masks.len() {
-            let [row, column, bx] = geometry.cell_units(cell);
+            let [row, column, bx] = chain_units(geometry, cell);
             for (k, unit) in [bx, row, column].into_iter().enumerate() {
                 let slot = geometry
                     .unit_cells(unit)

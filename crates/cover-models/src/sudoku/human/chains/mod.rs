@@ -191,12 +191,18 @@ fn push_easiest(hints: Vec<Hint>, steps: &mut Vec<Step>) {
 /// X-cycles (6.5), Y- and XY-cycles (6.5/7.0), forcing X-chains (6.6) and
 /// forcing XY-chains (7.0), plus their length increments.
 pub(super) fn cycles_and_forcing_chains(board: &Board, steps: &mut Vec<Step>) {
+    if !links::chains_apply(board.geometry()) {
+        return;
+    }
     let mut hints = Vec::new();
     cycles::find(board, &mut hints);
     push_easiest(hints, steps);
 }
 
 fn run(board: &Board, producer: Producer, steps: &mut Vec<Step>) {
+    if !links::chains_apply(board.geometry()) {
+        return;
+    }
     let mut hints = Vec::new();
     forcing::find(board, producer, &mut hints);
     push_easiest(hints, steps);
