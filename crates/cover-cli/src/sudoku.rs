@@ -16,6 +16,11 @@
 //! (or with one above [`CHUNK`]) one puzzle's output has no bound worth
 //! holding, so puzzles are answered one at a time and solutions printed
 //! as they are found.
+//!
+//! Variants (variant lines, f-puzzles JSON and links) are read among the
+//! classic puzzles ([`Puzzles::entries`]) and answered on the pool, each
+//! search on one thread, by
+//! [`variant`]; classic puzzles keep their engines and fast paths.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -29,8 +34,8 @@ use cover_models::sudoku::human::{
 };
 use cover_models::sudoku::logic::Geometry;
 use cover_models::sudoku::{
-    Engine, InputError, Layout, Level, ParseError, Puzzle, Puzzles, Size, Solver, Symbols,
-    SymbolsError,
+    Engine, Entries, Entry, InputError, Layout, Level, ParseError, Puzzle, Puzzles, Size, Solver,
+    Symbols, SymbolsError,
 };
 use cover_models::text;
 use dlx_core::{Limits, Outcome, Report, Stats};
@@ -40,6 +45,9 @@ use crate::batch::{self, At, Batch, Flush, Invalid, ReadInstances, Verdict, GAVE
 use crate::common::{Common, Inputs, Mode as Search, Session, Solutions, TimeLimit};
 use crate::output::{push_json, JsonObject, Out};
 use crate::pipeline::ChunkSizes;
+
+mod pretty;
+mod variant;
 
 /// Puzzles read, solved and printed at a time, at most.
 pub const CHUNK: usize = 4096;
@@ -89,7 +97,23 @@ as symbols, where `0` is a digit, so mark its empty cells with `.` instead.
 Empty cells: `.`, `-`, `_`, and `0` when 0 is not a symbol.
 
 Givens that contradict each other are not an input error: that puzzle has no
-solution.";
+solution.
+
+Variants (docs/variants.md), read among the puzzles of any input:
+  variant line   a line puzzle, then fields: boxes=RxC, latin, jigsaw=<piece of
+                 each cell>, x, windoku, region=r1c1,.., cage=SUM:r1c1,..,
+                 thermo=r1c1,.., anti-knight, anti-king, non-consecutive,
+                 samurai (the 21×21 frame, 441 cells, `.` outside the grids):
+                   1............... x cage=5:r1c2,r1c3
+  f-puzzles      a JSON document (one object, on one line or many), or the
+                 compressed string of an f-puzzles link, with or without the
+                 link around it (size up to 16; diagonals, extra regions,
+                 killer cages, thermometers, anti-knight, anti-king,
+                 non-consecutive; other rules are refused by name).
+Each is answered in its own form: a variant line with the same fields, the
+JSON document with every cell's value filled in (on one line), a link string
+(the same link around it). --symbols, --engine and --propagate are for
+classic puzzles; --rate and --explain do not take variants yet.";
 
 const AFTER_LONG_HELP: &str = "\
 Output (text), in input order, in the layout and symbols of the input:
@@ -99,7 +123,9 @@ Output (text), in input order, in the layout and symbols of the input:
            counting stops at N).
   --all    every solution (up to --limit), each as above, then a blank line
            ending the puzzle's solutions.
-  --pretty grids with box lines, each followed by a blank line.
+  --pretty grids with box lines, each followed by a blank line; a variant's
+           grid with the borders of its boxes or jigsaw pieces, killer cage
+           letters after the digits, and its other rules in words under it.
   --rate   the rating on Sudoku Explainer's scale and the hardest technique
            of a logical solution, simplest technique first, as SE finds it:
            `4.2 XY-Wing` (1.0-2.3 singles, 2.4-3.4 locked candidates, pairs,
@@ -124,6 +150,9 @@ JSON (--json), one object per puzzle per line:
   file       the file name, or <stdin>
   line       the line where the puzzle starts (invalid: the line of the error)
   size       the side of the grid (9 for 9×9)
+  variant    for a variant: the form it was read in (line, f-puzzles,
+             f-puzzles link); its solution is then written as a variant
+             line's cells
   status     \"solved\", \"no_solution\", \"invalid\", or \"gave_up\" (--max-nodes,
              --time-limit)
   solution   the first solution on one line, in the input's symbols
@@ -360,6 +389,9 @@ struct Record<'a> {
     line: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     size: Option<usize>,
+    /// For a variant: the form it was read in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    variant: Option<&'static str>,
     status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     solution: Option<String>,
@@ -795,8 +827,9 @@ thread_local! {
 /// worker and freed by the printer is slow to free).
 const GROUP: usize = 32;
 
-/// A puzzle that could not be read, and the layout of its input (which
-/// says how many lines stand in its place).
+/// A puzzle that could not be read (or that the mode cannot answer), and
+/// the layout of its input (which says how many lines stand in its
+/// place).
 #[derive(Debug)]
 pub struct Unreadable {
     error: ParseError,
@@ -813,21 +846,30 @@ impl Invalid for Unreadable {
     }
 }
 
-/// The puzzles of one input, each bad one with the layout at its place.
+/// The puzzles of one input, classic and variant, each bad one with the
+/// layout at its place.
 struct WithLayout<R> {
-    puzzles: Puzzles<R>,
+    entries: Entries<R>,
+    mode: Mode,
 }
 
 impl<R: BufRead> Iterator for WithLayout<R> {
-    type Item = Result<Puzzle, text::InputError<Unreadable>>;
+    type Item = Result<Entry, text::InputError<Unreadable>>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        Some(match self.puzzles.next()? {
-            Ok(puzzle) => Ok(puzzle),
-            Err(InputError::Parse(error)) => Err(text::InputError::Parse(Unreadable {
+        let unreadable = |error, layout: Option<Layout>| {
+            Err(text::InputError::Parse(Unreadable {
                 error,
-                layout: self.puzzles.layout().unwrap_or(Layout::Line),
-            })),
+                layout: layout.unwrap_or(Layout::Line),
+            }))
+        };
+        Some(match self.entries.next()? {
+            Ok(Entry::Variant(puzzle)) if matches!(self.mode, Mode::Rate | Mode::Explain) => {
+                let error = variant::not_rated(&puzzle);
+                unreadable(error, self.entries.layout())
+            }
+            Ok(entry) => Ok(entry),
+            Err(InputError::Parse(error)) => unreadable(error, self.entries.layout()),
             Err(InputError::Io(e)) => Err(text::InputError::Io(e)),
         })
     }
@@ -842,7 +884,7 @@ struct SudokuBatch<'a> {
 }
 
 impl Batch for SudokuBatch<'_> {
-    type Instance = Puzzle;
+    type Instance = Entry;
     type Error = Unreadable;
     type Worker = Solver;
     type Answer = Answered;
@@ -871,8 +913,12 @@ impl Batch for SudokuBatch<'_> {
     }
 
     /// Its cells: a 64×64 puzzle and its answer hold 50 times a 9×9's.
-    fn weight(&self, puzzle: &Puzzle) -> usize {
-        puzzle.cells.len()
+    fn weight(&self, entry: &Entry) -> usize {
+        match entry {
+            Entry::Classic(puzzle) => puzzle.cells.len(),
+            // An f-puzzles document is held whole, with its answer.
+            Entry::Variant(puzzle) => 4 * puzzle.cells.len(),
+        }
     }
 
     fn streaming(&self) -> bool {
@@ -882,7 +928,8 @@ impl Batch for SudokuBatch<'_> {
 
     fn instances<'r>(&'r self, reader: Box<dyn BufRead + 'r>) -> ReadInstances<'r, Self> {
         Box::new(WithLayout {
-            puzzles: Puzzles::new(reader, self.args.symbols.clone()),
+            entries: Puzzles::new(reader, self.args.symbols.clone()).entries(),
+            mode: self.style.mode,
         })
     }
 
@@ -896,10 +943,16 @@ impl Batch for SudokuBatch<'_> {
         &self,
         solver: &mut Solver,
         at: At<'_>,
-        puzzle: &Puzzle,
+        entry: &Entry,
         text: &mut String,
         flush: &mut dyn FnMut(&mut String) -> io::Result<()>,
     ) -> io::Result<Answered> {
+        let puzzle = match entry {
+            Entry::Classic(puzzle) => puzzle,
+            Entry::Variant(puzzle) => {
+                return variant::answer(puzzle, at, self.style, text, flush);
+            }
+        };
         let share = rayon::current_num_threads() > 1 && puzzle.size.side() <= MAX_SHARED_SIDE;
         solver.split_after(share.then_some(SPLIT_AFTER));
         solver.max_nodes(self.style.max_nodes);

@@ -91,7 +91,10 @@ pub use band::BandSolver;
 pub use bit_search::BitStats;
 pub use model::{Engine, Model, Solver};
 pub use nine::NineSolver;
-pub use parse::{InputError, ParseError, ParseErrorKind, Puzzles};
+pub use parse::{
+    Entries, Entry, InputError, ParseError, ParseErrorKind, Puzzles, VariantForm, VariantPuzzle,
+    MAX_JSON_BYTES,
+};
 pub use propagate::{Level, SudokuPropagator};
 pub use symbols::{is_empty_marker, Size, Symbols, SymbolsError, NOT_A_CELL};
 pub use triad::{TriadSolver, Vectors};

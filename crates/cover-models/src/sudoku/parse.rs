@@ -8,6 +8,13 @@
 //! It also owns the choice of a puzzle's symbol set where its size is
 //! commonly written in several (the [Symbols](super#symbols) section of
 //! the module docs), and the input's settled set that breaks ties.
+//!
+//! Read through [`Puzzles::entries`], an input may also hold variants
+//! ([`Entry::Variant`]): variant lines ([`variant_line`](super::variant_line))
+//! among line puzzles, f-puzzles JSON documents (one object, on one line
+//! or many) and f-puzzles link strings (with or without the link around
+//! them) on lines of their own. Deciding which form a line is belongs
+//! here; the forms themselves belong to their modules.
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead};
@@ -15,7 +22,12 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
+use serde_json::Value;
+
+use super::fpuzzles::{self, FPuzzle, FPuzzlesError};
 use super::symbols::{is_empty_marker, Size, Symbols, NOT_A_CELL};
+use super::variant::{Rules, RulesError};
+use super::variant_line::{self, VariantLineError};
 use super::{Layout, Notation, Puzzle, Separator};
 use crate::text::{self, excerpt, Line, LineError, LineFault, LineReader};
 
@@ -117,6 +129,195 @@ pub enum ParseErrorKind {
         /// The size.
         size: Size,
     },
+    /// A variant line whose cells or fields are wrong.
+    #[error("variant line: {0}")]
+    VariantLine(VariantLineError),
+    /// f-puzzles data that cannot be read.
+    #[error("{0}")]
+    FPuzzles(FPuzzlesError),
+    /// f-puzzles data whose rules cannot be (a cage sum no digits reach, a
+    /// piece in two parts).
+    #[error("f-puzzles data: {0}")]
+    FPuzzlesRules(RulesError),
+    /// A variant read where only classic puzzles are answered (the
+    /// caller says what cannot take it).
+    #[error("{0} does not take variants yet (classic puzzles only)")]
+    VariantNotTaken(String),
+    /// An f-puzzles JSON document longer than [`MAX_JSON_BYTES`].
+    #[error("the JSON document is longer than {MAX_JSON_BYTES} bytes")]
+    JsonTooLong,
+}
+
+/// The longest f-puzzles JSON document read (a 16×16 with every rule is
+/// a few hundred kilobytes).
+pub const MAX_JSON_BYTES: usize = 16 << 20;
+
+/// One puzzle of an input read with variants ([`Puzzles::entries`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Entry {
+    /// A classic puzzle, as [`Puzzles`] reads it.
+    Classic(Puzzle),
+    /// A variant puzzle (boxed: a classic entry stays small).
+    Variant(Box<VariantPuzzle>),
+}
+
+impl Entry {
+    /// The line where it starts, from 1.
+    pub fn line(&self) -> usize {
+        match self {
+            Entry::Classic(puzzle) => puzzle.line,
+            Entry::Variant(puzzle) => puzzle.line,
+        }
+    }
+}
+
+/// A variant puzzle as read: its rules, cells, and the form it was
+/// written in (which its answers take too).
+#[derive(Debug, Clone, PartialEq)]
+pub struct VariantPuzzle {
+    /// Its rules.
+    pub rules: Rules,
+    /// Its cells, row-major, 0 for empty.
+    pub cells: Vec<u8>,
+    /// The line where it starts, from 1.
+    pub line: usize,
+    /// How it was written.
+    pub form: VariantForm,
+}
+
+/// The forms a variant puzzle is read from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum VariantForm {
+    /// A variant line.
+    Line,
+    /// An f-puzzles JSON document, kept as read.
+    FPuzzlesJson(Value),
+    /// An f-puzzles link string.
+    FPuzzlesLink {
+        /// The puzzle it holds.
+        puzzle: FPuzzle,
+        /// What stood before the string (`https://f-puzzles.com/?load=`),
+        /// `""` for the string alone.
+        prefix: String,
+        /// Whether the string's `+`, `/` and `=` were escaped (`%2B` …).
+        escaped: bool,
+    },
+}
+
+impl VariantPuzzle {
+    /// `grid` (a solution) in the puzzle's own form, on one line: a
+    /// variant line with the same fields; the JSON document with the
+    /// solution's digits as the values of the cells that were not given;
+    /// a link string (the same link around it) of that JSON.
+    pub fn write_answer(&self, grid: &[u8]) -> String {
+        match &self.form {
+            VariantForm::Line => variant_line::write(&self.rules, grid),
+            VariantForm::FPuzzlesJson(value) => {
+                let mut value = value.clone();
+                fill_values(&mut value, self.rules.side(), grid);
+                value.to_string()
+            }
+            VariantForm::FPuzzlesLink {
+                puzzle,
+                prefix,
+                escaped,
+            } => {
+                let mut value = fpuzzles::to_json(puzzle);
+                fill_values(&mut value, self.rules.side(), grid);
+                let mut packed = lz_str::compress_to_base64(&value.to_string());
+                if *escaped {
+                    packed = packed
+                        .replace('+', "%2B")
+                        .replace('/', "%2F")
+                        .replace('=', "%3D");
+                }
+                format!("{prefix}{packed}")
+            }
+        }
+    }
+
+    /// The name of its form: `line`, `f-puzzles` or `f-puzzles link`.
+    pub fn form_name(&self) -> &'static str {
+        match self.form {
+            VariantForm::Line => "line",
+            VariantForm::FPuzzlesJson(_) => "f-puzzles",
+            VariantForm::FPuzzlesLink { .. } => "f-puzzles link",
+        }
+    }
+}
+
+/// Sets the `value` of every cell of an f-puzzles document that is not a
+/// given to its digit in `grid`.
+fn fill_values(value: &mut Value, side: usize, grid: &[u8]) {
+    let Some(rows) = value.get_mut("grid").and_then(Value::as_array_mut) else {
+        return;
+    };
+    for (r, row) in rows.iter_mut().enumerate().take(side) {
+        let Some(row) = row.as_array_mut() else {
+            continue;
+        };
+        for (c, cell) in row.iter_mut().enumerate().take(side) {
+            let Some(cell) = cell.as_object_mut() else {
+                continue;
+            };
+            if cell.get("given").and_then(Value::as_bool) != Some(true) {
+                cell.insert("value".into(), Value::from(grid[r * side + c]));
+            }
+        }
+    }
+}
+
+/// Whether `token` may be an f-puzzles link string without a link around
+/// it: long, base64's characters only, and no classic puzzle's length (a
+/// classic line of digits is base64 too).
+fn may_be_link_string(token: &str) -> bool {
+    token.len() >= 24
+        && Size::from_cells(token.len()).is_none()
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+}
+
+/// Whether `token` is written as a link (`https://…?load=…`).
+fn is_link(token: &str) -> bool {
+    token.contains("load=") || token.starts_with("http://") || token.starts_with("https://")
+}
+
+/// The depth of braces of a JSON text, outside strings, as it is read.
+#[derive(Debug, Default)]
+struct JsonDepth {
+    depth: usize,
+    in_string: bool,
+    escaped: bool,
+    /// A brace opened and every brace closed: the object is whole.
+    closed: bool,
+}
+
+impl JsonDepth {
+    fn feed(&mut self, text: &str) {
+        for b in text.bytes() {
+            if self.in_string {
+                match b {
+                    _ if self.escaped => self.escaped = false,
+                    b'\\' => self.escaped = true,
+                    b'"' => self.in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match b {
+                b'"' => self.in_string = true,
+                b'{' | b'[' => self.depth += 1,
+                b'}' | b']' => {
+                    self.depth = self.depth.saturating_sub(1);
+                    if self.depth == 0 {
+                        self.closed = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
 }
 
 /// A bad puzzle: the line of the problem and what is wrong.
@@ -386,6 +587,8 @@ pub struct Puzzles<R> {
     /// with no blank line since: if grids follow, it was a grid's first row.
     lost_first_row: bool,
     done: bool,
+    /// Whether variants are read too ([`Puzzles::entries`]).
+    variants: bool,
 }
 
 impl<R: BufRead> Puzzles<R> {
@@ -422,7 +625,18 @@ impl<R: BufRead> Puzzles<R> {
             grid_side: None,
             lost_first_row: false,
             done: false,
+            variants: false,
         }
+    }
+
+    /// Reads variants too: the input's puzzles as [`Entry`]s, classic ones
+    /// as before and variants (variant lines among line puzzles, f-puzzles
+    /// JSON documents and link strings) as [`Entry::Variant`]. A bad
+    /// variant is a [`ParseError`] like a bad classic puzzle, and reading
+    /// goes on.
+    pub fn entries(mut self) -> Entries<R> {
+        self.variants = true;
+        Entries { puzzles: self }
     }
 
     /// The layout of the input, once the first puzzle was seen.
@@ -932,10 +1146,158 @@ fn short(line: usize, expected: usize, found: usize) -> InputError {
     .into()
 }
 
+/// The puzzles of an input, variants included; see [`Puzzles::entries`].
+#[derive(Debug)]
+pub struct Entries<R> {
+    puzzles: Puzzles<R>,
+}
+
+impl<R> Entries<R> {
+    /// The layout of the input's classic puzzles, once the first was seen.
+    pub fn layout(&self) -> Option<Layout> {
+        self.puzzles.layout
+    }
+}
+
+impl<R: BufRead> Iterator for Entries<R> {
+    type Item = Result<Entry, InputError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.puzzles.next_entry()
+    }
+}
+
 impl<R: BufRead> Iterator for Puzzles<R> {
     type Item = Result<Puzzle, InputError>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        Some(match self.next_entry()? {
+            Ok(Entry::Classic(puzzle)) => Ok(puzzle),
+            Ok(Entry::Variant(_)) => unreachable!("variants are read only by entries()"),
+            Err(e) => Err(e),
+        })
+    }
+}
+
+impl<R: BufRead> Puzzles<R> {
+    /// A variant starting on line `number` (whose content is `text`), what
+    /// is wrong with it, or `None` when the line is no variant.
+    fn variant_entry(&mut self, number: usize, text: &str) -> Option<Result<Entry, InputError>> {
+        let at =
+            |kind| -> Result<Entry, InputError> { Err(ParseError { line: number, kind }.into()) };
+        if text.starts_with('{') {
+            return Some(match self.json_document(number, text) {
+                Ok(json) => self.fpuzzles_json(number, json),
+                Err(e) => Err(e),
+            });
+        }
+        if self.layout == Some(Layout::Grid) {
+            return None;
+        }
+        // Only a line with white space can carry fields, and a link string
+        // has no classic puzzle's length: the usual classic line pays one
+        // scan and is left to the classic reader.
+        let spaced = text.bytes().any(|b| b == b' ' || b == b'\t');
+        if !spaced && Size::from_cells(text.len()).is_some() && !is_link(text) {
+            return None;
+        }
+        if spaced {
+            match variant_line::parse(text) {
+                Ok(Some(read)) => {
+                    self.layout.get_or_insert(Layout::Line);
+                    return Some(Ok(Entry::Variant(Box::new(VariantPuzzle {
+                        rules: read.rules,
+                        cells: read.cells,
+                        line: number,
+                        form: VariantForm::Line,
+                    }))));
+                }
+                Err(e) => return Some(at(ParseErrorKind::VariantLine(e))),
+                Ok(None) => {}
+            }
+        }
+        let token = text.split_whitespace().next().unwrap_or("");
+        let link = is_link(token);
+        if !link && !may_be_link_string(token) {
+            return None;
+        }
+        let puzzle = match fpuzzles::read(token) {
+            Ok(puzzle) => puzzle,
+            Err(e) if link => return Some(at(ParseErrorKind::FPuzzles(e))),
+            // Not a link string after all: the classic reader says why.
+            Err(_) => return None,
+        };
+        let rules = match puzzle.rules() {
+            Ok(rules) => rules,
+            Err(e) => return Some(at(ParseErrorKind::FPuzzlesRules(e))),
+        };
+        let prefix = token
+            .rfind("load=")
+            .map_or(String::new(), |at| token[..at + "load=".len()].to_owned());
+        let escaped = ["%2B", "%2F", "%3D"].iter().any(|e| token.contains(e));
+        Some(Ok(Entry::Variant(Box::new(VariantPuzzle {
+            rules,
+            cells: puzzle.givens.clone(),
+            line: number,
+            form: VariantForm::FPuzzlesLink {
+                puzzle,
+                prefix,
+                escaped,
+            },
+        }))))
+    }
+
+    /// The JSON document that starts on line `number` with `first`: its
+    /// lines up to the one that closes its first brace.
+    fn json_document(&mut self, number: usize, first: &str) -> Result<String, InputError> {
+        let mut json = first.to_owned();
+        let mut depth = JsonDepth::default();
+        depth.feed(first);
+        while !depth.closed {
+            let Some(line) = self.next_line()? else {
+                break;
+            };
+            let text = line.text.map_err(|fault| ParseError {
+                line: line.number,
+                kind: ParseErrorKind::Line(fault),
+            })?;
+            if json.len() + text.len() > MAX_JSON_BYTES {
+                return Err(ParseError {
+                    line: number,
+                    kind: ParseErrorKind::JsonTooLong,
+                }
+                .into());
+            }
+            json.push('\n');
+            json.push_str(&text);
+            depth.feed(&text);
+        }
+        Ok(json)
+    }
+
+    /// The f-puzzles puzzle of a JSON document that starts on line `number`.
+    fn fpuzzles_json(&mut self, number: usize, json: String) -> Result<Entry, InputError> {
+        let at = |kind| -> InputError { ParseError { line: number, kind }.into() };
+        let value: Value = serde_json::from_str(&json).map_err(|e| {
+            at(ParseErrorKind::FPuzzles(FPuzzlesError::NotFPuzzles(
+                format!("not JSON: {e}"),
+            )))
+        })?;
+        let puzzle = fpuzzles::from_json(&value).map_err(|e| at(ParseErrorKind::FPuzzles(e)))?;
+        let rules = puzzle
+            .rules()
+            .map_err(|e| at(ParseErrorKind::FPuzzlesRules(e)))?;
+        Ok(Entry::Variant(Box::new(VariantPuzzle {
+            rules,
+            cells: puzzle.givens,
+            line: number,
+            form: VariantForm::FPuzzlesJson(value),
+        })))
+    }
+
+    /// The next puzzle, classic or (when reading [`Puzzles::entries`])
+    /// variant.
+    fn next_entry(&mut self) -> Option<Result<Entry, InputError>> {
         while !self.done {
             let line = match self.next_line() {
                 Ok(Some(line)) => line,
@@ -978,6 +1340,11 @@ impl<R: BufRead> Iterator for Puzzles<R> {
                 Kind::End => break,
                 Kind::Content(t) => t,
             };
+            if self.variants {
+                if let Some(entry) = self.variant_entry(line.number, content) {
+                    return Some(entry);
+                }
+            }
             let layout = match self.layout {
                 Some(layout) => layout,
                 None => match self.detect(content) {
@@ -1010,10 +1377,11 @@ impl<R: BufRead> Iterator for Puzzles<R> {
                     }
                 },
             };
-            return Some(match layout {
+            let puzzle = match layout {
                 Layout::Line => self.line_puzzle(line.number, content).map_err(Into::into),
                 Layout::Grid => self.grid_puzzle(line.number, content),
-            });
+            };
+            return Some(puzzle.map(Entry::Classic));
         }
         self.done = true;
         None
@@ -1453,8 +1821,16 @@ mod tests {
             "+",
             "| |",
             "0 0 0 0\n0 0\n",
+            "{",
+            "{\"size\": 4, \"grid\": 7}",
+            "[1, 2]",
+            "1... x",
+            "................ x region=r9c9",
+            "https://f-puzzles.com/?load=",
+            "N4IgzglgXgpiBcBOANCA5gJwgEwQbT2AF9ljSSzKiBdZQ",
         ] {
             let _ = read(text, None);
+            let _ = entries(text);
             let _ = read(text, Some("1234"));
         }
         let bytes: Vec<u8> = (0..4000u32).map(|k| (k * 7919 % 251) as u8).collect();
@@ -1483,5 +1859,155 @@ mod tests {
         let numbers = vec!["0"; 4096].join(" ");
         let p = read(&numbers, None).remove(0).unwrap();
         assert_eq!(p.size.side(), 64);
+    }
+
+    fn entries(text: &str) -> Vec<Result<Entry, ParseError>> {
+        Puzzles::new(text.as_bytes(), None)
+            .entries()
+            .map(|r| match r {
+                Ok(e) => Ok(e),
+                Err(InputError::Parse(e)) => Err(e),
+                Err(InputError::Io(e)) => panic!("{e}"),
+            })
+            .collect()
+    }
+
+    fn variant(entry: &Result<Entry, ParseError>) -> &VariantPuzzle {
+        match entry {
+            Ok(Entry::Variant(v)) => v,
+            other => panic!("not a variant: {other:?}"),
+        }
+    }
+
+    /// A 4×4 f-puzzles document with a given and a diagonal, written as
+    /// f-puzzles does.
+    const FOUR_JSON: &str = r#"{"size":4,"title":"t","grid":[[{"value":1,"given":true},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"diagonal-":true}"#;
+
+    #[test]
+    fn entries_mix_classic_and_variant_lines_and_go_on_after_errors() {
+        let text = format!(
+            "{LINE9}\n1............... x\n1............... bogus-trailing-text\n\
+             1............... x nonsense\n{LINE9} 17 clues\n"
+        );
+        let got = entries(&text);
+        assert_eq!(got.len(), 5);
+        assert!(matches!(&got[0], Ok(Entry::Classic(p)) if p.line == 1));
+        let x = variant(&got[1]);
+        assert_eq!((x.line, x.rules.regions().len()), (2, 14));
+        assert_eq!(x.form, VariantForm::Line);
+        assert!(
+            matches!(&got[2], Ok(Entry::Classic(p)) if p.size.side() == 4),
+            "trailing text that is no field"
+        );
+        let error = got[3].as_ref().unwrap_err();
+        assert_eq!(error.line, 4);
+        assert!(error.kind.to_string().contains("`nonsense`"), "{error:?}");
+        assert!(matches!(&got[4], Ok(Entry::Classic(p)) if p.line == 5));
+        // Without entries(), the classic reader ignores trailing text.
+        assert_eq!(read(&text, None).len(), 5);
+    }
+
+    #[test]
+    fn json_documents_on_one_line_or_many() {
+        let pretty =
+            serde_json::to_string_pretty(&serde_json::from_str::<Value>(FOUR_JSON).unwrap())
+                .unwrap();
+        let text = format!("{FOUR_JSON}\n\n{pretty}\n1............... x\n{{\"size\": 4\n");
+        let got = entries(&text);
+        assert_eq!(got.len(), 4, "{got:?}");
+        let one = variant(&got[0]);
+        let many = variant(&got[1]);
+        assert_eq!(one.rules, many.rules);
+        assert_eq!((one.line, many.line), (1, 3));
+        assert_eq!(one.cells[0], 1);
+        assert_eq!(
+            one.rules.regions().len(),
+            13,
+            "rows, columns, boxes, a diagonal"
+        );
+        assert_eq!(variant(&got[2]).form, VariantForm::Line);
+        assert!(got[3]
+            .as_ref()
+            .unwrap_err()
+            .kind
+            .to_string()
+            .contains("not JSON"));
+    }
+
+    #[test]
+    fn link_strings_with_or_without_the_link() {
+        let puzzle = fpuzzles::read(FOUR_JSON).unwrap();
+        let packed = fpuzzles::to_link_string(&puzzle);
+        let url = format!("https://f-puzzles.com/?load={packed}");
+        let escaped = format!(
+            "https://f-puzzles.com/?load={}",
+            packed
+                .replace('+', "%2B")
+                .replace('/', "%2F")
+                .replace('=', "%3D")
+        );
+        let text = format!("{packed}\n{url}\n{escaped}\nhttps://f-puzzles.com/?load=AAAA\n");
+        let got = entries(&text);
+        assert_eq!(got.len(), 4);
+        for (k, prefix) in [
+            "",
+            "https://f-puzzles.com/?load=",
+            "https://f-puzzles.com/?load=",
+        ]
+        .iter()
+        .enumerate()
+        {
+            let v = variant(&got[k]);
+            assert_eq!(v.rules, puzzle.rules().unwrap());
+            match &v.form {
+                VariantForm::FPuzzlesLink {
+                    prefix: p, escaped, ..
+                } => {
+                    assert_eq!((p.as_str(), *escaped), (*prefix, k == 2));
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        assert!(got[3].is_err(), "a link that does not unpack");
+    }
+
+    #[test]
+    fn answers_take_the_puzzle_s_own_form() {
+        use super::super::variant::solve_first;
+        let text = format!("{FOUR_JSON}\n1............... x\n");
+        let got = entries(&text);
+        for entry in &got {
+            let v = variant(entry);
+            let grid = solve_first(&v.rules, &v.cells).unwrap().unwrap();
+            let answer = v.write_answer(&grid);
+            let back = variant(&entries(&answer)[0]).clone();
+            assert_eq!(back.rules, v.rules, "{answer}");
+            // Read back, every cell is filled: given in a line, a value in
+            // f-puzzles data (read as a given only where it was one).
+            match &v.form {
+                VariantForm::Line => assert_eq!(back.cells, grid),
+                VariantForm::FPuzzlesJson(_) => {
+                    let value: Value = serde_json::from_str(&answer).unwrap();
+                    assert_eq!(value["title"], "t", "the document as it was");
+                    let values: Vec<u8> = value["grid"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .flat_map(|row| row.as_array().unwrap().iter())
+                        .map(|cell| cell["value"].as_u64().unwrap() as u8)
+                        .collect();
+                    assert_eq!(values, grid);
+                    assert_eq!(back.cells, v.cells, "givens stay givens");
+                }
+                VariantForm::FPuzzlesLink { .. } => unreachable!(),
+            }
+        }
+        let puzzle = fpuzzles::read(FOUR_JSON).unwrap();
+        let url = format!("https://x/?load={}", fpuzzles::to_link_string(&puzzle));
+        let v = variant(&entries(&url)[0]).clone();
+        let grid = solve_first(&v.rules, &v.cells).unwrap().unwrap();
+        let answer = v.write_answer(&grid);
+        assert!(answer.starts_with("https://x/?load="));
+        assert_eq!(variant(&entries(&answer)[0]).rules, v.rules);
     }
 }

@@ -32,15 +32,18 @@
 //! | `cage=SUM:r1c1,…` | killer cage (`cage=:cells`: no sum) |
 //! | `thermo=r1c1,r1c2,…` | thermometer, bulb first |
 //! | `anti-knight`, `anti-king`, `non-consecutive` | the pair rules |
-//! | `samurai` | five overlapping 9×9 grids (not supported yet) |
+//! | `samurai` | five overlapping 9×9 grids in a 21×21 frame ([`Rules::samurai`]) |
 //!
-//! Cells are `rRcC`, 1-based. Extra regions (`x`, `windoku`, `region=`)
+//! With `samurai` the cells are the 21×21 frame row by row (441 symbols,
+//! digits 1–9), the cells outside the five grids written `.`; the other
+//! fields apply to every grid (`x`: each grid's diagonals). Cells are
+//! `rRcC`, 1-based. Extra regions (`x`, `windoku`, `region=`)
 //! are added in the order written, after the boxes or pieces, so a written
 //! line reads back to equal [`Rules`].
 
 use thiserror::Error;
 
-use super::variant::{classic_box, Rules};
+use super::variant::{classic_box, Rules, RulesError};
 use super::Size;
 
 /// The symbols of digits `1, 2, …` in cells and of pieces in `jigsaw=`.
@@ -83,7 +86,7 @@ pub enum VariantLineError {
     #[error("the cells: {0}")]
     Cells(String),
     /// A token after the first field that is no field.
-    #[error("`{0}` is not a variant field (fields: boxes=RxC, latin, jigsaw=…, x, windoku, region=…, cage=SUM:…, thermo=…, anti-knight, anti-king, non-consecutive)")]
+    #[error("`{0}` is not a variant field (fields: boxes=RxC, latin, jigsaw=…, x, windoku, region=…, cage=SUM:…, thermo=…, anti-knight, anti-king, non-consecutive, samurai)")]
     UnknownField(String),
     /// A field that is written wrong or states impossible rules.
     #[error("field `{field}`: {reason}")]
@@ -93,9 +96,6 @@ pub enum VariantLineError {
         /// What is wrong with it.
         reason: String,
     },
-    /// A field this version cannot honour yet.
-    #[error("field `{0}` is not supported yet")]
-    NotSupported(String),
 }
 
 fn field_error(field: &str, reason: impl Into<String>) -> VariantLineError {
@@ -153,10 +153,13 @@ pub fn parse(line: &str) -> Result<Option<VariantLine>, VariantLineError> {
     if let Some(unknown) = fields.iter().find(|f| !is_field(f)) {
         return Err(VariantLineError::UnknownField((*unknown).to_owned()));
     }
-    if let Some(samurai) = fields.iter().find(|f| field_name(f) == "samurai") {
-        return Err(VariantLineError::NotSupported((*samurai).to_owned()));
-    }
+    let samurai = fields.iter().any(|f| field_name(f) == "samurai");
     let count = cells_text.chars().count();
+    if samurai && count != 21 * 21 {
+        return Err(VariantLineError::Cells(format!(
+            "{count} symbols; samurai is the 21×21 frame, 441 symbols (`.` outside the five grids)"
+        )));
+    }
     let side = (1..=MAX_LINE_SIDE).find(|s| s * s >= count).unwrap_or(0);
     if side * side != count {
         return Err(VariantLineError::Cells(format!(
@@ -164,19 +167,27 @@ pub fn parse(line: &str) -> Result<Option<VariantLine>, VariantLineError> {
             MAX_LINE_SIDE * MAX_LINE_SIDE
         )));
     }
+    let digits = if samurai { 9 } else { side };
     let mut cells = Vec::with_capacity(count);
     for (at, symbol) in cells_text.chars().enumerate() {
-        let digit = digit_of(symbol, side).ok_or_else(|| {
+        let digit = digit_of(symbol, digits).ok_or_else(|| {
             VariantLineError::Cells(format!(
                 "{symbol:?} at r{}c{} is not a digit of a {side}×{side} grid ({}, and `.` or `0` for empty)",
                 at / side + 1,
                 at % side + 1,
-                digit_range(side)
+                digit_range(digits)
             ))
         })?;
         cells.push(digit);
     }
     let rules = rules_of(side, &fields)?;
+    if let Some(at) = (0..count).find(|&at| cells[at] != 0 && !rules.is_cell(at)) {
+        return Err(VariantLineError::Cells(format!(
+            "r{}c{} is outside the grids but holds a digit (write `.` there)",
+            at / side + 1,
+            at % side + 1
+        )));
+    }
     Ok(Some(VariantLine { rules, cells }))
 }
 
@@ -213,11 +224,32 @@ fn rules_of(side: usize, fields: &[&str]) -> Result<Rules, VariantLineError> {
                 no_value(field, value)?;
                 Rules::latin(side).map_err(|e| field_error(field, e.to_string()))?
             }
+            "samurai" => {
+                no_value(field, value)?;
+                Rules::samurai()
+            }
             "jigsaw" => {
                 let value =
                     value.ok_or_else(|| field_error(field, "write jigsaw=<piece of each cell>"))?;
                 let pieces = jigsaw_layout(side, value).map_err(|e| field_error(field, e))?;
-                Rules::jigsaw(side, &pieces).map_err(|e| field_error(field, e.to_string()))?
+                // Pieces are named by their symbols, not the model's numbers.
+                let symbol = |piece: usize| ALPHABET[piece] as char;
+                Rules::jigsaw(side, &pieces).map_err(|e| {
+                    field_error(
+                        field,
+                        match e {
+                            RulesError::PieceSize { piece, cells, side } => format!(
+                                "piece `{}` has {cells} cells; every piece needs {side}",
+                                symbol(piece)
+                            ),
+                            RulesError::PieceNotConnected(piece) => format!(
+                                "piece `{}` is not connected (its cells must touch side by side)",
+                                symbol(piece)
+                            ),
+                            other => other.to_string(),
+                        },
+                    )
+                })?
             }
             _ => continue,
         };
@@ -241,6 +273,8 @@ fn rules_of(side: usize, fields: &[&str]) -> Result<Rules, VariantLineError> {
             Rules::boxes(side, rows, cols).expect("the classic shapes tile their grids")
         }
     };
+    // The base decides which cells are in the grids; extras keep it.
+    let in_grids: Vec<bool> = (0..rules.cells()).map(|c| rules.is_cell(c)).collect();
     let mut flags_seen: Vec<&str> = Vec::new();
     for &field in fields {
         let (name, value) = field
@@ -248,11 +282,18 @@ fn rules_of(side: usize, fields: &[&str]) -> Result<Rules, VariantLineError> {
             .map_or((field, None), |(n, v)| (n, Some(v)));
         let cells_of = |text: Option<&str>| -> Result<Vec<usize>, VariantLineError> {
             let text = text.ok_or_else(|| field_error(field, "no cells (write r1c1,r1c2,…)"))?;
-            cell_list(text, side).map_err(|e| field_error(field, e))
+            let cells = cell_list(text, side).map_err(|e| field_error(field, e))?;
+            match cells.iter().find(|&&cell| !in_grids[cell]) {
+                Some(&cell) => Err(field_error(
+                    field,
+                    format!("{} is outside the grids", cell_name(cell, side)),
+                )),
+                None => Ok(cells),
+            }
         };
-        let rules_error = |e: super::variant::RulesError| field_error(field, e.to_string());
+        let rules_error = |e: RulesError| field_error(field, e.to_string());
         match name {
-            "boxes" | "latin" | "jigsaw" => continue,
+            "boxes" | "latin" | "jigsaw" | "samurai" => continue,
             "x" | "windoku" | "anti-knight" | "anti-king" | "non-consecutive" => {
                 no_value(field, value)?;
                 if flags_seen.contains(&name) {
@@ -367,6 +408,26 @@ fn cell_names(cells: &[usize], side: usize) -> String {
         .join(",")
 }
 
+/// The symbol of `digit` (1, 2, …) in a line: `1`–`9`, `A`–`Z`, `a`–`z`;
+/// `.` for 0 (empty).
+///
+/// # Panics
+/// For a digit above [`MAX_LINE_SIDE`].
+pub fn symbol(digit: u8) -> char {
+    match digit {
+        0 => '.',
+        d => ALPHABET[d as usize - 1] as char,
+    }
+}
+
+/// The cells as a line writes them, without fields.
+///
+/// # Panics
+/// For a digit above [`MAX_LINE_SIDE`].
+pub fn write_cells(cells: &[u8]) -> String {
+    cells.iter().map(|&d| symbol(d)).collect()
+}
+
 /// The line of `cells` (`side²` digits, 0 empty, written `.`) under
 /// `rules`: the cells, then [`write_fields`]. For the classic rules of a
 /// classic size there are no fields, and [`parse`] leaves the line to the
@@ -383,13 +444,7 @@ pub fn write(rules: &Rules, cells: &[u8]) -> String {
         "a line writes sides up to {MAX_LINE_SIDE}"
     );
     assert_eq!(cells.len(), rules.cells(), "one digit per cell");
-    let mut line: String = cells
-        .iter()
-        .map(|&d| match d {
-            0 => '.',
-            d => ALPHABET[d as usize - 1] as char,
-        })
-        .collect();
+    let mut line = write_cells(cells);
     let fields = write_fields(rules);
     if !fields.is_empty() {
         line.push(' ');
@@ -404,6 +459,77 @@ pub fn write(rules: &Rules, cells: &[u8]) -> String {
 /// # Panics
 /// When the side is above [`MAX_LINE_SIDE`].
 pub fn write_fields(rules: &Rules) -> String {
+    fields(rules).join(" ")
+}
+
+/// The piece of each cell when the rules have boxes or jigsaw pieces (the
+/// `side` regions after the rows and columns, as `boxes=` or `jigsaw=`
+/// writes them), numbered from 0 in the order of the regions; `None` for
+/// rows and columns only (`latin`).
+pub fn pieces(rules: &Rules) -> Option<Vec<usize>> {
+    let side = rules.side();
+    if is_samurai(rules) {
+        // Its boxes lie on the frame's 3×3 lattice; cells outside the
+        // grids get a piece of their own.
+        return Some(
+            (0..rules.cells())
+                .map(|cell| match rules.is_cell(cell) {
+                    true => (cell / side / 3) * (side / 3) + cell % side / 3,
+                    false => usize::MAX,
+                })
+                .collect(),
+        );
+    }
+    base_of(rules)?;
+    let mut piece = vec![0; rules.cells()];
+    for (k, region) in rules.regions()[2 * side..3 * side].iter().enumerate() {
+        for &cell in region {
+            piece[cell] = k;
+        }
+    }
+    Some(piece)
+}
+
+/// Whether `rules` are Samurai's grids (with or without extras).
+fn is_samurai(rules: &Rules) -> bool {
+    let samurai = Rules::samurai();
+    rules.side() == samurai.side()
+        && rules.grids() == samurai.grids()
+        && rules.digits() == samurai.digits()
+        && rules.regions().starts_with(samurai.regions())
+}
+
+/// The field that writes the boxes or pieces of `rules` (`""` for square
+/// boxes of a classic size), or `None` when it has neither.
+fn base_of(rules: &Rules) -> Option<String> {
+    let side = rules.side();
+    if !rules.grids().is_empty() {
+        return None;
+    }
+    let block = rules.regions().get(2 * side..3 * side)?;
+    let box_shape = (1..=side)
+        .filter(|rows| side.is_multiple_of(*rows))
+        .map(|rows| (rows, side / rows))
+        .find(|&(rows, cols)| {
+            Rules::boxes(side, rows, cols).is_ok_and(|b| &b.regions()[2 * side..] == block)
+        });
+    if let Some((rows, cols)) = box_shape {
+        let square = Size::from_side(side).is_some_and(|s| s.box_side() == rows && rows == cols);
+        return Some(if square {
+            String::new()
+        } else {
+            format!("boxes={rows}x{cols}")
+        });
+    }
+    jigsaw_of(side, block).map(|layout| format!("jigsaw={layout}"))
+}
+
+/// The fields of `rules`, one string each, in the order [`write_fields`]
+/// writes them.
+///
+/// # Panics
+/// When the side is above [`MAX_LINE_SIDE`].
+pub fn fields(rules: &Rules) -> Vec<String> {
     let side = rules.side();
     assert!(
         side <= MAX_LINE_SIDE,
@@ -411,44 +537,47 @@ pub fn write_fields(rules: &Rules) -> String {
     );
     let regions = rules.regions();
     let mut fields: Vec<String> = Vec::new();
-    // Rows and columns are always the first 2·side regions.
-    let mut next = 2 * side;
-    let block = regions.get(next..next + side);
-    let box_shape = block.and_then(|block| {
-        (1..=side)
-            .filter(|rows| side.is_multiple_of(*rows))
-            .map(|rows| (rows, side / rows))
-            .find(|&(rows, cols)| {
-                Rules::boxes(side, rows, cols).is_ok_and(|b| &b.regions()[2 * side..] == block)
-            })
-    });
-    if let Some((rows, cols)) = box_shape {
-        let square = Size::from_side(side).is_some_and(|s| s.box_side() == rows && rows == cols);
-        if !square {
-            fields.push(format!("boxes={rows}x{cols}"));
-        }
-        next += side;
-    } else if let Some(layout) = block.and_then(|block| jigsaw_of(side, block)) {
-        fields.push(format!("jigsaw={layout}"));
-        next += side;
+    // The extras' shapes depend on the grids only: a plain grid's are
+    // those of its Latin square, Samurai's its own.
+    let (template, mut next) = if is_samurai(rules) {
+        fields.push("samurai".to_owned());
+        let samurai = Rules::samurai();
+        let count = samurai.regions().len();
+        (Ok(samurai), count)
     } else {
-        fields.push("latin".to_owned());
-    }
-    let diagonals = Rules::latin(side).map(|r| r.with_diagonals());
-    let windows = Rules::latin(side).and_then(|r| r.with_windows());
+        // Rows and columns are always the first 2·side regions.
+        let mut next = 2 * side;
+        match base_of(rules) {
+            Some(base) => {
+                if !base.is_empty() {
+                    fields.push(base);
+                }
+                next += side;
+            }
+            None => fields.push("latin".to_owned()),
+        }
+        (Rules::latin(side), next)
+    };
+    let base_count = template.as_ref().map_or(0, |t| t.regions().len());
+    let extra = |add: fn(Rules) -> Result<Rules, RulesError>| -> Option<Vec<Vec<usize>>> {
+        let template = template.clone().ok()?;
+        Some(add(template).ok()?.regions()[base_count..].to_vec())
+    };
+    let diagonals = extra(|r| Ok(r.with_diagonals())).filter(|d| !d.is_empty());
+    let windows = extra(|r| r.with_windows()).filter(|w| !w.is_empty());
     while next < regions.len() {
         let rest = &regions[next..];
-        if let Ok(d) = &diagonals {
-            if rest.starts_with(&d.regions()[2 * side..]) {
+        if let Some(d) = &diagonals {
+            if rest.starts_with(d) {
                 fields.push("x".to_owned());
-                next += 2;
+                next += d.len();
                 continue;
             }
         }
-        if let Ok(w) = &windows {
-            if rest.starts_with(&w.regions()[2 * side..]) {
+        if let Some(w) = &windows {
+            if rest.starts_with(w) {
                 fields.push("windoku".to_owned());
-                next += 4;
+                next += w.len();
                 continue;
             }
         }
@@ -471,7 +600,7 @@ pub fn write_fields(rules: &Rules) -> String {
             fields.push(name.to_owned());
         }
     }
-    fields.join(" ")
+    fields
 }
 
 /// The `jigsaw=` symbols of `block` when it is exactly the pieces

@@ -1,3 +1,8 @@
+//! The variant line's own cases: every field round-trips through
+//! `write` and `parse`, lines without fields stay classic, and bad lines
+//! are errors naming the field; a read line solves to a grid the shared
+//! checker (`cover_check::variant`) accepts.
+
 use super::*;
 
 fn round_trip(rules: &Rules, cells: &[u8]) -> String {
@@ -181,8 +186,14 @@ fn bad_lines_are_errors_naming_the_field() {
         (&format!("{four} thermo=r1c1,r3c3"), "do not touch"),
         (&format!("{four} jigsaw=1122"), "4 symbols"),
         (&format!("{four} jigsaw=111122223333444!"), "'!' at r4c4"),
-        (&format!("{four} jigsaw=1212121234343434"), "not connected"),
-        (&format!("{four} jigsaw=1111122223333444"), "has 5 cells"),
+        (
+            &format!("{four} jigsaw=1212121234343434"),
+            "piece `1` is not connected",
+        ),
+        (
+            &format!("{four} jigsaw=1111122223333444"),
+            "piece `1` has 5 cells",
+        ),
         (&format!("{} x", ".".repeat(49)), "no default boxes"),
     ] {
         let error = parse(line).expect_err(line).to_string();
@@ -191,11 +202,56 @@ fn bad_lines_are_errors_naming_the_field() {
 }
 
 #[test]
-fn samurai_is_refused_until_the_rules_model_has_it() {
-    let line = format!("{} samurai", ".".repeat(441));
-    let error = parse(&line).unwrap_err();
-    assert_eq!(error, VariantLineError::NotSupported("samurai".into()));
-    assert!(error.to_string().contains("not supported yet"));
+fn samurai_round_trips_with_its_extras() {
+    let mut cells = vec![0u8; 441];
+    cells[0] = 1;
+    cells[440] = 9;
+    cells[10 * 21 + 10] = 5;
+    let samurai = Rules::samurai();
+    let line = round_trip(&samurai, &cells);
+    assert!(line.ends_with(" samurai"), "{line}");
+    assert_eq!(&line[9..12], "...", "outside the grids");
+    let extras = Rules::samurai()
+        .with_diagonals()
+        .with_cage(&[0, 1], Some(3))
+        .unwrap()
+        .with_anti_knight();
+    let line = round_trip(&extras, &cells);
+    assert!(
+        line.ends_with(" samurai x cage=3:r1c1,r1c2 anti-knight"),
+        "{line}"
+    );
+    let pieces = pieces(&samurai).unwrap();
+    assert_eq!((pieces[0], pieces[3], pieces[9]), (0, 1, usize::MAX));
+    assert_eq!(pieces[21 * 3], 7, "the frame's boxes, 7 a band");
+}
+
+#[test]
+fn samurai_errors_name_the_cell() {
+    let empty = ".".repeat(441);
+    let mut in_hole = empty.clone();
+    in_hole.replace_range(9..10, "4");
+    let mut ten = empty.clone();
+    ten.replace_range(0..1, "A");
+    for (line, says) in [
+        (
+            format!("{} samurai", ".".repeat(440)),
+            "440 symbols; samurai is the 21×21 frame",
+        ),
+        (format!("{in_hole} samurai"), "r1c10 is outside the grids"),
+        (format!("{ten} samurai"), "'A' at r1c1"),
+        (
+            format!("{empty} samurai cage=5:r1c1,r1c10"),
+            "r1c10 is outside the grids",
+        ),
+        (
+            format!("{empty} samurai latin"),
+            "already given by `samurai`",
+        ),
+    ] {
+        let error = parse(&line).expect_err(&line).to_string();
+        assert!(error.contains(says), "{says}: {error}");
+    }
 }
 
 #[test]
@@ -224,10 +280,22 @@ fn written_lines_solve_to_grids_the_checker_accepts() {
         anti_king: false,
         non_consecutive: false,
         thermos: vec![vec![5, 2]],
-        holes: Vec::new(),
-        digits: None,
+        ..Default::default()
     };
     cover_check::variant::check_variant_solution(&check, &read.cells, &grid).unwrap();
     let answer = write(&read.rules, &grid);
     assert_eq!(parse(&answer).unwrap().unwrap().rules, read.rules);
+}
+
+#[test]
+fn pieces_are_the_boxes_or_jigsaw_pieces() {
+    let boxes = pieces(&Rules::classic(4)).unwrap();
+    assert_eq!(boxes, vec![0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3]);
+    assert_eq!(pieces(&Rules::latin(4).unwrap()), None);
+    let layout = jigsaw_nine();
+    assert_eq!(pieces(&Rules::jigsaw(9, &layout).unwrap()).unwrap(), layout);
+    assert_eq!(
+        fields(&Rules::classic(9).with_diagonals().with_anti_king()),
+        vec!["x", "anti-king"]
+    );
 }

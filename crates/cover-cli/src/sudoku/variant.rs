@@ -1,0 +1,186 @@
+//! `cover sudoku` for variant puzzles: each is searched by
+//! [`VariantSolver`] on one thread, within the same limits as a classic
+//! puzzle (`--limit`, `--max-nodes`, `--time-limit`), and answered in its
+//! own form ([`VariantPuzzle::write_answer`]) or drawn ([`super::pretty`]).
+//!
+//! This module owns only the answering; reading is the models' reader
+//! ([`cover_models::sudoku::Puzzles::entries`]), and the marks, JSON
+//! records and verdicts are the classic puzzles' own.
+
+use std::io;
+use std::time::Instant;
+
+use cover_models::sudoku::variant::VariantSolver;
+use cover_models::sudoku::variant_line;
+use cover_models::sudoku::{ParseError, ParseErrorKind, VariantPuzzle};
+use dlx_core::{Limits, Report};
+
+use super::{pretty, Answered, Mode, Record, Search, Style, GAVE_UP, NO_SOLUTION};
+use crate::batch::{At, Flush, Verdict};
+use crate::output::{push_json, JsonObject};
+
+/// The error that stands for a variant under `--rate` or `--explain`,
+/// whose logic does not read variants yet.
+pub fn not_rated(puzzle: &VariantPuzzle) -> ParseError {
+    ParseError {
+        line: puzzle.line,
+        kind: ParseErrorKind::VariantNotTaken("--rate and --explain".to_owned()),
+    }
+}
+
+/// One solution as text: the answer in the puzzle's form on a line, or
+/// the drawing and a blank line.
+fn write_unit(text: &mut String, puzzle: &VariantPuzzle, grid: &[u8], style: Style) {
+    if style.pretty {
+        pretty::draw(text, &puzzle.rules, grid);
+        text.push('\n');
+    } else {
+        text.push_str(&puzzle.write_answer(grid));
+        text.push('\n');
+    }
+}
+
+/// What stands in place of a solution.
+fn write_marker(text: &mut String, marker: &str, style: Style) {
+    text.push_str(marker);
+    text.push('\n');
+    if style.pretty {
+        text.push('\n');
+    }
+}
+
+/// Solves `puzzle` as `style` says and appends its answer to `text`, as
+/// [`super::answer`] does for a classic puzzle.
+pub fn answer(
+    puzzle: &VariantPuzzle,
+    origin: At<'_>,
+    style: Style,
+    text: &mut String,
+    flush: &mut dyn FnMut(&mut String) -> io::Result<()>,
+) -> io::Result<Answered> {
+    // The reader gives every variant one digit of its grid per cell.
+    let mut solver = VariantSolver::new(&puzzle.rules, &puzzle.cells)
+        .expect("the reader checks a variant's cells against its rules");
+    // The clock starts with the search, as for classic puzzles.
+    let limits = |max_solutions: Option<u64>| Limits {
+        max_solutions,
+        node_budget: style.max_nodes,
+        deadline: style.time_limit.limit.map(|limit| Instant::now() + limit),
+        cancel: None,
+    };
+    let mut first: Option<String> = None;
+    let report: Report = match style.mode {
+        Mode::Search(Search::First) => {
+            let report = solver.search(&limits(Some(1)), |grid| {
+                if style.json {
+                    first = Some(variant_line::write_cells(grid));
+                } else {
+                    write_unit(text, puzzle, grid, style);
+                }
+                dlx_core::Control::Continue
+            });
+            if report.stats.solutions == 0 && !style.json {
+                let marker = if report.outcome.gave_up() {
+                    GAVE_UP
+                } else {
+                    NO_SOLUTION
+                };
+                write_marker(text, marker, style);
+            }
+            report
+        }
+        Mode::Search(Search::All { limit }) if style.json => {
+            return every_solution_json(&mut solver, puzzle, origin, limits(limit), text, flush);
+        }
+        Mode::Search(Search::All { limit }) => {
+            let mut flush = Flush::new(flush);
+            let report = solver.search(&limits(limit), |grid| {
+                write_unit(text, puzzle, grid, style);
+                flush.after_solution(text)
+            });
+            flush.finish()?;
+            if report.outcome.gave_up() {
+                write_marker(text, GAVE_UP, style);
+            } else if report.stats.solutions == 0 {
+                write_marker(text, NO_SOLUTION, style);
+            }
+            text.push('\n');
+            report
+        }
+        Mode::Search(Search::Count { limit }) => {
+            let report = solver.count(&limits(limit));
+            if !style.json {
+                if report.outcome.gave_up() {
+                    text.push_str(GAVE_UP);
+                } else {
+                    text.push_str(&report.stats.solutions.to_string());
+                }
+                text.push('\n');
+            }
+            report
+        }
+        // Refused when read (`not_rated`).
+        Mode::Rate | Mode::Explain => unreachable!("variants are not rated"),
+    };
+    let found = report.stats.solutions > 0;
+    let gave_up = report.outcome.gave_up();
+    if style.json {
+        let counting = matches!(style.mode, Mode::Search(Search::Count { .. }));
+        let record = Record {
+            index: origin.index,
+            file: origin.file,
+            line: puzzle.line,
+            size: Some(puzzle.rules.side()),
+            variant: Some(puzzle.form_name()),
+            status: Verdict::of(gave_up, found, report.stats).status(),
+            solution: first,
+            count: counting.then_some(report.stats.solutions),
+            complete: counting.then_some(report.outcome.is_complete()),
+            nodes: Some(report.stats.nodes),
+            ..Record::default()
+        };
+        push_json(text, &record);
+    }
+    Ok(Answered {
+        solved: found,
+        gave_up,
+        stats: report.stats,
+    })
+}
+
+/// The JSON record of every solution (written as they are found), as
+/// for a classic puzzle.
+fn every_solution_json(
+    solver: &mut VariantSolver,
+    puzzle: &VariantPuzzle,
+    origin: At<'_>,
+    limits: Limits,
+    text: &mut String,
+    flush: &mut dyn FnMut(&mut String) -> io::Result<()>,
+) -> io::Result<Answered> {
+    let mut record = JsonObject::begin(text);
+    record.field(text, "index", &origin.index);
+    record.field(text, "file", origin.file);
+    record.field(text, "line", &puzzle.line);
+    record.field(text, "size", &puzzle.rules.side());
+    record.field(text, "variant", puzzle.form_name());
+    let mut solutions = record.list(text, "solutions");
+    let mut flush = Flush::new(flush);
+    let report = solver.search(&limits, |grid| {
+        solutions.item(text, &variant_line::write_cells(grid));
+        flush.after_solution(text)
+    });
+    flush.finish()?;
+    solutions.end(text);
+    let answered = Answered {
+        solved: report.stats.solutions > 0,
+        gave_up: report.outcome.gave_up(),
+        stats: report.stats,
+    };
+    let verdict = Verdict::of(answered.gave_up, answered.solved, answered.stats);
+    record.field(text, "status", verdict.status());
+    record.field(text, "complete", &report.outcome.is_complete());
+    record.field(text, "nodes", &report.stats.nodes);
+    record.end(text);
+    Ok(answered)
+}
