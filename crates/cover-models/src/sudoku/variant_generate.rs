@@ -16,9 +16,11 @@
 //!    neighbour comes back, and the move is undone when either piece falls
 //!    apart. The full grid is the first one a randomized backtracking
 //!    search finds (fewest candidates first, digits in random order, over
-//!    the rules' regions and pair rules); a search past its node budget is
-//!    dropped and started again, and a jigsaw layout that has no grid
-//!    within a few searches is replaced.
+//!    the rules' regions and pair rules; its own, because [`VariantSolver`]
+//!    tries options in the order it builds them, so its first grid is not
+//!    random); a search past its node budget is dropped and started again,
+//!    and a jigsaw layout that has no grid within a few searches is
+//!    replaced.
 //! 2. **Killer:** the grid is cut into connected cages of 2 to 5 cells
 //!    with distinct digits (grown from random cells in random order; a
 //!    cell left alone joins a neighbouring cage with room, else the cut is
@@ -33,7 +35,10 @@
 //!    has exactly one solution: an emptied cell that the other givens force
 //!    back by a naked or hidden single over the regions and pair rules
 //!    needs no search, else [`VariantSolver`] counts to 2. One pass leaves
-//!    a minimal puzzle.
+//!    a minimal puzzle. With a rating range, a clue also stays when logic
+//!    no longer solves the puzzle within the range without it (the puzzle
+//!    is then not minimal), and killer gets givens in random cells until
+//!    logic does.
 //!
 //! Attempt `a` at puzzle `i` of seed `s` draws from
 //! [`puzzle_rng`]`(s, i, a)`, as the classic generator does, so a puzzle
@@ -412,25 +417,25 @@ fn rank(grade: Grade) -> u32 {
 /// One attempt: rules, grid, givens, effort.
 fn make(request: &VariantRequest, rng: &mut ChaCha8Rng) -> GeneratedVariant {
     let side = request.side;
-    let (rules, solution, puzzle, minimal) = match request.kind {
+    let (rules, solution, givens) = match request.kind {
         VariantKind::Jigsaw => {
             let (rules, solution) = jigsaw(side, rng);
-            let (puzzle, minimal) = remove_all(&rules, &solution, request, rng);
-            (rules, solution, puzzle, minimal)
+            let givens = remove_all(&rules, &solution, request, rng);
+            (rules, solution, givens)
         }
         VariantKind::Killer => {
             let classic = Rules::classic(side);
             let solution = full_grid(&classic, rng);
             let rules = with_killer_cages(classic, &solution, rng);
-            let (puzzle, minimal) = killer_givens(&rules, &solution, request, rng);
-            (rules, solution, puzzle, minimal)
+            let givens = killer_givens(&rules, &solution, request, rng);
+            (rules, solution, givens)
         }
         VariantKind::Thermo => {
             let classic = Rules::classic(side);
             let solution = full_grid(&classic, rng);
             let rules = with_thermos(classic, &solution, rng);
-            let (puzzle, minimal) = remove_all(&rules, &solution, request, rng);
-            (rules, solution, puzzle, minimal)
+            let givens = remove_all(&rules, &solution, request, rng);
+            (rules, solution, givens)
         }
         kind => {
             let classic = Rules::classic(side);
@@ -445,11 +450,16 @@ fn make(request: &VariantRequest, rng: &mut ChaCha8Rng) -> GeneratedVariant {
                 _ => unreachable!("the kinds with their own structures are matched above"),
             };
             let solution = full_grid(&rules, rng);
-            let (puzzle, minimal) = remove_all(&rules, &solution, request, rng);
-            (rules, solution, puzzle, minimal)
+            let givens = remove_all(&rules, &solution, request, rng);
+            (rules, solution, givens)
         }
     };
-    let nodes = count(&rules, &puzzle).nodes;
+    let Givens {
+        puzzle,
+        minimal,
+        nodes,
+    } = givens;
+    let nodes = nodes.unwrap_or_else(|| count(&rules, &puzzle).nodes);
     let logic = (request.kind.rated_by_logic() && (request.rate || request.rating.is_some()))
         .then(|| logic_rating(&rules, &puzzle, request.rating, request.deadline))
         .flatten();
@@ -465,6 +475,17 @@ fn make(request: &VariantRequest, rng: &mut ChaCha8Rng) -> GeneratedVariant {
         attempts: 1,
         target_met: true,
     }
+}
+
+/// The givens of a puzzle made unique.
+struct Givens {
+    /// The cells, 0 empty.
+    puzzle: Vec<u8>,
+    /// Whether every given is needed for uniqueness.
+    minimal: bool,
+    /// The nodes of a count to 2 of exactly this puzzle, when one was made
+    /// (the search effort, without counting it again).
+    nodes: Option<u64>,
 }
 
 /// What a count to 2 found.
@@ -946,7 +967,7 @@ fn remove_all(
     solution: &[u8],
     request: &VariantRequest,
     rng: &mut ChaCha8Rng,
-) -> (Vec<u8>, bool) {
+) -> Givens {
     let within = Within::new(rules, request);
     let symmetric = request.symmetric;
     remove_clues(
@@ -969,7 +990,7 @@ fn remove_clues(
     symmetric: bool,
     within: Option<&Within>,
     rng: &mut ChaCha8Rng,
-) -> (Vec<u8>, bool) {
+) -> Givens {
     let cells = puzzle.len();
     let peers = Peers::new(rules);
     let mut order: Vec<usize> = (0..cells)
@@ -977,15 +998,19 @@ fn remove_clues(
         .collect();
     order.shuffle(rng);
     let mut minimal = true;
+    let mut nodes = None;
     for cell in order {
         let group = group_of(cell, cells, symmetric);
         for &c in &group {
             puzzle[c] = 0;
         }
         let forced = group.iter().all(|&c| peers.forced(&puzzle, c, solution[c]));
-        let unique = forced || count(rules, &puzzle).solutions == 1;
+        let counted = (!forced).then(|| count(rules, &puzzle));
+        let unique = forced || counted.as_ref().is_some_and(|c| c.solutions == 1);
         let easy_enough = unique && within.is_none_or(|w| w.holds(&puzzle));
-        if !easy_enough {
+        if easy_enough {
+            nodes = counted.map(|c| c.nodes);
+        } else {
             // A clue kept for the rating alone leaves the puzzle not minimal.
             minimal &= !unique;
             for &c in &group {
@@ -993,7 +1018,11 @@ fn remove_clues(
             }
         }
     }
-    (puzzle, minimal)
+    Givens {
+        puzzle,
+        minimal,
+        nodes,
+    }
 }
 
 /// The rating ceiling of a request with a rating range: clues stay while
@@ -1034,15 +1063,15 @@ fn killer_givens(
     solution: &[u8],
     request: &VariantRequest,
     rng: &mut ChaCha8Rng,
-) -> (Vec<u8>, bool) {
+) -> Givens {
     let cells = solution.len();
     let symmetric = request.symmetric;
     let mut puzzle = vec![0u8; cells];
     let mut added = false;
-    loop {
+    let unique_nodes = loop {
         let counted = count_against(rules, &puzzle, Some(solution));
         let Some(other) = counted.other else {
-            break;
+            break counted.nodes;
         };
         let differ: Vec<usize> = (0..cells).filter(|&c| other[c] != solution[c]).collect();
         let &cell = differ
@@ -1052,7 +1081,7 @@ fn killer_givens(
             puzzle[c] = solution[c];
         }
         added = true;
-    }
+    };
     let within = Within::new(rules, request);
     if let Some(within) = &within {
         while !within.holds(&puzzle) {
@@ -1069,7 +1098,11 @@ fn killer_givens(
     if added {
         remove_clues(rules, solution, puzzle, symmetric, within.as_ref(), rng)
     } else {
-        (puzzle, true)
+        Givens {
+            puzzle,
+            minimal: true,
+            nodes: Some(unique_nodes),
+        }
     }
 }
 
