@@ -1,7 +1,10 @@
 //! `cover generate`: sudoku puzzles with exactly one solution, reproducible
-//! from a seed, graded by difficulty.
+//! from a seed, graded by difficulty; classic, or a variant with
+//! `--variant`.
 //!
-//! Making and rating puzzles is [`cover_models::generate`]; this module adds
+//! Making and rating puzzles is [`cover_models::generate`] (variants:
+//! [`cover_models::sudoku::variant_generate`], written in the line format
+//! of [`cover_models::sudoku::variant_line`]); this module adds
 //! the arguments, the parallelism (puzzles are made a chunk at a time on
 //! rayon's threads, one generator per thread, and printed in order; puzzle
 //! `i` depends only on the seed and `i`, so any `--jobs` prints the same
@@ -16,11 +19,17 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use clap::Args;
-use cover_models::generate::{Generated, Generator, Request, GENERATED_BOX_SIDES};
+use cover_models::generate::{
+    Generated, Generator, Grade, Request, UnknownGrade, GENERATED_BOX_SIDES,
+};
 use cover_models::sudoku::human::{
     BadRatingRange, Difficulty, RatingRange, Technique, UnknownDifficulty,
 };
-use cover_models::sudoku::Size;
+use cover_models::sudoku::variant_generate::{
+    self, GeneratedVariant, UnknownVariant, VariantKind, VariantRequest,
+};
+use cover_models::sudoku::{variant_line, Size};
+use dlx_core::Stats;
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -49,12 +58,33 @@ hardest step of a solution that takes the simplest technique first, as
   extreme  6.5 up   chains and forcing chains
 and --rating LO..HI any range. Puzzles are made until one is in range.
 
+Variants (--variant KIND): jigsaw (random connected pieces), x (both
+diagonals), windoku (four extra windows), killer (cages with sums over the
+whole grid, givens only where the cages leave two solutions), anti-knight,
+anti-king, non-consecutive, thermo (thermometers walked on the grid, then
+clues). Each is unique (counted by the variant solver) and minimal. Human
+logic rates jigsaw, x, windoku, killer (cage combinations, innies and
+outies), anti-knight and anti-king: --difficulty and --rating work as for
+classic puzzles, and then clues stay where removing them would take the
+puzzle above the range (so it may not be minimal). Non-consecutive and
+thermo are graded by search effort only (--search-grade, any kind): the
+nodes the variant solver visits to solve the puzzle and prove it unique,
+per cell, cut as the classic grades (uncalibrated for variants; not a
+human rating).
+Sides: jigsaw 4 to 9; x, killer, thermo 4, 6, 8, 9; anti-knight 6, 8, 9;
+windoku, anti-king, non-consecutive 9.
+
 Puzzle i depends only on the seed and i: the same --seed prints the same
 bytes with any --jobs, on any machine.";
 
 const AFTER_LONG_HELP: &str = "\
 Output (text): one puzzle per line, row by row, `.` for an empty cell, in
 the default symbols of the size (1-4, 1-9, A-P).
+
+Output of a variant: one puzzle per line in the variant line format (the
+cells, then the rules as fields: `jigsaw=…`, `x`, `windoku`,
+`cage=SUM:r1c1,…`, `thermo=…`, `anti-knight`, …), which `cover sudoku`
+reads back.
 
 JSON (--json), one object per puzzle per line:
   index        the puzzle's number, from 1
@@ -73,6 +103,10 @@ JSON (--json), one object per puzzle per line:
   search_grade those nodes per cell as a grade (cut at 1.25, 4 and 12)
   attempts     puzzles made to meet --clues, --difficulty and --rating
   target_met   false when they were not met (the closest is printed)
+With --variant: index, seed, variant, size, puzzle and solution (variant
+lines), clues, minimal, rating, hardest and difficulty (null for kinds
+logic does not rate, or when logic does not finish), nodes, search_grade,
+attempts, target_met.
 
 When a puzzle cannot meet --clues or --difficulty within --attempts tries
 (or --time-limit), the closest one made is printed (nearest rating, then
@@ -91,15 +125,29 @@ Examples:
   cover generate --size 16 --symmetric     a symmetric 16×16 puzzle
   cover generate --clues 30 --json         30 clues, with solution and grade
   cover generate --difficulty hard --count 10 --stats
-  cover generate --rating 7.0..8.0 --json  a forcing-chain puzzle, rated";
+  cover generate --rating 7.0..8.0 --json  a forcing-chain puzzle, rated
+  cover generate --variant killer          a 9×9 killer sudoku
+  cover generate --variant jigsaw --size 6 --count 10 --seed 1
+  cover generate --variant x --search-grade hard --json";
 
 /// Generate sudoku puzzles with exactly one solution.
 #[derive(Args, Debug, Clone)]
 #[command(long_about = LONG_ABOUT, after_long_help = AFTER_LONG_HELP)]
 pub struct GenerateArgs {
-    /// The side of the grid: 4, 9 or 16.
-    #[arg(long, value_name = "SIDE", default_value = "9", value_parser = parse_size)]
-    pub size: Size,
+    /// The side of the grid: 4, 9 or 16 (variants: see below).
+    #[arg(long, value_name = "SIDE", default_value = "9", value_parser = parse_side)]
+    pub size: usize,
+
+    /// Generate a variant: jigsaw, x, windoku, killer, anti-knight,
+    /// anti-king, non-consecutive or thermo.
+    #[arg(long, value_name = "KIND", value_parser = parse_variant)]
+    pub variant: Option<VariantKind>,
+
+    /// With --variant: make puzzles until one's search-effort grade is
+    /// GRADE (easy, medium, hard, extreme: search nodes per cell, not a
+    /// human rating).
+    #[arg(long, value_name = "GRADE", value_parser = parse_grade, requires = "variant")]
+    pub search_grade: Option<Grade>,
 
     /// How many puzzles to make.
     #[arg(long, value_name = "N", default_value_t = 1,
@@ -142,11 +190,34 @@ pub struct GenerateArgs {
     pub common: Common,
 }
 
-fn parse_size(text: &str) -> Result<Size, String> {
-    match text.trim().parse::<usize>().ok().and_then(Size::from_side) {
-        Some(size) if GENERATED_BOX_SIDES.contains(&size.box_side()) => Ok(size),
-        _ => Err("expected 4, 9 or 16 (a minimal 25×25 puzzle takes minutes)".to_owned()),
+/// The classic sizes generated, or `None` for another side.
+fn classic_size(side: usize) -> Option<Size> {
+    Size::from_side(side).filter(|size| GENERATED_BOX_SIDES.contains(&size.box_side()))
+}
+
+/// A side some generator makes (which one, `run` checks with --variant).
+fn parse_side(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(side)
+            if classic_size(side).is_some()
+                || VariantKind::ALL.iter().any(|k| k.sides().contains(&side)) =>
+        {
+            Ok(side)
+        }
+        _ => Err(
+            "expected 4, 9 or 16, or for a variant 4 to 9 (a minimal 25×25 puzzle \
+                  takes minutes)"
+                .to_owned(),
+        ),
     }
+}
+
+fn parse_variant(text: &str) -> Result<VariantKind, String> {
+    text.parse().map_err(|e: UnknownVariant| e.to_string())
+}
+
+fn parse_grade(text: &str) -> Result<Grade, String> {
+    text.parse().map_err(|e: UnknownGrade| e.to_string())
 }
 
 fn parse_difficulty(text: &str) -> Result<Difficulty, String> {
@@ -216,17 +287,85 @@ fn miss_message(args: &GenerateArgs, index: u64, generated: &Generated) -> Strin
     )
 }
 
-/// Runs `cover generate`.
-pub fn run(args: &GenerateArgs, session: &mut Session) -> anyhow::Result<()> {
-    let seed = args.seed.unwrap_or_else(|| {
+/// One line of `--json` output for a variant.
+#[derive(Debug, Serialize)]
+struct VariantRecord<'a> {
+    index: u64,
+    seed: u64,
+    variant: &'static str,
+    size: usize,
+    puzzle: &'a str,
+    solution: &'a str,
+    clues: usize,
+    minimal: bool,
+    rating: Option<f64>,
+    hardest: Option<&'static str>,
+    difficulty: Option<&'static str>,
+    nodes: u64,
+    search_grade: &'static str,
+    attempts: u32,
+    target_met: bool,
+}
+
+/// The seed asked for, or one from the clock (written to standard error).
+fn seed(args: &GenerateArgs) -> u64 {
+    args.seed.unwrap_or_else(|| {
         let seed = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
         output::error(format_args!("seed {seed} (repeat with --seed {seed})"));
         seed
-    });
+    })
+}
+
+/// Makes puzzles `0..count` by `make` a chunk at a time on rayon's
+/// threads and hands each to `write` in order, with its number from 1.
+fn in_order<T: Send>(
+    count: u64,
+    make: impl Fn(u64) -> T + Sync,
+    mut write: impl FnMut(u64, &T) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let done = Arc::new(AtomicU64::new(0));
+    let ticker = {
+        let done = Arc::clone(&done);
+        Ticker::start("generating", move || (done.load(Ordering::Relaxed), count))
+    };
+    let chunk = CHUNK_PER_THREAD * rayon::current_num_threads() as u64;
+    let mut start = 0;
+    while start < count {
+        let end = count.min(start.saturating_add(chunk));
+        let puzzles: Vec<T> = (start..end)
+            .into_par_iter()
+            .map(|index| {
+                let made = make(index);
+                done.fetch_add(1, Ordering::Relaxed);
+                made
+            })
+            .collect();
+        for (index, made) in (start + 1..).zip(&puzzles) {
+            write(index, made)?;
+        }
+        start = end;
+    }
+    ticker.finish();
+    Ok(())
+}
+
+/// Runs `cover generate`.
+pub fn run(args: &GenerateArgs, session: &mut Session) -> anyhow::Result<()> {
+    if let Some(kind) = args.variant {
+        return run_variant(args, kind, session);
+    }
+    let Some(size) = classic_size(args.size) else {
+        anyhow::bail!(
+            "--size {}: classic puzzles are generated on sides 4, 9 and 16 (other sides \
+             with --variant)",
+            args.size
+        );
+    };
+    let seed = seed(args);
     let request = Request {
-        size: args.size,
+        size,
         clues: args.clues,
         symmetric: args.symmetric,
         rating: args.range(),
@@ -235,53 +374,145 @@ pub fn run(args: &GenerateArgs, session: &mut Session) -> anyhow::Result<()> {
         rate: args.common.json,
     };
     if let Some(clues) = args.clues {
-        if clues > args.size.cells() {
+        if clues > size.cells() {
             anyhow::bail!(
                 "--clues {clues}: a {} grid has only {} cells",
-                args.size,
-                args.size.cells()
+                size,
+                size.cells()
             );
         }
     }
     let mut out = Out::stdout();
-    let done = Arc::new(AtomicU64::new(0));
-    let ticker = {
-        let (done, total) = (Arc::clone(&done), args.count);
-        Ticker::start("generating", move || (done.load(Ordering::Relaxed), total))
+    let make = |index| {
+        let request = Request {
+            deadline: args.time_limit.map(|limit| Instant::now() + limit),
+            ..request.clone()
+        };
+        with_generator(request.size, |generator| {
+            generator.generate(&request, seed, index)
+        })
     };
-    let chunk = CHUNK_PER_THREAD * rayon::current_num_threads() as u64;
-    let mut start = 0;
-    while start < args.count {
-        let end = args.count.min(start.saturating_add(chunk));
-        let puzzles: Vec<Generated> = (start..end)
-            .into_par_iter()
-            .map(|index| {
-                let request = Request {
-                    deadline: args.time_limit.map(|limit| Instant::now() + limit),
-                    ..request.clone()
-                };
-                let generated = with_generator(request.size, |generator| {
-                    generator.generate(&request, seed, index)
-                });
-                done.fetch_add(1, Ordering::Relaxed);
-                generated
-            })
-            .collect();
-        for (index, generated) in (start + 1..).zip(&puzzles) {
-            write_puzzle(&mut out, args, seed, index, generated)?;
-            let stats = generated.rating.map(|r| r.stats).unwrap_or_default();
-            session.answered(generated.target_met, stats);
-            if !generated.target_met {
-                out.end_instance()?;
-                output::error(miss_message(args, index, generated));
-            }
+    in_order(args.count, make, |index, generated: &Generated| {
+        write_puzzle(&mut out, args, seed, index, generated)?;
+        let stats = generated.rating.map(|r| r.stats).unwrap_or_default();
+        session.answered(generated.target_met, stats);
+        if !generated.target_met {
             out.end_instance()?;
+            output::error(miss_message(args, index, generated));
         }
-        start = end;
-    }
-    ticker.finish();
+        out.end_instance()?;
+        Ok(())
+    })?;
     out.flush()?;
     Ok(())
+}
+
+/// Runs `cover generate --variant KIND`.
+fn run_variant(
+    args: &GenerateArgs,
+    kind: VariantKind,
+    session: &mut Session,
+) -> anyhow::Result<()> {
+    if args.clues.is_some() {
+        anyhow::bail!("--clues is not offered with --variant (variant puzzles are minimal)");
+    }
+    let request = VariantRequest {
+        kind,
+        side: args.size,
+        symmetric: args.symmetric,
+        rating: args.range(),
+        grade: args.search_grade,
+        rate: args.common.json,
+        max_attempts: args.attempts.get(),
+        deadline: None,
+    };
+    request.validate()?;
+    let seed = seed(args);
+    let mut out = Out::stdout();
+    let make = |index| {
+        let request = VariantRequest {
+            deadline: args.time_limit.map(|limit| Instant::now() + limit),
+            ..request.clone()
+        };
+        variant_generate::generate(&request, seed, index)
+    };
+    in_order(args.count, make, |index, made| {
+        let made = made.as_ref().map_err(|e| anyhow::anyhow!("{e}"))?;
+        write_variant(&mut out, args, seed, index, made)?;
+        let stats = Stats {
+            nodes: made.effort.nodes,
+            solutions: 1,
+            ..Stats::default()
+        };
+        session.answered(made.target_met, stats);
+        if !made.target_met {
+            out.end_instance()?;
+            output::error(variant_miss_message(args, index, made));
+        }
+        out.end_instance()?;
+        Ok(())
+    })?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Why variant puzzle `index` (from 1) missed its targets.
+fn variant_miss_message(args: &GenerateArgs, index: u64, made: &GeneratedVariant) -> String {
+    let mut wanted = Vec::new();
+    if let Some(range) = args.range() {
+        wanted.push(format!("rating {range}"));
+    }
+    if let Some(grade) = args.search_grade {
+        wanted.push(format!("search grade {grade}"));
+    }
+    let rating = match made.logic {
+        Some(logic) if logic.complete => format!(", rating {}", logic.rating),
+        Some(_) => ", not rated in time or beyond logic".to_owned(),
+        None => String::new(),
+    };
+    format!(
+        "puzzle {index}: gave up after {} attempts: wanted {}; printed the closest{rating}, \
+         search grade {} ({} nodes)",
+        made.attempts,
+        wanted.join(" and "),
+        made.effort.grade,
+        made.effort.nodes
+    )
+}
+
+/// Writes one variant puzzle: its line (cells and fields), or JSON.
+fn write_variant(
+    out: &mut Out,
+    args: &GenerateArgs,
+    seed: u64,
+    index: u64,
+    made: &GeneratedVariant,
+) -> std::io::Result<()> {
+    let puzzle = variant_line::write(&made.rules, &made.puzzle);
+    if args.common.json {
+        let solution = variant_line::write(&made.rules, &made.solution);
+        let logic = made.logic.filter(|l| l.complete);
+        let record = VariantRecord {
+            index,
+            seed,
+            variant: made.kind.name(),
+            size: made.rules.side(),
+            puzzle: &puzzle,
+            solution: &solution,
+            clues: made.clues,
+            minimal: made.minimal,
+            rating: logic.map(|l| l.rating.value()),
+            hardest: logic.and_then(|l| l.hardest).map(Technique::name),
+            difficulty: logic.map(|l| Difficulty::of(l.rating).as_str()),
+            nodes: made.effort.nodes,
+            search_grade: made.effort.grade.as_str(),
+            attempts: made.attempts,
+            target_met: made.target_met,
+        };
+        output::write_json_line(out, &record)
+    } else {
+        writeln!(out, "{puzzle}")
+    }
 }
 
 thread_local! {

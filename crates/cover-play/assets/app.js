@@ -5,7 +5,7 @@
 // hints, checks and the solution. It decides no rule of the game itself.
 "use strict";
 
-const { Game, stats: Stats, formatTime, peers, HISTORY_LIMIT } = window.CoverModel;
+const { Game, stats: Stats, formatTime, HISTORY_LIMIT } = window.CoverModel;
 
 /// What the page keeps in localStorage: the game in play, the one before
 /// it and the one after it (Undo and Redo go across New game), the
@@ -16,7 +16,7 @@ const STORE = {
 };
 const LEVELS = ["easy", "medium", "hard", "expert", "extreme"];
 const DEFAULTS = { mistakes: "conflicts", autoClean: true, highlight: true, digitFirst: false, theme: "system",
-  size: 9, difficulty: "easy" };
+  size: 9, difficulty: "easy", variant: "classic" };
 /// How long a request may take before the page gives up on it.
 const REQUEST_TIME = 30000;
 
@@ -29,6 +29,7 @@ let checked = { game: null, rev: -1, wrong: new Set() }; // what Check found, fo
 let settings = loadSettings();
 let statistics = Stats.read(readJSON(STORE.stats));
 let levels = null; // sizes and the levels each can make, from /api/levels
+let variants = []; // the variants a new game can be, with their sizes and levels, from /api/levels
 let busy = false;
 let saveFailed = false;
 let lastTick = Date.now();
@@ -155,12 +156,18 @@ function start(answer) {
   const next = new Game(answer);
   if (game && (game.done.length || game.status !== "playing")) writeJSON(STORE.previous, game.save());
   forget(STORE.next);
-  Stats.recordStart(statistics, next.size, next.grade);
+  Stats.recordStart(statistics, next.size, next.grade, variantName(next));
   writeJSON(STORE.stats, statistics);
   selected = 0;
   adopt(next);
   if (settings.mistakes === "solution") fetchSolution(next);
 }
+
+/// The variant's name for people ("" for a classic game).
+function variantName(g) { return g.variant ? g.variant.name : ""; }
+
+/// What the server needs to know of the game's rules: its variant, if any.
+function rulesOf(g) { return g.variant ? { variant: g.variant } : {}; }
 
 function inProgress() { return game && game.status === "playing" && game.done.length > 0; }
 
@@ -168,15 +175,16 @@ async function newGame(ask = true) {
   if (busy) return;
   if (ask && inProgress() && !(await confirmDialog("Start a new game?",
     "The game in progress stays one Undo away."))) return;
-  const size = Number($("size").value), level = $("difficulty").value;
+  const size = Number($("size").value), level = $("difficulty").value, variant = $("variant").value;
+  const kind = variant === "classic" ? `${size}×${size}` : `${size}×${size} ${variant}`;
   try {
-    const answer = await whileBusy(`Making ${article(level)} ${level} ${size}×${size} puzzle…`,
+    const answer = await whileBusy(`Making ${article(level)} ${level} ${kind} puzzle…`,
       "Harder levels take longer: puzzles are made until one needs that level's techniques.",
-      () => api("new", { size, difficulty: level }));
+      () => api("new", variant === "classic" ? { size, difficulty: level } : { size, difficulty: level, variant }));
     start(answer);
     const rated = answer.rating == null ? "" : `, rated ${answer.rating.toFixed(1)}`;
     say(answer.target_met ? `${article(answer.grade)} ${answer.grade} puzzle, ${answer.clues} clues${rated}`
-      : `no ${level} ${size}×${size} puzzle came in time; this one is ${answer.grade}${rated}`);
+      : `no ${level} ${kind} puzzle came in time; this one is ${answer.grade}${rated}`);
   } catch (e) { say(e.message); }
 }
 
@@ -195,7 +203,7 @@ async function importPuzzle(text, what) {
 async function fetchSolution(g) {
   if (g.solution) return;
   try {
-    const answer = await api("solve", { puzzle: g.puzzle });
+    const answer = await api("solve", { puzzle: g.puzzle, ...rulesOf(g) });
     if (g.solution) return;
     g.solution = answer.solution;
     if (g === game) { saveGame(); render(); }
@@ -253,8 +261,8 @@ function won() {
   const fresh = Stats.recordWin(statistics, game);
   if (fresh) writeJSON(STORE.stats, statistics);
   saveGame();
-  const s = Stats.summary(statistics, game.size, game.grade);
-  const kind = `${game.size}×${game.size} ${game.grade || ""}`.trim();
+  const s = Stats.summary(statistics, game.size, game.grade, Date.now(), variantName(game));
+  const kind = `${game.size}×${game.size} ${variantName(game)} ${game.grade || ""}`.replace(/ +/g, " ").trim();
   const extras = [game.mistakes && `${game.mistakes} mistake${game.mistakes > 1 ? "s" : ""}`,
     game.hints && `${game.hints} hint${game.hints > 1 ? "s" : ""}`,
     game.assisted && "with Solve's help, so not in the statistics"].filter(Boolean);
@@ -300,7 +308,7 @@ async function askHint() {
     say("looking for the next step…");
     let answer;
     try {
-      answer = await api("hint", { puzzle: g.puzzle, cells: g.cells, symbols: g.symbols });
+      answer = await api("hint", { puzzle: g.puzzle, cells: g.cells, symbols: g.symbols, ...rulesOf(g) });
     } catch (e) {
       if (hint.game === g && hint.rev === rev) { hint.pending = false; say(e.message); }
       return;
@@ -324,8 +332,10 @@ function showHint(pressed) {
   }
   hint.level = Math.min(hint.level + 1, 3);
   if (hint.level === 1) {
-    // The server numbers units as the model does: rows, columns, boxes.
-    hint.cells = new Set(a.units.length ? game.geometry.units[a.units[0]] : a.cells);
+    // The unit's cells, as the server names them (an older server sends
+    // only its number, which the classic model numbers the same way).
+    hint.cells = new Set(a.unit_cells && a.unit_cells.length ? a.unit_cells
+      : a.units.length ? game.geometry.units[a.units[0]] : a.cells);
     say(`${a.nudge} (Hint again for more)`);
   } else if (hint.level === 2) {
     hint.cells = new Set(a.cells);
@@ -343,7 +353,7 @@ async function check() {
   if (!game || busy) return;
   const g = game, rev = g.rev;
   try {
-    const answer = await api("check", { puzzle: g.puzzle, cells: g.cells });
+    const answer = await api("check", { puzzle: g.puzzle, cells: g.cells, ...rulesOf(g) });
     if (game !== g || g.rev !== rev) return;
     checked = { game: g, rev, wrong: new Set(answer.wrong) };
     render();
@@ -356,7 +366,7 @@ async function solve() {
   if (!(await confirmDialog("Show the solution?", "The game ends without a win; Undo takes the solution back."))) return;
   const g = game;
   try {
-    const answer = g.solution ? { solution: g.solution } : await api("solve", { puzzle: g.puzzle });
+    const answer = g.solution ? { solution: g.solution } : await api("solve", { puzzle: g.puzzle, ...rulesOf(g) });
     if (game !== g || !g.reveal(answer.solution)) return;
     afterMove("solved by the computer");
   } catch (e) { say(e.message); }
@@ -412,6 +422,9 @@ function build() {
     rows.push(row);
   }
   board.replaceChildren(...rows);
+  board.classList.toggle("variant", !!game.variant);
+  $("board-frame").classList.toggle("variant", !!game.variant);
+  drawRules();
   const pad = $("pad");
   pad.style.setProperty("--pad-columns", size <= 9 ? size : size === 16 ? 8 : 9);
   drawn.pad = [...symbols].map((s, k) => {
@@ -425,10 +438,140 @@ function build() {
   pad.replaceChildren(...drawn.pad);
 }
 
+// A variant's rules, drawn once per game in the layer under the cells
+// (which are see-through on a variant board): extra regions shaded,
+// diagonals as a faint line, thermometers, killer cages with their sums.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function svgElement(tag, attributes, text) {
+  const e = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attributes)) e.setAttribute(k, String(v));
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function drawRules() {
+  const layer = $("rules-layer");
+  const v = game.variant, n = game.size;
+  layer.replaceChildren();
+  layer.toggleAttribute("hidden", !v); // an SVG element has no `hidden` property
+  $("rules").textContent = v ? rulesText(v) : "";
+  if (!v) return;
+  layer.setAttribute("viewBox", `0 0 ${n} ${n}`);
+  const centre = (cell) => [(cell % n) + 0.5, Math.floor(cell / n) + 0.5];
+  // Shading first, so that the lines drawn after it stay on top.
+  for (const extra of v.extras.filter((e) => e.kind !== "diagonal")) {
+    for (const cell of extra.cells) {
+      layer.append(svgElement("rect", { class: `shade ${extra.kind}`, x: cell % n, y: Math.floor(cell / n), width: 1, height: 1 }));
+    }
+  }
+  for (const extra of v.extras.filter((e) => e.kind === "diagonal")) {
+    const down = extra.cells.includes(0);
+    layer.append(svgElement("line", { class: "diagonal", x1: down ? 0 : n, y1: 0, x2: down ? n : 0, y2: n }));
+  }
+  for (const thermo of v.thermos) {
+    const points = thermo.map((cell) => centre(cell).join(",")).join(" ");
+    layer.append(svgElement("polyline", { class: "thermo", points }));
+    const [x, y] = centre(thermo[0]);
+    layer.append(svgElement("circle", { class: "thermo bulb", cx: x, cy: y, r: 0.36 }));
+  }
+  for (const cage of v.cages) {
+    layer.append(svgElement("path", { class: "cage", d: cageOutline(cage.cells, n) }));
+    if (cage.sum !== null) {
+      const first = Math.min(...cage.cells);
+      const [x, y] = [first % n, Math.floor(first / n)];
+      const text = String(cage.sum);
+      layer.append(svgElement("rect", { class: "cage-sum-back", x: x + 0.03, y: y + 0.03, width: 0.13 * text.length + 0.06, height: 0.26 }));
+      layer.append(svgElement("text", { class: "cage-sum", x: x + 0.06, y: y + 0.24 }, text));
+    }
+  }
+}
+
+/// The dashed line just inside a cage's edge: a segment per cell side on
+/// the edge, run on to meet its neighbours' at the corners.
+function cageOutline(cells, n) {
+  const inCage = new Set(cells);
+  const has = (r, c) => r >= 0 && c >= 0 && r < n && c < n && inCage.has(r * n + c);
+  const i = 0.08, parts = [];
+  const end = (beside, diagonal, at, out) => (!beside ? at - out * i : diagonal ? at + out * i : at);
+  for (const cell of cells) {
+    const [r, c] = [Math.floor(cell / n), cell % n];
+    if (!has(r - 1, c)) {
+      const y = r + i;
+      parts.push(`M${end(has(r, c - 1), has(r - 1, c - 1), c, -1)} ${y}H${end(has(r, c + 1), has(r - 1, c + 1), c + 1, 1)}`);
+    }
+    if (!has(r + 1, c)) {
+      const y = r + 1 - i;
+      parts.push(`M${end(has(r, c - 1), has(r + 1, c - 1), c, -1)} ${y}H${end(has(r, c + 1), has(r + 1, c + 1), c + 1, 1)}`);
+    }
+    if (!has(r, c - 1)) {
+      const x = c + i;
+      parts.push(`M${x} ${end(has(r - 1, c), has(r - 1, c - 1), r, -1)}V${end(has(r + 1, c), has(r + 1, c - 1), r + 1, 1)}`);
+    }
+    if (!has(r, c + 1)) {
+      const x = c + 1 - i;
+      parts.push(`M${x} ${end(has(r - 1, c), has(r - 1, c + 1), r, -1)}V${end(has(r + 1, c), has(r + 1, c + 1), r + 1, 1)}`);
+    }
+  }
+  return parts.join("");
+}
+
+/// The variant's rules in a line: the base rule, then each extra one.
+function rulesText(v) {
+  const digits = `1–${[...game.symbols].pop()}`;
+  const rules = [];
+  if (!v.pieces) rules.push(`each row and column holds ${digits} once (there are no boxes)`);
+  else if (!v.boxes) rules.push(`each row, column and outlined region holds ${digits} once`);
+  else rules.push(`each row, column and box holds ${digits} once`);
+  const has = (kind) => v.extras.some((e) => e.kind === kind);
+  if (has("diagonal")) rules.push("so does each main diagonal");
+  if (has("window")) rules.push("so does each shaded window");
+  if (has("region")) rules.push("no digit repeats in a shaded region");
+  if (v.cages.length) rules.push("digits in a dashed cage differ and add up to its small number");
+  if (v.thermos.length) rules.push("digits increase from a thermometer's bulb");
+  if (v.anti_knight) rules.push("cells a knight's move apart differ");
+  if (v.anti_king) rules.push("cells a king's move apart (diagonally too) differ");
+  if (v.non_consecutive) rules.push("side-by-side cells never hold consecutive digits");
+  const name = v.name || "variant";
+  return `${name[0].toUpperCase()}${name.slice(1)}: ${rules.join("; ")}.`;
+}
+
+/// Where a cell is among the variant's rules, for its label.
+function placeOf(i) {
+  const v = game.variant;
+  if (!v) return "";
+  const geometry = game.geometry;
+  const words = [];
+  if (v.pieces && !v.boxes) words.push(`region ${v.pieces[i] + 1}`);
+  const k = geometry.cageOf[i];
+  if (k >= 0) {
+    const cage = geometry.cages[k];
+    words.push(cage.sum === null ? `in a cage of ${cage.cells.length} cells`
+      : `in a cage of ${cage.cells.length} cells adding up to ${cage.sum}`);
+  }
+  if (v.extras.some((e) => e.kind === "diagonal" && e.cells.includes(i))) words.push("on a diagonal");
+  if (v.extras.some((e) => e.kind === "window" && e.cells.includes(i))) words.push("in a window");
+  if (v.thermos.some((t) => t[0] === i)) words.push("a thermometer's bulb");
+  else if (v.thermos.some((t) => t.includes(i))) words.push("on a thermometer");
+  return words.length ? `, ${words.join(", ")}` : "";
+}
+
+/// The selected cell's killer cage and the ways its sum can be made.
+function cageInfo() {
+  const info = game.variant && game.cageCombinations(selected);
+  if (!info) return "";
+  const symbols = [...game.symbols];
+  const ways = info.ways.map((w) => w.map((d) => symbols[d - 1]).join("")).join(", ");
+  return `Cage ${info.sum} in ${info.cells}: ${ways || "no way left (a digit placed does not fit)"}`;
+}
+
 function render() {
   if (!game) return;
   if (drawn.game !== game) build();
-  const { size, box } = game;
+  const { size } = game;
+  const pieces = game.geometry.pieces;
+  const cageHeads = new Set(game.geometry.cages.filter((c) => c.sum !== null).map((c) => Math.min(...c.cells)));
   const symbols = [...game.symbols];
   // Against the solution, a flagged cell may be repeated or just wrong.
   const flagged = game.flagged(settings.mistakes);
@@ -441,9 +584,12 @@ function render() {
     const [r, c] = [Math.floor(i / size), i % size];
     const classes = ["cell"];
     if (given) classes.push("given");
-    if (c % box === box - 1 && c < size - 1) classes.push("box-right");
-    if (r % box === box - 1 && r < size - 1) classes.push("box-bottom");
-    const peer = peers(i, selected, size, box);
+    // The cell a cage's sum is written in: its corner marks move down.
+    if (cageHeads.has(i)) classes.push("cage-head");
+    // Thick lines between pieces: boxes, or a jigsaw's regions.
+    if (pieces && c < size - 1 && pieces[i] !== pieces[i + 1]) classes.push("box-right");
+    if (pieces && r < size - 1 && pieces[i] !== pieces[i + size]) classes.push("box-bottom");
+    const peer = game.isPeer(i, selected);
     if (i !== selected && peer) classes.push("peer");
     if (focus && d === focus && i !== selected) classes.push("same");
     if (i === selected) classes.push("selected");
@@ -454,7 +600,7 @@ function render() {
     if (hintOn && hint.cell === i) classes.push("hinted");
     const corner = d ? [] : game.cornerMarks(i), centre = d ? [] : game.centreMarks(i);
     const name = (list) => list.map((m) => symbols[m - 1]).join(" ");
-    let label = `row ${r + 1}, column ${c + 1}: `;
+    let label = `row ${r + 1}, column ${c + 1}${placeOf(i)}: `;
     if (given) label += `given ${symbols[d - 1]}`;
     else if (d) label += symbols[d - 1];
     else label += "empty";
@@ -526,7 +672,9 @@ function render() {
   const playing = game.status === "playing";
   for (const id of ["erase", "notes", "hint", "check", "solve"]) $(id).disabled = !playing;
   $("rewind").hidden = !(settings.mistakes === "solution" && game.solution && game.wrong().length);
-  const kind = `${size}×${size} ${game.grade}`.trim();
+  const kind = `${size}×${size} ${variantName(game)} ${game.grade}`.replace(/ +/g, " ").trim();
+  const cage = cageInfo();
+  if ($("cage-info").textContent !== cage) $("cage-info").textContent = cage;
   $("level").textContent = game.rating == null ? kind : `${kind}, rated ${game.rating.toFixed(1)}`;
   $("mistakes-count").textContent = settings.mistakes === "solution" ? `mistakes: ${game.mistakes}` : "";
   showTime();
@@ -547,11 +695,25 @@ function applySettings() {
   offerLevels();
 }
 
-/// The level menu offers what the chosen size can make (all levels until
-/// the server says).
+/// The level menu offers what the chosen size (and variant) can make (all
+/// levels until the server says); the variant menu shows only when the
+/// server makes some variant, the size menu what that variant comes in.
 function offerLevels() {
+  const variantMenu = $("variant");
+  const names = ["classic", ...variants.map((v) => v.variant)];
+  if (variantMenu.options.length !== names.length) {
+    variantMenu.replaceChildren(...names.map((name) => element("option", name)));
+  }
+  variantMenu.value = names.includes(settings.variant) ? settings.variant : "classic";
+  $("variant-field").hidden = names.length < 2;
+  const chosen = variants.find((v) => v.variant === variantMenu.value);
+  const sizes = chosen ? chosen.sizes : levels;
+  for (const option of $("size").options) option.disabled = !!sizes && !sizes.some((s) => s.size === Number(option.value));
+  if ($("size").selectedOptions[0] && $("size").selectedOptions[0].disabled && sizes && sizes.length) {
+    $("size").value = String(sizes[0].size);
+  }
   const size = Number($("size").value);
-  const entry = levels && levels.find((s) => s.size === size);
+  const entry = sizes && sizes.find((s) => s.size === size);
   const offered = entry ? entry.levels : LEVELS;
   const select = $("difficulty");
   select.replaceChildren(...offered.map((level) => element("option", level)));
@@ -561,6 +723,7 @@ function offerLevels() {
 async function fetchLevels() {
   try {
     const answer = await api("levels");
+    if (Array.isArray(answer.variants)) variants = answer.variants;
     if (Array.isArray(answer.sizes)) { levels = answer.sizes; offerLevels(); }
   } catch (e) { /* an older server: every level stays offered */ }
 }
@@ -732,12 +895,13 @@ $("theme").addEventListener("click", () => {
 });
 $("size").addEventListener("change", () => { settings.size = Number($("size").value); saveSettings(); offerLevels(); });
 $("difficulty").addEventListener("change", () => { settings.difficulty = $("difficulty").value; saveSettings(); });
+$("variant").addEventListener("change", () => { settings.variant = $("variant").value; saveSettings(); offerLevels(); });
 $("win").addEventListener("close", () => { if ($("win").returnValue === "new") newGame(false); else $("board").focus(); });
 
 // For tests and the curious: the game as the page has it.
 window.coverPlay = {
   state: () => game && {
-    size: game.size, box: game.box, symbols: game.symbols, puzzle: game.puzzle.slice(), cells: game.cells.slice(),
+    size: game.size, box: game.box, symbols: game.symbols, variant: game.variant, text: game.text, puzzle: game.puzzle.slice(), cells: game.cells.slice(),
     marks: game.cells.map((_, i) => game.cornerMarks(i)), centre: game.cells.map((_, i) => game.centreMarks(i)),
     selected, mode, pencil: mode === "corner", hinted: hint.game === game && hint.rev === game.rev ? hint.cell : -1,
     elapsed: game.elapsed, status: game.status, won: game.status === "won", solved: game.status === "revealed",

@@ -12,11 +12,15 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use cover_models::generate::{Generator, Request};
+use cover_models::generate::{Generator, Grade, Request};
+use cover_models::sudoku::fpuzzles::{self, FPuzzlesError};
 use cover_models::sudoku::human::{
-    self, Catalogue, Difficulty, HintLevel, RateLimits, UnknownDifficulty,
+    self, Catalogue, Difficulty, HintLevel, RateLimits, Rating, UnknownDifficulty,
 };
 use cover_models::sudoku::logic::Geometry;
+use cover_models::sudoku::variant::{Rules, VariantSolver};
+use cover_models::sudoku::variant_generate::{self, VariantKind, VariantRequest};
+use cover_models::sudoku::variant_line;
 use cover_models::sudoku::{
     Engine, InputError, Layout, Level, Notation, ParseError, ParseErrorKind, Puzzle, Puzzles,
     Separator, Size, Solver, Symbols,
@@ -24,6 +28,8 @@ use cover_models::sudoku::{
 use dlx_core::{Control, Limits, Outcome};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
+
+use crate::variant::{self, Variant};
 
 /// The sides a request's grid may have: the generator's sizes, and 25×25
 /// for imported puzzles. Larger grids are refused: a page cannot show
@@ -96,9 +102,54 @@ pub struct NewRequest {
     /// difficulty give the same puzzle.
     #[serde(default)]
     pub seed: Option<u64>,
+    /// A variant to make (`jigsaw`, `x`, `windoku`, `killer`,
+    /// `anti-knight`, `anti-king`, `non-consecutive`, `thermo`; see
+    /// [`variant_sides`] for the sizes of each); absent: classic.
+    #[serde(default)]
+    pub variant: Option<String>,
 }
 
 impl NewRequest {
+    /// The cells of the grid asked for (no check).
+    pub fn cells(&self) -> usize {
+        self.size.saturating_mul(self.size)
+    }
+
+    /// The variant, side and level asked for, checked: a kind the
+    /// generator makes, on a side the game offers for it
+    /// ([`variant_sides`]), at a level it offers. None for a classic
+    /// game.
+    pub fn variant_kind(&self) -> Result<Option<(VariantKind, usize, Difficulty)>, GameError> {
+        let Some(name) = &self.variant else {
+            return Ok(None);
+        };
+        let kind: VariantKind = name
+            .parse()
+            .map_err(|e: variant_generate::UnknownVariant| GameError::BadRequest(e.to_string()))?;
+        let sides = variant_sides(kind);
+        if sides.is_empty() {
+            return Err(GameError::BadRequest(format!(
+                "new {name} games are not made here (their puzzles take too long to check)"
+            )));
+        }
+        if !sides.contains(&self.size) {
+            return Err(GameError::BadRequest(format!(
+                "cannot make a {0}×{0} {name} game (sizes: {1})",
+                self.size,
+                sides
+                    .iter()
+                    .map(usize::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+        let difficulty: Difficulty = self
+            .difficulty
+            .parse()
+            .map_err(|e: UnknownDifficulty| GameError::BadRequest(e.to_string()))?;
+        Ok(Some((kind, self.size, difficulty)))
+    }
+
     /// The size and difficulty asked for, checked: a size the generator
     /// makes (4, 9 or 16) and a known difficulty.
     pub fn kind(&self) -> Result<(Size, Difficulty), GameError> {
@@ -131,7 +182,8 @@ pub struct Game {
     /// The givens, 0 for empty.
     pub puzzle: Vec<u8>,
     /// The difficulty its rating falls in (`easy` … `extreme`); for a new
-    /// game not rated in time, the one asked for.
+    /// game not rated in time, the one asked for; empty for an imported
+    /// variant (logic does not rate variants here).
     pub grade: String,
     /// Its rating on Sudoku Explainer's scale, when logic rated it in time.
     pub rating: Option<f64>,
@@ -143,6 +195,14 @@ pub struct Game {
     pub seed: Option<u64>,
     /// The number of givens.
     pub clues: usize,
+    /// The variant's rules; absent for a classic game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variant: Option<Variant>,
+    /// The puzzle as text to share and import again, when the page
+    /// cannot write it as a line of digits itself (a variant: the
+    /// compressed string of an f-puzzles link).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
 }
 
 /// A grid in play: the givens and the player's grid (givens included).
@@ -157,6 +217,9 @@ pub struct PlayRequest {
     /// default symbols when absent).
     #[serde(default)]
     pub symbols: Option<String>,
+    /// The game's variant, as the game's JSON gave it (absent: classic).
+    #[serde(default)]
+    pub variant: Option<Variant>,
 }
 
 /// A puzzle alone.
@@ -165,6 +228,9 @@ pub struct PlayRequest {
 pub struct SolveRequest {
     /// The givens.
     pub puzzle: Vec<u8>,
+    /// The game's variant, as the game's JSON gave it (absent: classic).
+    #[serde(default)]
+    pub variant: Option<Variant>,
 }
 
 /// Text to import.
@@ -202,6 +268,16 @@ pub enum Hint {
         /// What to do, in words.
         text: String,
     },
+    /// On a variant where the hints find no single: one cell's digit,
+    /// from the solution (the text says so).
+    Reveal {
+        /// The cell.
+        cell: usize,
+        /// Its digit in the solution.
+        digit: u8,
+        /// In words.
+        text: String,
+    },
     /// Nothing left to do.
     Solved {
         /// In words.
@@ -233,8 +309,12 @@ pub struct StepHint {
     pub text: String,
     /// The pattern's cells, to highlight.
     pub cells: Vec<usize>,
-    /// The pattern's units (rows `0..s`, columns `s..2s`, boxes `2s..3s`).
+    /// The pattern's units (rows `0..s`, columns `s..2s`, boxes `2s..3s`;
+    /// on a variant, logic's numbering of its units).
     pub units: Vec<usize>,
+    /// The cells of the pattern's first unit (none without units): what
+    /// the first level of the hint highlights.
+    pub unit_cells: Vec<usize>,
     /// The digits it is about.
     pub digits: Vec<u8>,
     /// Digits it places.
@@ -315,6 +395,8 @@ pub const LEVELS: [(usize, &[Difficulty]); 3] = [
 pub struct Levels {
     /// Sizes, smallest first.
     pub sizes: Vec<SizeLevels>,
+    /// The variants, in the generator's order.
+    pub variants: Vec<VariantLevels>,
 }
 
 /// The levels of one size.
@@ -326,7 +408,64 @@ pub struct SizeLevels {
     pub levels: Vec<String>,
 }
 
-/// The [`LEVELS`] a new game of each size can meet.
+/// The levels of one variant.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VariantLevels {
+    /// Its name in a new game's request: `jigsaw`, `x`, …
+    pub variant: String,
+    /// Its sizes and their levels.
+    pub sizes: Vec<SizeLevels>,
+}
+
+/// The sides a new variant game is made on: the generator's sides of
+/// that kind that the page offers (4×4, 6×6, 9×9). None for
+/// non-consecutive: its generated 9×9 puzzles take the solver past
+/// [`SEARCH_NODES`] to prove unique, so checks, hints and Solve would
+/// fail on them (imported ones are played when they fit the budget).
+pub fn variant_sides(kind: VariantKind) -> Vec<usize> {
+    if kind == VariantKind::NonConsecutive {
+        return Vec::new();
+    }
+    kind.sides()
+        .iter()
+        .copied()
+        .filter(|side| [4, 6, 9].contains(side))
+        .collect()
+}
+
+/// The levels of a new variant game: for the kinds logic reads
+/// ([`VariantKind::rated_by_logic`]), the classic levels (ranges of
+/// ratings by logic); for the others (thermo), the generator's
+/// search-effort grades ([`SearchEffort`](variant_generate::SearchEffort)),
+/// named as the classic levels but for expert. 4×4 grids are all easy.
+fn variant_levels(kind: VariantKind, side: usize) -> Vec<String> {
+    let levels: &[Difficulty] = if side == 4 {
+        &[Difficulty::Easy]
+    } else if kind.rated_by_logic() {
+        &Difficulty::ALL
+    } else {
+        &[
+            Difficulty::Easy,
+            Difficulty::Medium,
+            Difficulty::Hard,
+            Difficulty::Extreme,
+        ]
+    };
+    levels.iter().map(ToString::to_string).collect()
+}
+
+/// The search-effort grade a variant game of `difficulty` is made at.
+fn search_grade(difficulty: Difficulty) -> Grade {
+    match difficulty {
+        Difficulty::Easy => Grade::Easy,
+        Difficulty::Medium => Grade::Medium,
+        Difficulty::Hard => Grade::Hard,
+        _ => Grade::Extreme,
+    }
+}
+
+/// The [`LEVELS`] a new game of each size can meet, and the variants a
+/// new game can be, with their sizes and levels.
 pub fn levels() -> Levels {
     Levels {
         sizes: LEVELS
@@ -334,6 +473,20 @@ pub fn levels() -> Levels {
             .map(|&(size, levels)| SizeLevels {
                 size,
                 levels: levels.iter().map(ToString::to_string).collect(),
+            })
+            .collect(),
+        variants: VariantKind::ALL
+            .into_iter()
+            .filter(|&kind| !variant_sides(kind).is_empty())
+            .map(|kind| VariantLevels {
+                variant: kind.name().into(),
+                sizes: variant_sides(kind)
+                    .into_iter()
+                    .map(|size| SizeLevels {
+                        size,
+                        levels: variant_levels(kind, size),
+                    })
+                    .collect(),
             })
             .collect(),
     }
@@ -367,6 +520,10 @@ pub fn new_game_within(
     fallback_seed: u64,
     time: Duration,
 ) -> Result<Game, GameError> {
+    if let Some((kind, side, difficulty)) = request.variant_kind()? {
+        let seed = request.seed.unwrap_or(fallback_seed);
+        return Ok(new_variant_game(kind, side, difficulty, seed, time));
+    }
     let (size, difficulty) = request.kind()?;
     let seed = request.seed.unwrap_or(fallback_seed);
     let (clues, max_attempts) = recipe(size.side(), difficulty);
@@ -403,7 +560,44 @@ pub fn new_game_within(
         seed: Some(seed),
         clues: generated.clues,
         puzzle: generated.cells,
+        variant: None,
+        text: None,
     })
+}
+
+/// A new variant game: the generator's puzzle 0 of `seed`, made until
+/// it meets `difficulty` or `time` has passed (then the closest made,
+/// `target_met` false). Kinds logic reads are rated by logic, as classic
+/// games are (a rating logic could not finish in time counts as
+/// extreme); the others are graded by search effort, and have no rating.
+fn new_variant_game(
+    kind: VariantKind,
+    side: usize,
+    difficulty: Difficulty,
+    seed: u64,
+    time: Duration,
+) -> Game {
+    let by_logic = kind.rated_by_logic();
+    let request = VariantRequest {
+        side,
+        rating: by_logic.then(|| difficulty.range()),
+        grade: (!by_logic).then(|| search_grade(difficulty)),
+        deadline: Some(Instant::now() + time),
+        ..VariantRequest::new(kind)
+    };
+    let made = variant_generate::generate(&request, seed, 0)
+        .expect("the game asks only for sides the kind is made on");
+    let rated = made.logic.filter(|l| l.complete);
+    let mut game = variant_game(&made.rules, made.puzzle);
+    game.grade = match (by_logic, rated) {
+        (true, Some(logic)) => Difficulty::of(logic.rating).to_string(),
+        (true, None) => Difficulty::Extreme.to_string(),
+        (false, _) => made.effort.grade.to_string(),
+    };
+    game.rating = rated.map(|l| l.rating.value());
+    game.target_met = made.target_met && (rated.is_some() || !by_logic);
+    game.seed = Some(seed);
+    game
 }
 
 /// The size of a request's grid, checked: a playable side and digits in
@@ -495,18 +689,106 @@ fn unique_solution(size: Size, givens: &[u8], budget: &Budget) -> Result<Vec<u8>
     }
 }
 
+/// The rules a request's grids are played by: a classic size's, or a
+/// variant's.
+enum Play {
+    Classic(Size),
+    Variant(Rules),
+}
+
+impl Play {
+    /// The rules of `grid` (`what` names it in errors) under `variant`.
+    fn of(grid: &[u8], variant: Option<&Variant>, what: &str) -> Result<Play, GameError> {
+        let Some(variant) = variant else {
+            return grid_size(grid, what).map(Play::Classic);
+        };
+        let side = (1..=variant::MAX_SIDE)
+            .find(|s| s * s == grid.len())
+            .ok_or_else(|| {
+                GameError::BadRequest(format!(
+                    "{what} has {} cells; a variant grid is 4×4 to 16×16",
+                    grid.len()
+                ))
+            })?;
+        if let Some(cell) = grid.iter().position(|&d| d as usize > side) {
+            return Err(GameError::BadRequest(format!(
+                "{what}: cell {cell} holds {}, more than {side}",
+                grid[cell]
+            )));
+        }
+        variant.rules(side).map(Play::Variant)
+    }
+
+    /// The one solution of `givens` under these rules.
+    fn solution(&self, givens: &[u8], budget: &Budget) -> Result<Vec<u8>, GameError> {
+        match self {
+            Play::Classic(size) => unique_solution(*size, givens, budget),
+            Play::Variant(rules) => unique_variant_solution(rules, givens, budget),
+        }
+    }
+
+    /// The cells whose digit breaks a rule with another's.
+    fn conflicts(&self, cells: &[u8]) -> Vec<usize> {
+        match self {
+            Play::Classic(size) => conflicts(&Geometry::new(*size), cells),
+            Play::Variant(rules) => variant::conflicts(rules, cells),
+        }
+    }
+}
+
+/// The one solution of `givens` under a variant's `rules`, or why there
+/// is none to play.
+fn unique_variant_solution(
+    rules: &Rules,
+    givens: &[u8],
+    budget: &Budget,
+) -> Result<Vec<u8>, GameError> {
+    if !variant::conflicts(rules, givens).is_empty() {
+        return Err(GameError::Unplayable(
+            "the givens break a rule of the puzzle (a digit repeated in a region or cage, \
+             or two cells a rule keeps apart)"
+                .into(),
+        ));
+    }
+    let mut solver =
+        VariantSolver::new(rules, givens).map_err(|e| GameError::BadRequest(e.to_string()))?;
+    let limits = Limits {
+        node_budget: Some(budget.nodes),
+        cancel: budget.cancel.clone(),
+        ..Limits::solutions(2)
+    };
+    let mut first = None;
+    let mut found = 0u64;
+    let report = solver.search(&limits, |grid| {
+        found += 1;
+        if first.is_none() {
+            first = Some(grid.to_vec());
+        }
+        Control::Continue
+    });
+    match (report.outcome, found, first) {
+        (_, 2.., _) => Err(GameError::Unplayable(
+            "the puzzle has more than one solution".into(),
+        )),
+        (Outcome::NodeBudget, _, _) => Err(GameError::TooHard(budget.nodes)),
+        (Outcome::Cancelled, _, _) => Err(GameError::Cancelled),
+        (_, 1, Some(solution)) => Ok(solution),
+        _ => Err(GameError::Unplayable("the puzzle has no solution".into())),
+    }
+}
+
 /// Checks the request's two grids against each other: same size, the
-/// givens kept.
-fn play_size(request: &PlayRequest) -> Result<Size, GameError> {
-    let size = grid_size(&request.puzzle, "puzzle")?;
-    let cells_size = grid_size(&request.cells, "cells")?;
-    if cells_size != size {
+/// givens kept; answers the rules they are played by.
+fn play_rules(request: &PlayRequest) -> Result<Play, GameError> {
+    let play = Play::of(&request.puzzle, request.variant.as_ref(), "puzzle")?;
+    if request.cells.len() != request.puzzle.len() {
         return Err(GameError::BadRequest(format!(
             "puzzle has {} cells but cells has {}",
             request.puzzle.len(),
             request.cells.len()
         )));
     }
+    Play::of(&request.cells, request.variant.as_ref(), "cells")?;
     if let Some(cell) = (0..request.puzzle.len())
         .find(|&c| request.puzzle[c] != 0 && request.cells[c] != request.puzzle[c])
     {
@@ -515,21 +797,20 @@ fn play_size(request: &PlayRequest) -> Result<Size, GameError> {
             request.puzzle[cell], request.cells[cell]
         )));
     }
-    Ok(size)
+    Ok(play)
 }
 
 /// The player's grid against the solution.
 pub fn check(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Check, GameError> {
-    let size = play_size(request)?;
-    let solution = unique_solution(size, &request.puzzle, &budget.into())?;
-    let geometry = Geometry::new(size);
+    let play = play_rules(request)?;
+    let solution = play.solution(&request.puzzle, &budget.into())?;
     let wrong = (0..request.cells.len())
         .filter(|&c| request.puzzle[c] == 0 && request.cells[c] != 0)
         .filter(|&c| request.cells[c] != solution[c])
         .collect();
     Ok(Check {
         wrong,
-        conflicts: conflicts(&geometry, &request.cells),
+        conflicts: play.conflicts(&request.cells),
         complete: request.cells.iter().all(|&d| d != 0),
         solved: request.cells == solution,
     })
@@ -541,12 +822,23 @@ pub fn check(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Check, 
 /// that applies, those that teach included), never a digit taken from
 /// the solution.
 pub fn hint(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Hint, GameError> {
-    let size = play_size(request)?;
-    let solution = unique_solution(size, &request.puzzle, &budget.into())?;
-    let geometry = Geometry::new(size);
+    let play = play_rules(request)?;
+    let solution = play.solution(&request.puzzle, &budget.into())?;
+    let (side, geometry, default_symbols) = match &play {
+        Play::Classic(size) => (
+            size.side(),
+            Ok(Geometry::new(*size)),
+            display_symbols(*size),
+        ),
+        Play::Variant(rules) => (
+            rules.side(),
+            Geometry::from_rules(rules),
+            variant::symbols(rules.side()),
+        ),
+    };
     let shown: Vec<char> = match &request.symbols {
-        Some(text) if text.chars().count() == size.side() => text.chars().collect(),
-        _ => display_symbols(size).chars().collect(),
+        Some(text) if text.chars().count() == side => text.chars().collect(),
+        _ => default_symbols.chars().collect(),
     };
     let symbol = |d: u8| shown[d as usize - 1];
     if let Some(cell) =
@@ -556,7 +848,7 @@ pub fn hint(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Hint, Ga
             cell,
             text: format!(
                 "{} is not {}: clear it (the solution has another digit there)",
-                geometry.cell_name(cell),
+                cell_name(side, cell),
                 symbol(request.cells[cell])
             ),
         });
@@ -566,6 +858,12 @@ pub fn hint(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Hint, Ga
             text: "the puzzle is solved".into(),
         });
     }
+    let geometry = match (geometry, &play) {
+        (Ok(geometry), _) => geometry,
+        // Rules logic does not read: singles over the rules.
+        (Err(_), Play::Variant(rules)) => return Ok(variant_hint(rules, request, &solution)),
+        (Err(_), Play::Classic(_)) => unreachable!("a classic geometry is always made"),
+    };
     let mut board = human::Board::new(&geometry, &request.cells);
     let deadline = Instant::now() + RATE_TIME;
     board.set_deadline(Some(deadline));
@@ -574,7 +872,13 @@ pub fn hint(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Hint, Ga
         // Chains cut short may have missed the simplest step.
         return Err(GameError::TooSlow(RATE_TIME));
     }
-    let step = step.ok_or(GameError::NoLogicalStep)?;
+    let step = match (step, &play) {
+        (Some(step), _) => step,
+        // Beyond the techniques: singles over the rules, else a digit
+        // from the solution.
+        (None, Play::Variant(rules)) => return Ok(variant_hint(rules, request, &solution)),
+        (None, Play::Classic(_)) => return Err(GameError::NoLogicalStep),
+    };
     let symbol = |d: u8| symbol(d).to_string();
     let mut then = None;
     if step.placements.is_empty() {
@@ -613,7 +917,19 @@ pub fn hint(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Hint, Ga
         text: step.text(HintLevel::Full, &geometry, &symbol),
         cells: step.pattern.cells.iter().map(|&c| usize::from(c)).collect(),
         units: step.pattern.units.iter().map(|&u| usize::from(u)).collect(),
-        digits: (1..=size.side() as u8)
+        unit_cells: step
+            .pattern
+            .units
+            .first()
+            .map(|&u| {
+                geometry
+                    .unit_cells(usize::from(u))
+                    .iter()
+                    .map(|&c| usize::from(c))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        digits: (1..=side as u8)
             .filter(|d| step.pattern.digits >> (d - 1) & 1 == 1)
             .collect(),
         placements: candidates(&step.placements),
@@ -625,10 +941,121 @@ pub fn hint(request: &PlayRequest, budget: impl Into<Budget>) -> Result<Hint, Ga
 
 /// The solution of a puzzle that has exactly one.
 pub fn solve(request: &SolveRequest, budget: impl Into<Budget>) -> Result<Solution, GameError> {
-    let size = grid_size(&request.puzzle, "puzzle")?;
+    let play = Play::of(&request.puzzle, request.variant.as_ref(), "puzzle")?;
     Ok(Solution {
-        solution: unique_solution(size, &request.puzzle, &budget.into())?,
+        solution: play.solution(&request.puzzle, &budget.into())?,
     })
+}
+
+/// A cell's name for a player: `r3c5`.
+fn cell_name(side: usize, cell: usize) -> String {
+    format!("r{}c{}", cell / side + 1, cell % side + 1)
+}
+
+/// [`hint`] on a variant when logic finds no step (or cannot read the
+/// rules), on a grid without a wrong entry and not solved: a single over
+/// the variant's rules ([`variant::single`]: a cage's last cell, a naked
+/// or hidden single, knowing thermometers and non-consecutive); when none
+/// is there, [`Hint::Reveal`]: the digit of one cell, taken from the
+/// solution and said to be.
+fn variant_hint(rules: &Rules, request: &PlayRequest, solution: &[u8]) -> Hint {
+    let side = rules.side();
+    let shown: Vec<char> = match &request.symbols {
+        Some(text) if text.chars().count() == side => text.chars().collect(),
+        _ => variant::symbols(side).chars().collect(),
+    };
+    let symbol = |d: u8| shown[d as usize - 1];
+    let cells = &request.cells;
+    let Some(step) = variant::single(rules, cells) else {
+        let candidates = variant::candidates(rules, cells);
+        let cell = (0..cells.len())
+            .filter(|&c| cells[c] == 0)
+            .min_by_key(|&c| candidates[c].count_ones())
+            .expect("an unsolved grid without a wrong entry has an empty cell");
+        return Hint::Reveal {
+            cell,
+            digit: solution[cell],
+            text: format!(
+                "no technique I know finds the next step here (this variant's rules are \
+                 beyond them), so from the solution: {} in {}",
+                symbol(solution[cell]),
+                cell_name(side, cell)
+            ),
+        };
+    };
+    let regions = rules.regions().len();
+    let unit_name = |unit: usize| -> String {
+        if unit < side {
+            format!("row {}", unit + 1)
+        } else if unit < 2 * side {
+            format!("column {}", unit - side + 1)
+        } else if unit < regions {
+            format!(
+                "the region of {}",
+                cell_name(side, rules.regions()[unit][0])
+            )
+        } else {
+            format!(
+                "the cage of {}",
+                cell_name(side, rules.cages()[unit - regions].cells[0])
+            )
+        }
+    };
+    let (name, d) = (cell_name(side, step.cell), symbol(step.digit));
+    let (rating, nudge, pattern, text) = match (step.technique, step.unit) {
+        ("Cage total", Some(unit)) => (
+            1.0,
+            format!("Look at {}", unit_name(unit)),
+            format!("Cage total: {} has one empty cell", unit_name(unit)),
+            format!(
+                "Cage total: {name} is the last empty cell of {}, so it takes what is left of \
+                 its sum: {d}",
+                unit_name(unit)
+            ),
+        ),
+        ("Hidden single", Some(unit)) => (
+            1.5,
+            format!("Look at {}", unit_name(unit)),
+            format!(
+                "Hidden single: {} has one place for a digit",
+                unit_name(unit)
+            ),
+            format!(
+                "Hidden single: in {}, {d} can only go in {name}",
+                unit_name(unit)
+            ),
+        ),
+        _ => (
+            2.3,
+            format!("Look at {name}"),
+            format!("Naked single: {name} has one candidate left"),
+            format!("Naked single: every other digit is ruled out in {name}, so it is {d}"),
+        ),
+    };
+    let place = HintCandidate {
+        cell: step.cell,
+        digit: step.digit,
+    };
+    Hint::Step(Box::new(StepHint {
+        technique: step.technique.into(),
+        rating,
+        nudge,
+        pattern,
+        text,
+        unit_cells: if step.unit.is_some() {
+            step.cells.clone()
+        } else {
+            Vec::new()
+        },
+        cells: step.cells,
+        // Logic's unit numbers are not these: the cells say it all.
+        units: Vec::new(),
+        digits: vec![step.digit],
+        placements: vec![place],
+        eliminations: Vec::new(),
+        cell: Some(step.cell),
+        then: None,
+    }))
 }
 
 /// The first puzzle of `text`, read as `cover sudoku` reads a file (in
@@ -658,13 +1085,53 @@ pub const IMPORT_SETS: [&str; 6] = [
 #[derive(Debug, Clone)]
 pub struct Readings {
     puzzles: Vec<Puzzle>,
+    /// A variant puzzle read (then `puzzles` is empty).
+    variant: Option<VariantReading>,
+}
+
+/// A variant puzzle read from f-puzzles data: its rules and givens.
+#[derive(Debug, Clone)]
+struct VariantReading {
+    rules: Rules,
+    givens: Vec<u8>,
+    /// Its variant line, to share it by.
+    text: String,
 }
 
 impl Readings {
-    /// The size of the puzzle read.
-    pub fn size(&self) -> Size {
-        self.puzzles[0].size
+    /// The number of cells of the puzzle read.
+    pub fn cells(&self) -> usize {
+        match &self.variant {
+            Some(reading) => reading.givens.len(),
+            None => self.puzzles[0].size.cells(),
+        }
     }
+}
+
+/// The readings of a variant read (from f-puzzles data or a variant
+/// line): a variant, or a classic puzzle of a size the classic game plays.
+fn read_variant(rules: Rules, givens: Vec<u8>) -> Result<Readings, GameError> {
+    let side = rules.side();
+    if !(variant::MIN_SIDE..=variant::MAX_SIDE).contains(&side) {
+        return Err(GameError::Unplayable(format!(
+            "a {side}×{side} variant is not played here (4×4 to 16×16)"
+        )));
+    }
+    if Variant::of(&rules).is_none() {
+        let size = Size::from_side(side).expect("a classic size");
+        return Ok(Readings {
+            puzzles: vec![line_puzzle(size, &givens)],
+            variant: None,
+        });
+    }
+    Ok(Readings {
+        puzzles: Vec::new(),
+        variant: Some(VariantReading {
+            text: variant_line::write(&rules, &givens),
+            rules,
+            givens,
+        }),
+    })
 }
 
 /// The first puzzle of an import's text, read but not yet searched (a
@@ -679,6 +1146,31 @@ impl Readings {
 /// solution. When none reads, the error is the plain reading's, in
 /// words for a player: the line, and what is wrong there.
 pub fn read_import(request: &ImportRequest) -> Result<Readings, GameError> {
+    match fpuzzles::read(&request.text) {
+        Ok(puzzle) => {
+            let rules = puzzle
+                .rules()
+                .map_err(|e| GameError::Unplayable(format!("f-puzzles data: {e}")))?;
+            return read_variant(rules, puzzle.givens);
+        }
+        Err(FPuzzlesError::NotFPuzzles(_)) => {}
+        Err(error) => return Err(GameError::Unplayable(error.to_string())),
+    }
+    // A variant line: the first line with text, cells then fields.
+    let first = request
+        .text
+        .lines()
+        .enumerate()
+        .find(|(_, line)| !line.trim().is_empty());
+    if let Some((at, line)) = first {
+        match variant_line::parse(line) {
+            Ok(Some(read)) => return read_variant(read.rules, read.cells),
+            Ok(None) => {}
+            Err(error) => {
+                return Err(GameError::Unplayable(format!("line {}: {error}", at + 1)));
+            }
+        }
+    }
     let mut texts = vec![request.text.as_str()];
     let capitals;
     if request.text.bytes().any(|b| b.is_ascii_lowercase()) {
@@ -729,7 +1221,10 @@ pub fn read_import(request: &ImportRequest) -> Result<Readings, GameError> {
     // The sets of one size read at most three different puzzles; the
     // bound on the searches to come is kept whatever the text.
     puzzles.truncate(3);
-    Ok(Readings { puzzles })
+    Ok(Readings {
+        puzzles,
+        variant: None,
+    })
 }
 
 /// `cells` with its digits renamed in the order they first appear, so
@@ -819,6 +1314,15 @@ fn written_with(size: Size) -> String {
 /// when none has one, the first reading's reason. Each reading's search
 /// has `budget` (there are at most three).
 pub fn import_readings(readings: Readings, budget: &Budget) -> Result<Game, GameError> {
+    if let Some(reading) = readings.variant {
+        unique_variant_solution(&reading.rules, &reading.givens, budget)?;
+        let rating = rate_variant(&reading.rules, &reading.givens);
+        let mut game = variant_game(&reading.rules, reading.givens);
+        game.grade = rating.map_or(String::new(), |r| Difficulty::of(r).to_string());
+        game.rating = rating.map(|r| r.value());
+        game.text = Some(reading.text);
+        return Ok(game);
+    }
     let mut puzzles = readings.puzzles;
     // A stable sort: full grids last, the order kept otherwise.
     puzzles.sort_by_key(|p| p.cells.iter().all(|&d| d != 0));
@@ -868,7 +1372,45 @@ fn imported(puzzle: Puzzle) -> Game {
         rating: rating.map(|r| r.value()),
         target_met: true,
         seed: None,
+        variant: None,
+        text: None,
     }
+}
+
+/// The game of a variant puzzle (not rated, graded ""): its variant,
+/// symbols and line.
+fn variant_game(rules: &Rules, puzzle: Vec<u8>) -> Game {
+    let side = rules.side();
+    Game {
+        size: side,
+        // The corner marks' grid: as near square as the side allows.
+        box_side: (1..=side).find(|b| b * b >= side).unwrap_or(side),
+        symbols: variant::symbols(side),
+        clues: puzzle.iter().filter(|&&d| d != 0).count(),
+        text: Some(variant_line::write(rules, &puzzle)),
+        puzzle,
+        grade: String::new(),
+        rating: None,
+        target_met: true,
+        seed: None,
+        variant: Variant::of(rules),
+    }
+}
+
+/// A variant puzzle's rating by logic ([`Geometry::from_rules`], the
+/// variant techniques included), when logic solves it within
+/// [`RATE_TIME`]; None when it does not (a step beyond its techniques,
+/// or a puzzle past the time).
+fn rate_variant(rules: &Rules, givens: &[u8]) -> Option<Rating> {
+    let geometry = Geometry::from_rules(rules).ok()?;
+    let limits = RateLimits {
+        above: None,
+        deadline: Some(Instant::now() + RATE_TIME),
+    };
+    human::rate_within(&geometry, givens, Catalogue::Rating, limits)
+        .ok()
+        .filter(|rated| rated.solved)
+        .map(|rated| rated.rating)
 }
 
 /// Symbols to show a puzzle written in numbers with: the size's default.
@@ -878,5 +1420,41 @@ fn display_symbols(size: Size) -> String {
         None => (1..=size.side() as u32)
             .map(|d| char::from_digit(d, 36).unwrap_or('?'))
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(cells: Vec<u8>) -> PlayRequest {
+        PlayRequest {
+            puzzle: vec![0; cells.len()],
+            cells,
+            symbols: None,
+            variant: None,
+        }
+    }
+
+    #[test]
+    fn a_variant_hint_without_logic_finds_a_thermometers_single_or_says_it_reveals() {
+        // Along a thermometer of four cells on a 4×4, the bulb is 1.
+        let thermo = Rules::latin(4).unwrap().with_thermo(&[0, 1, 2, 3]).unwrap();
+        let solution = [1, 2, 3, 4, 2, 1, 4, 3, 3, 4, 1, 2, 4, 3, 2, 1];
+        assert!(thermo.check(&solution).is_ok());
+        let Hint::Step(step) = variant_hint(&thermo, &request(vec![0; 16]), &solution) else {
+            panic!("a single");
+        };
+        assert_eq!((step.cell, step.placements[0].digit), (Some(0), 1));
+        assert_eq!(step.technique, "Naked single");
+        // Rows and columns alone force nothing on an empty grid.
+        let latin = Rules::latin(4).unwrap();
+        match variant_hint(&latin, &request(vec![0; 16]), &solution) {
+            Hint::Reveal { cell, digit, text } => {
+                assert_eq!((cell, digit), (0, 1));
+                assert!(text.contains("from the solution: 1 in r1c1"), "{text}");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -17,7 +17,8 @@
 //! Inside: `server` accepts and bounds connections, `routes` checks and
 //! answers requests, `lanes` runs puzzle work on threads of its own (a
 //! light lane for 4×4 and 9×9, a heavy one for 16×16 and 25×25, each with
-//! a bounded queue), `pool` makes new 9×9 and 16×16 games ahead.
+//! a bounded queue), `pool` makes new 9×9 and 16×16 games ahead,
+//! `variant` holds a variant game's rules as the page gets them.
 //!
 //! ## API
 //! Every endpoint is `POST /api/<name>` with a JSON body
@@ -25,14 +26,17 @@
 //!
 //! | path          | request                        | answer                        |
 //! |---------------|--------------------------------|-------------------------------|
-//! | `/api/new`    | `{size, difficulty, seed?}`    | [`game::Game`]                |
-//! | `/api/check`  | `{puzzle, cells}`              | [`game::Check`]               |
-//! | `/api/hint`   | `{puzzle, cells, symbols?}`    | [`game::Hint`]                |
-//! | `/api/solve`  | `{puzzle}`                     | [`game::Solution`]            |
+//! | `/api/new`    | `{size, difficulty, seed?, variant?}` | [`game::Game`]         |
+//! | `/api/check`  | `{puzzle, cells, variant?}`    | [`game::Check`]               |
+//! | `/api/hint`   | `{puzzle, cells, symbols?, variant?}` | [`game::Hint`]         |
+//! | `/api/solve`  | `{puzzle, variant?}`           | [`game::Solution`]            |
 //! | `/api/import` | `{text}`                       | [`game::Game`]                |
 //!
 //! and `GET /api/levels` answers the levels a new game of each size can
-//! meet ([`game::Levels`]), so the page offers only those.
+//! meet, and the variants a new game can be ([`game::Levels`]), so the
+//! page offers only those. A variant game's JSON carries its rules
+//! ([`variant::Variant`]), which the page sends back with each request
+//! about it (`docs/play.md`, "API: variants").
 //!
 //! Errors are `{"error": "..."}` with
 //! - 400: bad JSON or a bad grid, or no `Host` header;
@@ -72,6 +76,7 @@ mod lanes;
 mod pool;
 mod routes;
 mod server;
+pub mod variant;
 
 use std::future::Future;
 use std::io;

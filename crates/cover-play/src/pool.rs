@@ -120,6 +120,7 @@ impl Shared {
                 size: self.side,
                 difficulty: level.to_string(),
                 seed: Some(seed),
+                variant: None,
             };
             // A made size and a known level leave new_game nothing to
             // refuse; should it fail all the same, the level is no longer
@@ -194,6 +195,7 @@ mod tests {
                     size: side,
                     difficulty: "easy".into(),
                     seed: Some(seed),
+                    variant: None,
                 },
                 0,
             )

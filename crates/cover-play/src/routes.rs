@@ -371,6 +371,19 @@ async fn new_game(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: B
         Ok(request) => request,
         Err(response) => return response,
     };
+    match request.variant_kind() {
+        // Variant games are made on request, never ahead.
+        Ok(Some(_)) => {
+            let seed = pool::fresh_seed(&shared.seeds);
+            let (lane, retry_after) = shared.lane(request.cells());
+            let made = lane
+                .run(move |_| game::new_game_within(&request, seed, game::NEW_GAME_TIME))
+                .await;
+            return respond(made, retry_after, shared.config.deadline);
+        }
+        Ok(None) => {}
+        Err(game_error) => return game_error.into_response(),
+    }
     let (size, difficulty) = match request.kind() {
         Ok(kind) => kind,
         Err(game_error) => return game_error.into_response(),
@@ -450,7 +463,7 @@ async fn import(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bod
         Ok(readings) => readings,
         Err(game_error) => return game_error.into_response(),
     };
-    let (lane, retry_after) = shared.lane(readings.size().cells());
+    let (lane, retry_after) = shared.lane(readings.cells());
     let budget = shared.budget();
     let imported = lane
         .run(move |cancel| game::import_readings(readings, &budget(cancel)))

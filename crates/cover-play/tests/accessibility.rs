@@ -2,8 +2,8 @@
 //! package pinned in `tools/npm/`, read from its `node_modules` at test
 //! time) runs inside Debian's Chromium, driven through ChromeDriver, on
 //! the page served on loopback, at a desktop's and a phone's size, in
-//! light and dark colour schemes, and once more with a cell selected and
-//! the import box open. Any violation of impact critical or serious, by
+//! light and dark colour schemes, once more with a cell selected and
+//! the import box open, and with a killer imported (its cages drawn). Any violation of impact critical or serious, by
 //! the rules tagged wcag2a, wcag2aa and best-practice, fails the test,
 //! which lists every one (rule, help, the first elements, where seen);
 //! the lesser ones are printed and saved beside the full results in
@@ -142,6 +142,21 @@ fn select_a_cell_and_open_the_import_box(browser: &Browser) {
     eprintln!("opened {opened} <details>");
 }
 
+/// Imports the tests' 6×6 killer through the import box and waits for it.
+fn import_a_killer(browser: &Browser) {
+    browser.run(
+        "document.getElementById('more').open = true; \
+         document.getElementById('import-text').value = arguments[0];",
+        json!([common::variants::killer6_json()]),
+    );
+    browser.click(&browser.find("#import"));
+    browser.wait_for(
+        "the killer",
+        "const s = window.coverPlay.state(); return s.variant && s.variant.name === 'killer' \
+         && document.querySelectorAll('#rules-layer .cage-sum').length > 0",
+    );
+}
+
 /// One page state's findings, named (`light`, `dark`, ...).
 type Case = (String, Findings);
 
@@ -264,6 +279,11 @@ fn check(name: &str, form: &str, browser: impl FnOnce() -> Option<Browser>) {
     select_a_cell_and_open_the_import_box(&browser);
     cases.push((
         "dark, a cell selected and the import box open".to_owned(),
+        axe_run(&browser, &source),
+    ));
+    import_a_killer(&browser);
+    cases.push((
+        "dark, a killer imported (cages and sums drawn)".to_owned(),
         axe_run(&browser, &source),
     ));
     save(name, &cases);

@@ -122,14 +122,17 @@ fn levels_name_what_each_size_meets_and_new_games_meet_them_in_time() {
     let levels = request(server.addr(), "GET", "/api/levels", None, TIMEOUT).unwrap();
     assert_eq!(levels.status, 200);
     let all = ["easy", "medium", "hard", "expert", "extreme"];
+    let levels = levels.json().unwrap();
     assert_eq!(
-        levels.json().unwrap(),
-        json!({"sizes": [
+        levels["sizes"],
+        json!([
             {"size": 4, "levels": ["easy"]},
             {"size": 9, "levels": all},
             {"size": 16, "levels": all},
-        ]})
+        ])
     );
+    // Variants are offered too (tests/variant_api.rs makes them).
+    assert_eq!(levels["variants"][0]["variant"], "jigsaw");
     // Every level offered is met, by a game made on the request (the
     // first of its level) and by one made ahead; an hour's worth of
     // difficulty never holds the page: a game comes within the wait.

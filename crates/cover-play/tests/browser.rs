@@ -14,6 +14,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::thread::sleep;
 use std::time::Duration;
 
+use common::variants;
 use common::webdriver::{key, more_keys, Browser, Element};
 use common::*;
 use cover_play::{Background, Config};
@@ -2138,9 +2139,13 @@ fn a_game_is_played_to_the_win_by_the_keyboard_alone() {
     };
     let before = state(&browser)["id"].clone();
     let tab = more_keys::TAB.to_string();
-    // Tab past Statistics, Settings and the theme to the size, 4×4; Tab
-    // to the level; Tab to New game, Enter.
-    for control in ["stats-open", "settings-open", "theme", "size"] {
+    // Tab past Statistics, Settings, the theme and the variant (classic)
+    // to the size, 4×4; Tab to the level; Tab to New game, Enter.
+    browser.wait_for(
+        "the variant menu",
+        "return !document.getElementById('variant-field').hidden",
+    );
+    for control in ["stats-open", "settings-open", "theme", "variant", "size"] {
         browser.press(&tab);
         assert_eq!(focused(&browser), control);
     }
@@ -2185,4 +2190,320 @@ fn a_game_is_played_to_the_win_by_the_keyboard_alone() {
     browser.press(&more_keys::ESCAPE.to_string());
     assert!(!win_open(&browser));
     assert_eq!(focused(&browser), "board");
+}
+
+// Variants: imported from f-puzzles, drawn, judged by their own rules,
+// won by keys. The solutions come from `cover-check`'s variant brute
+// force, never from the server.
+
+/// The numbers of `#rules-layer` elements matching `css`, and their texts.
+fn drawn(browser: &Browser, css: &str) -> Vec<String> {
+    let texts = browser.run(
+        "return [...document.querySelectorAll('#rules-layer ' + arguments[0])].map(e => e.textContent)",
+        json!([css]),
+    );
+    serde_json::from_value(texts).unwrap()
+}
+
+/// The label of `cell` as a screen reader reads it.
+fn label(browser: &Browser, cell: usize) -> String {
+    let text = browser.run(
+        "return document.getElementById('cell-' + arguments[0]).getAttribute('aria-label')",
+        json!([cell]),
+    );
+    text.as_str().unwrap().to_owned()
+}
+
+#[test]
+fn an_fpuzzles_killer_is_drawn_with_its_sums_judged_by_its_cages_and_won_by_keys() {
+    let Some((_one, browser, _server, board)) = begin(desktop) else {
+        return;
+    };
+    let game = import_by_box(&browser, &variants::killer6_json());
+    assert_eq!(game["variant"]["name"], "killer");
+    let givens = variants::digits(variants::KILLER6_GIVENS);
+    assert_eq!(grid(&game["puzzle"]), givens);
+
+    // Every cage drawn, its sum written once, inside the board.
+    assert_eq!(
+        drawn(&browser, ".cage").len(),
+        variants::KILLER6_CAGES.len()
+    );
+    let mut sums = drawn(&browser, ".cage-sum");
+    let mut expected: Vec<String> = variants::KILLER6_CAGES
+        .iter()
+        .map(|(sum, _)| sum.to_string())
+        .collect();
+    sums.sort();
+    expected.sort();
+    assert_eq!(sums, expected);
+    let inside = browser.run(
+        "const b = document.getElementById('board').getBoundingClientRect(); \
+         const sums = [...document.querySelectorAll('#rules-layer .cage-sum')]; \
+         return sums.every(t => { const r = t.getBoundingClientRect(); \
+           return r.width > 2 && r.height > 2 && r.left >= b.left && r.right <= b.right \
+             && r.top >= b.top && r.bottom <= b.bottom; })",
+        json!([]),
+    );
+    assert_eq!(inside, json!(true), "the sums are drawn on the board");
+    // The 2×3 boxes: a thick line after every third column and second row.
+    assert_eq!(
+        cells_with(&browser, "box-right").as_array().unwrap().len(),
+        6
+    );
+    assert_eq!(
+        cells_with(&browser, "box-bottom").as_array().unwrap().len(),
+        12
+    );
+    let rules = browser.run(
+        "return document.getElementById('rules').textContent",
+        json!([]),
+    );
+    assert!(rules.as_str().unwrap().contains("cage"), "{rules}");
+    assert!(
+        label(&browser, 12).contains("cage of 2 cells adding up to 7"),
+        "{}",
+        label(&browser, 12)
+    );
+
+    // A cage's repeat, then its sum missed, are shown; the cage's ways
+    // to its sum are said for the selected cell.
+    type_at(&browser, &board, 12, "2");
+    let info = browser.run(
+        "return document.getElementById('cage-info').textContent",
+        json!([]),
+    );
+    assert_eq!(info, json!("Cage 7 in 2: 25"), "2 placed leaves 2+5");
+    type_at(&browser, &board, 13, "2");
+    assert_eq!(cells_with(&browser, "conflict"), json!([12, 13]));
+    type_at(&browser, &board, 13, "4");
+    assert_eq!(
+        cells_with(&browser, "conflict"),
+        json!([12, 13]),
+        "2 + 4 is not 7"
+    );
+    type_at(&browser, &board, 13, "5");
+    assert_eq!(cells_with(&browser, "conflict"), json!([]));
+
+    // The variant survives a reload, and the solution wins.
+    let board = reload(&browser);
+    assert_eq!(state(&browser)["variant"]["name"], "killer");
+    assert_eq!(
+        drawn(&browser, ".cage-sum").len(),
+        variants::KILLER6_CAGES.len()
+    );
+    let solution = variants::brute_solution(&variants::killer6_rules(), &givens);
+    let text = play_to_the_win(&browser, &board, &solution);
+    assert!(text.contains("6×6 killer"), "{text}");
+}
+
+#[test]
+fn a_jigsaw_is_drawn_by_its_regions_and_a_repeat_in_a_region_is_shown() {
+    let Some((_one, browser, _server, board)) = begin(desktop) else {
+        return;
+    };
+    let game = import_by_box(&browser, &variants::jigsaw9_json());
+    assert_eq!(game["variant"]["name"], "jigsaw");
+    // Thick lines exactly between cells of different regions.
+    let pieces = variants::jigsaw9_pieces();
+    let right: Vec<usize> = (0..81)
+        .filter(|&c| c % 9 < 8 && pieces[c] != pieces[c + 1])
+        .collect();
+    let bottom: Vec<usize> = (0..72).filter(|&c| pieces[c] != pieces[c + 9]).collect();
+    assert_eq!(cells_with(&browser, "box-right"), json!(right));
+    assert_eq!(cells_with(&browser, "box-bottom"), json!(bottom));
+    assert!(
+        label(&browser, 1).contains("region"),
+        "{}",
+        label(&browser, 1)
+    );
+
+    // r1c2 and r3c3 share a region, not a row, column or 3×3 box line.
+    type_at(&browser, &board, 1, "7");
+    type_at(&browser, &board, 20, "7");
+    assert_eq!(cells_with(&browser, "conflict"), json!([1, 20]));
+    // The selected cell's peers are its region's cells, highlighted.
+    let peers = cells_with(&browser, "peer");
+    let piece_of_20: Vec<usize> = (0..81).filter(|&c| pieces[c] == pieces[20]).collect();
+    for cell in piece_of_20.iter().filter(|&&c| c != 20) {
+        assert!(
+            peers.as_array().unwrap().contains(&json!(cell)),
+            "{cell}: {peers}"
+        );
+    }
+    let erase = key::BACKSPACE.to_string();
+    browser.keys(&board, &erase);
+    type_at(&browser, &board, 1, &erase);
+
+    // Auto notes: a cell's candidates leave out its region's digits.
+    browser.click(&browser.find("#notes"));
+    let givens = variants::digits(variants::JIGSAW9_GIVENS);
+    let solution = variants::brute_solution(&variants::jigsaw9_rules(), &givens);
+    let empty = (0..81).find(|&c| givens[c] == 0).unwrap();
+    let marks = marks_shown(&browser, empty);
+    let region_digits: Vec<u8> = (0..81)
+        .filter(|&c| pieces[c] == pieces[empty])
+        .map(|c| givens[c])
+        .filter(|&d| d != 0)
+        .collect();
+    for d in &region_digits {
+        assert!(
+            !marks.as_array().unwrap().contains(&json!(d)),
+            "{d} in {marks}"
+        );
+    }
+    assert!(marks.as_array().unwrap().contains(&json!(solution[empty])));
+    let text = play_to_the_win(&browser, &board, &solution);
+    assert!(text.contains("jigsaw"), "{text}");
+}
+
+#[test]
+fn an_x_windoku_with_a_thermometer_draws_each_rule_and_is_won_by_keys() {
+    let Some((_one, browser, _server, board)) = begin(desktop) else {
+        return;
+    };
+    let game = import_by_box(&browser, &variants::xw9_json());
+    assert_eq!(game["variant"]["name"], "X windoku thermo");
+    assert_eq!(drawn(&browser, ".diagonal").len(), 2);
+    assert_eq!(drawn(&browser, ".shade.window").len(), 4 * 9);
+    assert_eq!(drawn(&browser, "polyline.thermo").len(), 1);
+    assert_eq!(drawn(&browser, ".thermo.bulb").len(), 1);
+    assert!(
+        label(&browser, 27).contains("a thermometer's bulb"),
+        "{}",
+        label(&browser, 27)
+    );
+    assert!(
+        label(&browser, 10).contains("on a diagonal, in a window"),
+        "{}",
+        label(&browser, 10)
+    );
+    let rules = browser.run(
+        "return document.getElementById('rules').textContent",
+        json!([]),
+    );
+    for words in ["diagonal", "window", "thermometer"] {
+        assert!(rules.as_str().unwrap().contains(words), "{rules}");
+    }
+    // A repeat on a diagonal only (r2c8 and r6c4: other rows, columns,
+    // boxes and windows).
+    let givens = variants::digits(variants::XW9_GIVENS);
+    let (a, b) = (16, 48);
+    assert_eq!((givens[a], givens[b]), (6, 0));
+    type_at(&browser, &board, b, "6");
+    assert_eq!(cells_with(&browser, "conflict"), json!([a, b]));
+    let solution = variants::brute_solution(&variants::xw9_rules(), &givens);
+    let text = play_to_the_win(&browser, &board, &solution);
+    assert!(text.contains("X windoku thermo"), "{text}");
+}
+
+#[test]
+fn a_new_jigsaw_is_chosen_from_the_variant_menu_by_keys_and_won() {
+    let Some((_one, browser, _server, _board)) = begin(desktop) else {
+        return;
+    };
+    // The menu offers what the server makes; the sizes follow the variant.
+    browser.wait_for(
+        "the variant menu",
+        "return !document.getElementById('variant-field').hidden",
+    );
+    let offered = browser.run(
+        "return [...document.getElementById('variant').options].map(o => o.value)",
+        json!([]),
+    );
+    assert_eq!(
+        offered,
+        json!([
+            "classic",
+            "jigsaw",
+            "x",
+            "windoku",
+            "killer",
+            "anti-knight",
+            "anti-king",
+            "thermo"
+        ])
+    );
+    let six_for_classic = browser.run(
+        "return document.querySelector('#size option[value=\"6\"]').disabled",
+        json!([]),
+    );
+    assert_eq!(six_for_classic, json!(true), "no 6×6 classic is made");
+    browser.keys(&browser.find("#variant"), "jigsaw");
+    let game = new_game_by_keys(&browser, 6, "easy");
+    assert_eq!(game["variant"]["name"], "jigsaw", "{game}");
+    assert!(message(&browser).contains("easy"), "{}", message(&browser));
+    let level = browser.run(
+        "return document.getElementById('level').textContent",
+        json!([]),
+    );
+    let level = level.as_str().unwrap();
+    assert!(level.starts_with("6×6 jigsaw easy, rated "), "{level}");
+    // The settings keep the variant across a reload.
+    let board = reload(&browser);
+    let kept = browser.run("return document.getElementById('variant').value", json!([]));
+    assert_eq!(kept, json!("jigsaw"));
+    let rules = variants::rules_of_game(&game["variant"], 6);
+    let solution = variants::brute_solution(&rules, &grid(&game["puzzle"]));
+    let text = play_to_the_win(&browser, &board, &solution);
+    assert!(text.contains("6×6 jigsaw easy"), "{text}");
+}
+
+#[test]
+fn a_variant_line_opens_from_a_link_and_its_game_shares_its_line() {
+    let Some((_one, browser, server, _board)) = begin(desktop) else {
+        return;
+    };
+    let line = format!(
+        "{} jigsaw={}",
+        variants::JIGSAW9_GIVENS,
+        variants::JIGSAW9_PIECES
+    );
+    browser.goto(&format!(
+        "http://{}/?p={}",
+        server.addr(),
+        url_encoded(&line)
+    ));
+    browser.wait_for(
+        "the jigsaw of the link",
+        "const s = window.coverPlay && window.coverPlay.state(); \
+         return s && s.variant && s.variant.name === 'jigsaw'",
+    );
+    let game = state(&browser);
+    assert_eq!(
+        grid(&game["puzzle"]),
+        variants::digits(variants::JIGSAW9_GIVENS)
+    );
+    browser.run("document.getElementById('more').open = true", json!([]));
+    browser.click(&browser.find("#share"));
+    let link = browser.wait_for(
+        "the link",
+        "return document.getElementById('share-link').textContent",
+    );
+    let shared = link
+        .as_str()
+        .unwrap()
+        .split("?p=")
+        .nth(1)
+        .unwrap()
+        .to_owned();
+    let opened = browser.run(
+        "return new URLSearchParams('p=' + arguments[0]).get('p')",
+        json!([shared]),
+    );
+    assert_eq!(
+        opened,
+        json!(game["text"]),
+        "the link carries the game's line"
+    );
+    assert!(opened.as_str().unwrap().contains(" jigsaw="), "{opened}");
+    // Opening it again continues the game in play.
+    type_at(&browser, &browser.find("#board"), 1, "7");
+    browser.goto(&format!("http://{}/?p={shared}", server.addr()));
+    wait_ready(&browser);
+    assert_eq!(
+        cell_value(&browser, 1),
+        7,
+        "the game in play, not a new one"
+    );
 }

@@ -321,11 +321,13 @@ fn games_in_progress(count: u64) -> Result<Vec<InProgress>> {
                 size: 9,
                 difficulty: "medium".to_owned(),
                 seed: Some(10_000 + seed),
+                variant: None,
             };
             let puzzle = game::new_game(&new, 0)?.puzzle;
             let solution = game::solve(
                 &SolveRequest {
                     puzzle: puzzle.clone(),
+                    variant: None,
                 },
                 u64::MAX,
             )?;

@@ -16,9 +16,11 @@
 //!    neighbour comes back, and the move is undone when either piece falls
 //!    apart. The full grid is the first one a randomized backtracking
 //!    search finds (fewest candidates first, digits in random order, over
-//!    the rules' regions and pair rules); a search past its node budget is
-//!    dropped and started again, and a jigsaw layout that has no grid
-//!    within a few searches is replaced.
+//!    the rules' regions and pair rules; its own, because [`VariantSolver`]
+//!    tries options in the order it builds them, so its first grid is not
+//!    random); a search past its node budget is dropped and started again,
+//!    and a jigsaw layout that has no grid within a few searches is
+//!    replaced.
 //! 2. **Killer:** the grid is cut into connected cages of 2 to 5 cells
 //!    with distinct digits (grown from random cells in random order; a
 //!    cell left alone joins a neighbouring cage with room, else the cut is
@@ -33,18 +35,29 @@
 //!    has exactly one solution: an emptied cell that the other givens force
 //!    back by a naked or hidden single over the regions and pair rules
 //!    needs no search, else [`VariantSolver`] counts to 2. One pass leaves
-//!    a minimal puzzle.
+//!    a minimal puzzle. With a rating range, a clue also stays when logic
+//!    no longer solves the puzzle within the range without it (the puzzle
+//!    is then not minimal), and killer gets givens in random cells until
+//!    logic does.
 //!
 //! Attempt `a` at puzzle `i` of seed `s` draws from
 //! [`puzzle_rng`]`(s, i, a)`, as the classic generator does, so a puzzle
 //! depends on nothing else.
 //!
 //! ## Difficulty
-//! [`SearchEffort`]: the search nodes [`VariantSolver`] (the linked engine)
-//! visits to solve the puzzle and prove it unique, and their [`Grade`]
-//! with the classic generator's cuts per cell (1.25, 4 and 12 nodes per
-//! cell). The cuts were calibrated on classic 9×9 puzzles only; for
-//! variants they measure search effort, not human difficulty.
+//! - **By logic** ([`GeneratedVariant::logic`], [`VariantRequest::rating`]):
+//!   the kinds whose rules human logic reads
+//!   ([`VariantKind::rated_by_logic`]: regions, pair rules, killer cages)
+//!   are rated on Sudoku Explainer's scale by [`human::rate_within`] over
+//!   [`Geometry::from_rules`], as the classic generator rates by
+//!   [`Geometry::new`]: a rating range is met by making puzzles until one
+//!   is in it, each rating given up at the first step above the range.
+//! - **By search effort** ([`SearchEffort`], [`VariantRequest::grade`]):
+//!   the search nodes [`VariantSolver`] (the linked engine) visits to solve
+//!   the puzzle and prove it unique, and their [`Grade`] with the classic
+//!   generator's cuts per cell (1.25, 4 and 12 nodes per cell). The cuts
+//!   were calibrated on classic 9×9 puzzles only; for variants they
+//!   measure search effort, not human difficulty. Every kind has it.
 
 use std::fmt;
 use std::str::FromStr;
@@ -56,7 +69,9 @@ use rand::seq::{IndexedRandom, SliceRandom};
 use rand::RngExt;
 use thiserror::Error;
 
-use crate::generate::{puzzle_rng, Grade};
+use crate::generate::{puzzle_rng, Grade, LogicRating};
+use crate::sudoku::human::{self, Catalogue, GaveUp, RateLimits, RatingRange};
+use crate::sudoku::logic::Geometry;
 use crate::sudoku::variant::{classic_box, Rules, VariantSolver};
 
 /// The kinds of variant the generator makes.
@@ -109,6 +124,14 @@ impl VariantKind {
         }
     }
 
+    /// Whether human logic reads the kind's rules ([`Geometry::from_rules`]
+    /// and the techniques: regions, anti-knight and anti-king peers, killer
+    /// cages), so its puzzles get a rating by logic. Non-consecutive and
+    /// thermometers are rules no technique reads yet.
+    pub fn rated_by_logic(self) -> bool {
+        !matches!(self, VariantKind::NonConsecutive | VariantKind::Thermo)
+    }
+
     /// The sides the kind is generated on. Pair rules need room: no 4×4
     /// grid is anti-king or non-consecutive, and the sides left out here
     /// were not measured to finish in seconds.
@@ -158,6 +181,9 @@ pub enum VariantGenerateError {
     /// No attempt is made.
     #[error("at least one attempt is needed")]
     NoAttempts,
+    /// A rating range for a kind human logic does not rate.
+    #[error("human logic does not rate {0} sudoku yet (grade it by search effort instead)")]
+    NotRatedByLogic(VariantKind),
 }
 
 fn list(sides: &[usize]) -> String {
@@ -175,8 +201,14 @@ pub struct VariantRequest {
     /// Remove (or, for killer, add) givens in pairs that a 180° rotation
     /// swaps.
     pub symmetric: bool,
+    /// Make puzzles until one's rating by logic on Sudoku Explainer's
+    /// scale is in this range (kinds [`VariantKind::rated_by_logic`]).
+    pub rating: Option<RatingRange>,
     /// Make puzzles until one's search-effort grade is this one.
     pub grade: Option<Grade>,
+    /// Rate every puzzle by logic (where the kind is rated by logic; by
+    /// logic always when `rating` is set).
+    pub rate: bool,
     /// Give up on the grade after this many puzzles (at least 1); the
     /// closest is returned with `target_met` false.
     pub max_attempts: u32,
@@ -185,20 +217,26 @@ pub struct VariantRequest {
 }
 
 impl VariantRequest {
-    /// A 9×9 puzzle of `kind`, no target, 1000 attempts.
+    /// A 9×9 puzzle of `kind`, no target, rated, 1000 attempts.
     pub fn new(kind: VariantKind) -> VariantRequest {
         VariantRequest {
             kind,
             side: 9,
             symmetric: false,
+            rating: None,
             grade: None,
+            rate: true,
             max_attempts: 1000,
             deadline: None,
         }
     }
 
-    /// Refuses a side the kind is not made on, or no attempts.
+    /// Refuses a side the kind is not made on, a rating range for a kind
+    /// logic does not rate, or no attempts.
     pub fn validate(&self) -> Result<(), VariantGenerateError> {
+        if self.rating.is_some() && !self.kind.rated_by_logic() {
+            return Err(VariantGenerateError::NotRatedByLogic(self.kind));
+        }
         if !self.kind.sides().contains(&self.side) {
             return Err(VariantGenerateError::Side {
                 kind: self.kind,
@@ -242,7 +280,7 @@ impl SearchEffort {
 
 /// One generated variant puzzle.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct VariantPuzzle {
+pub struct GeneratedVariant {
     /// Its kind.
     pub kind: VariantKind,
     /// Its rules (the jigsaw layout, cages, thermometers are in them).
@@ -258,9 +296,14 @@ pub struct VariantPuzzle {
     pub minimal: bool,
     /// Its search effort and grade.
     pub effort: SearchEffort,
+    /// Its rating by logic, when it was rated ([`VariantRequest::rate`] or
+    /// a rating range, and a kind [`VariantKind::rated_by_logic`]); not
+    /// `complete` when logic did not finish (then [`RatingRange::TOP`]) or
+    /// stopped above the range asked for (then a lower bound).
+    pub logic: Option<LogicRating>,
     /// How many puzzles were made for this one.
     pub attempts: u32,
-    /// Whether the requested grade was met (true without one).
+    /// Whether the requested rating and grade were met (true without).
     pub target_met: bool,
 }
 
@@ -277,9 +320,9 @@ pub fn generate(
     request: &VariantRequest,
     seed: u64,
     index: u64,
-) -> Result<VariantPuzzle, VariantGenerateError> {
+) -> Result<GeneratedVariant, VariantGenerateError> {
     request.validate()?;
-    let mut best: Option<(u32, VariantPuzzle)> = None;
+    let mut best: Option<(u64, GeneratedVariant)> = None;
     let mut made = 0;
     for attempt in 1..=request.max_attempts {
         if attempt > 1 && request.deadline.is_some_and(|d| Instant::now() >= d) {
@@ -288,9 +331,15 @@ pub fn generate(
         made = attempt;
         let mut rng = puzzle_rng(seed, index, attempt - 1);
         let mut puzzle = make(request, &mut rng);
-        let miss = request
+        let grade_miss = request
             .grade
             .map_or(0, |g| rank(g).abs_diff(rank(puzzle.effort.grade)));
+        let rating_miss = match (request.rating, puzzle.logic) {
+            (Some(range), Some(logic)) => u64::from(range.distance(logic.rating)),
+            _ => 0,
+        };
+        // Misses in rating weigh more than any miss in grade.
+        let miss = rating_miss << 32 | u64::from(grade_miss);
         puzzle.attempts = attempt;
         puzzle.target_met = miss == 0;
         if miss == 0 {
@@ -302,7 +351,51 @@ pub fn generate(
     }
     let (_, mut best) = best.expect("at least one attempt is made");
     best.attempts = made;
+    if best.logic.is_some_and(|l| !l.complete) {
+        // Its rating stopped at the first step past the range: the
+        // puzzle returned gets its whole rating, in the time left.
+        best.logic = logic_rating(&best.rules, &best.puzzle, None, request.deadline);
+    }
     Ok(best)
+}
+
+/// The rating of `cells` under `rules` by logic; with `range`, given up
+/// (incomplete) at the first step above it, or at `deadline`. `None` when
+/// human logic cannot read the rules.
+pub fn logic_rating(
+    rules: &Rules,
+    cells: &[u8],
+    range: Option<RatingRange>,
+    deadline: Option<Instant>,
+) -> Option<LogicRating> {
+    let geometry = Geometry::from_rules(rules).ok()?;
+    let limits = RateLimits {
+        above: range.map(|r| r.hi),
+        deadline,
+    };
+    Some(
+        match human::rate_within(&geometry, cells, Catalogue::Rating, limits) {
+            Ok(rated) => LogicRating {
+                rating: if rated.solved {
+                    rated.rating
+                } else {
+                    RatingRange::TOP
+                },
+                hardest: rated.hardest().map(|s| s.technique),
+                complete: rated.solved,
+            },
+            Err(GaveUp::Above(rating)) => LogicRating {
+                rating,
+                hardest: None,
+                complete: false,
+            },
+            Err(GaveUp::Deadline) => LogicRating {
+                rating: RatingRange::TOP,
+                hardest: None,
+                complete: false,
+            },
+        },
+    )
 }
 
 /// Puzzles `0..count` of `seed` for `request`, in order (for a game's or
@@ -311,7 +404,7 @@ pub fn generate_set(
     request: &VariantRequest,
     seed: u64,
     count: u64,
-) -> Result<Vec<VariantPuzzle>, VariantGenerateError> {
+) -> Result<Vec<GeneratedVariant>, VariantGenerateError> {
     (0..count)
         .map(|index| generate(request, seed, index))
         .collect()
@@ -322,27 +415,27 @@ fn rank(grade: Grade) -> u32 {
 }
 
 /// One attempt: rules, grid, givens, effort.
-fn make(request: &VariantRequest, rng: &mut ChaCha8Rng) -> VariantPuzzle {
+fn make(request: &VariantRequest, rng: &mut ChaCha8Rng) -> GeneratedVariant {
     let side = request.side;
-    let (rules, solution, puzzle, minimal) = match request.kind {
+    let (rules, solution, givens) = match request.kind {
         VariantKind::Jigsaw => {
             let (rules, solution) = jigsaw(side, rng);
-            let (puzzle, minimal) = remove_all(&rules, &solution, request.symmetric, rng);
-            (rules, solution, puzzle, minimal)
+            let givens = remove_all(&rules, &solution, request, rng);
+            (rules, solution, givens)
         }
         VariantKind::Killer => {
             let classic = Rules::classic(side);
             let solution = full_grid(&classic, rng);
             let rules = with_killer_cages(classic, &solution, rng);
-            let (puzzle, minimal) = killer_givens(&rules, &solution, request.symmetric, rng);
-            (rules, solution, puzzle, minimal)
+            let givens = killer_givens(&rules, &solution, request, rng);
+            (rules, solution, givens)
         }
         VariantKind::Thermo => {
             let classic = Rules::classic(side);
             let solution = full_grid(&classic, rng);
             let rules = with_thermos(classic, &solution, rng);
-            let (puzzle, minimal) = remove_all(&rules, &solution, request.symmetric, rng);
-            (rules, solution, puzzle, minimal)
+            let givens = remove_all(&rules, &solution, request, rng);
+            (rules, solution, givens)
         }
         kind => {
             let classic = Rules::classic(side);
@@ -357,12 +450,21 @@ fn make(request: &VariantRequest, rng: &mut ChaCha8Rng) -> VariantPuzzle {
                 _ => unreachable!("the kinds with their own structures are matched above"),
             };
             let solution = full_grid(&rules, rng);
-            let (puzzle, minimal) = remove_all(&rules, &solution, request.symmetric, rng);
-            (rules, solution, puzzle, minimal)
+            let givens = remove_all(&rules, &solution, request, rng);
+            (rules, solution, givens)
         }
     };
-    let nodes = count(&rules, &puzzle).nodes;
-    VariantPuzzle {
+    let Givens {
+        puzzle,
+        minimal,
+        nodes,
+    } = givens;
+    let nodes = nodes.unwrap_or_else(|| count(&rules, &puzzle).nodes);
+    let logic = (request.kind.rated_by_logic() && (request.rate || request.rating.is_some()))
+        .then(|| logic_rating(&rules, &puzzle, request.rating, request.deadline))
+        .flatten();
+    GeneratedVariant {
+        logic,
         kind: request.kind,
         clues: puzzle.iter().filter(|&&d| d != 0).count(),
         effort: SearchEffort::of(nodes, rules.cells()),
@@ -373,6 +475,17 @@ fn make(request: &VariantRequest, rng: &mut ChaCha8Rng) -> VariantPuzzle {
         attempts: 1,
         target_met: true,
     }
+}
+
+/// The givens of a puzzle made unique.
+struct Givens {
+    /// The cells, 0 empty.
+    puzzle: Vec<u8>,
+    /// Whether every given is needed for uniqueness.
+    minimal: bool,
+    /// The nodes of a count to 2 of exactly this puzzle, when one was made
+    /// (the search effort, without counting it again).
+    nodes: Option<u64>,
 }
 
 /// What a count to 2 found.
@@ -852,10 +965,19 @@ fn group_of(cell: usize, cells: usize, symmetric: bool) -> Vec<usize> {
 fn remove_all(
     rules: &Rules,
     solution: &[u8],
-    symmetric: bool,
+    request: &VariantRequest,
     rng: &mut ChaCha8Rng,
-) -> (Vec<u8>, bool) {
-    remove_clues(rules, solution, solution.to_vec(), symmetric, rng)
+) -> Givens {
+    let within = Within::new(rules, request);
+    let symmetric = request.symmetric;
+    remove_clues(
+        rules,
+        solution,
+        solution.to_vec(),
+        symmetric,
+        within.as_ref(),
+        rng,
+    )
 }
 
 /// Removes the givens of `puzzle` (unique, with `solution`) in random
@@ -866,45 +988,90 @@ fn remove_clues(
     solution: &[u8],
     mut puzzle: Vec<u8>,
     symmetric: bool,
+    within: Option<&Within>,
     rng: &mut ChaCha8Rng,
-) -> (Vec<u8>, bool) {
+) -> Givens {
     let cells = puzzle.len();
     let peers = Peers::new(rules);
     let mut order: Vec<usize> = (0..cells)
         .filter(|&c| puzzle[c] != 0 && (!symmetric || c <= cells - 1 - c))
         .collect();
     order.shuffle(rng);
+    let mut minimal = true;
+    let mut nodes = None;
     for cell in order {
         let group = group_of(cell, cells, symmetric);
         for &c in &group {
             puzzle[c] = 0;
         }
         let forced = group.iter().all(|&c| peers.forced(&puzzle, c, solution[c]));
-        if !forced && count(rules, &puzzle).solutions != 1 {
+        let counted = (!forced).then(|| count(rules, &puzzle));
+        let unique = forced || counted.as_ref().is_some_and(|c| c.solutions == 1);
+        let easy_enough = unique && within.is_none_or(|w| w.holds(&puzzle));
+        if easy_enough {
+            nodes = counted.map(|c| c.nodes);
+        } else {
+            // A clue kept for the rating alone leaves the puzzle not minimal.
+            minimal &= !unique;
             for &c in &group {
                 puzzle[c] = solution[c];
             }
         }
     }
-    (puzzle, true)
+    Givens {
+        puzzle,
+        minimal,
+        nodes,
+    }
+}
+
+/// The rating ceiling of a request with a rating range: clues stay while
+/// removing them would take the puzzle above it.
+struct Within {
+    geometry: Geometry,
+    range: RatingRange,
+    deadline: Option<Instant>,
+}
+
+impl Within {
+    fn new(rules: &Rules, request: &VariantRequest) -> Option<Within> {
+        Some(Within {
+            geometry: Geometry::from_rules(rules).ok()?,
+            range: request.rating?,
+            deadline: request.deadline,
+        })
+    }
+
+    /// Whether logic solves `cells` with no step above the range.
+    fn holds(&self, cells: &[u8]) -> bool {
+        let limits = RateLimits {
+            above: Some(self.range.hi),
+            deadline: self.deadline,
+        };
+        human::rate_within(&self.geometry, cells, Catalogue::Rating, limits)
+            .is_ok_and(|rated| rated.solved)
+    }
 }
 
 /// Givens that make killer `rules` unique with `solution`: none when the
 /// cages suffice; else the grid's digit in a cell where another solution
-/// differs, until unique, and then the pass of [`remove_clues`].
+/// differs, until unique. With a rating range, givens in random cells
+/// until logic solves it within the range. Then the pass of
+/// [`remove_clues`] over the givens added.
 fn killer_givens(
     rules: &Rules,
     solution: &[u8],
-    symmetric: bool,
+    request: &VariantRequest,
     rng: &mut ChaCha8Rng,
-) -> (Vec<u8>, bool) {
+) -> Givens {
     let cells = solution.len();
+    let symmetric = request.symmetric;
     let mut puzzle = vec![0u8; cells];
     let mut added = false;
-    loop {
+    let unique_nodes = loop {
         let counted = count_against(rules, &puzzle, Some(solution));
         let Some(other) = counted.other else {
-            break;
+            break counted.nodes;
         };
         let differ: Vec<usize> = (0..cells).filter(|&c| other[c] != solution[c]).collect();
         let &cell = differ
@@ -914,11 +1081,28 @@ fn killer_givens(
             puzzle[c] = solution[c];
         }
         added = true;
+    };
+    let within = Within::new(rules, request);
+    if let Some(within) = &within {
+        while !within.holds(&puzzle) {
+            let empty: Vec<usize> = (0..cells).filter(|&c| puzzle[c] == 0).collect();
+            let Some(&cell) = empty.choose(rng) else {
+                break;
+            };
+            for c in group_of(cell, cells, symmetric) {
+                puzzle[c] = solution[c];
+            }
+            added = true;
+        }
     }
     if added {
-        remove_clues(rules, solution, puzzle, symmetric, rng)
+        remove_clues(rules, solution, puzzle, symmetric, within.as_ref(), rng)
     } else {
-        (puzzle, true)
+        Givens {
+            puzzle,
+            minimal: true,
+            nodes: Some(unique_nodes),
+        }
     }
 }
 

@@ -211,3 +211,132 @@ test("statistics: wins once, not by Solve, best and average, and a streak of day
   assert.equal(s.streak.current, 5);
   assert.deepEqual(stats.read({ format: 9 }), stats.empty());
 });
+
+// Variants: the rules come from the game's variant, not from formulas.
+
+// A 4×4 jigsaw: pieces drawn row by row.
+const JIGSAW_PIECES = [0, 0, 0, 1, 2, 2, 0, 1, 2, 3, 1, 1, 2, 3, 3, 3];
+const JIGSAW_SOLUTION = [1, 2, 3, 4, 2, 1, 4, 3, 3, 4, 1, 2, 4, 3, 2, 1];
+const jigsaw = (variant = {}, puzzle = Array(16).fill(0)) => new Game({
+  size: 4, box: 2, symbols: "1234", puzzle,
+  variant: { name: "jigsaw", pieces: JIGSAW_PIECES, boxes: false, extras: [], cages: [], thermos: [], ...variant },
+});
+
+test("a variant's units are its pieces, extra regions and cages, and its peers follow them", () => {
+  const game = jigsaw({ extras: [{ kind: "diagonal", cells: [0, 5, 10, 15] }], cages: [{ cells: [12, 13], sum: 7 }] });
+  const { units } = game.geometry;
+  // Rows, columns, four pieces, the diagonal, the cage: the server's numbering.
+  assert.equal(units.length, 4 + 4 + 4 + 1 + 1);
+  assert.deepEqual(units[8], [0, 1, 2, 6]);
+  assert.deepEqual(units[12], [0, 5, 10, 15]);
+  assert.deepEqual(units[13], [12, 13]);
+  assert.ok(game.isPeer(2, 6), "same piece, not the same box of a classic 4×4");
+  assert.ok(game.isPeer(0, 5), "the diagonal");
+  assert.ok(!game.isPeer(2, 5), "neither row, column, piece nor diagonal");
+  // A digit entered leaves the marks of its piece's cells.
+  game.toggleCorner(6, 3);
+  game.toggleCorner(5, 3);
+  game.set(2, 3);
+  assert.deepEqual(game.cornerMarks(6), [], "same piece");
+  assert.deepEqual(game.cornerMarks(5), [3], "not a peer");
+});
+
+test("conflicts cover pieces, cages (repeat and sum), pair rules, non-consecutive and thermometers", () => {
+  const conflicts = (game) => [...game.conflicts()].sort((a, b) => a - b);
+  let game = jigsaw();
+  game.set(2, 1); game.set(6, 1);
+  assert.deepEqual(conflicts(game), [2, 6], "a repeat in a jigsaw piece");
+
+  game = jigsaw({ cages: [{ cells: [12, 13], sum: 7 }] });
+  game.set(12, 2);
+  assert.deepEqual(conflicts(game), [], "a cage not full says nothing of its sum");
+  game.set(13, 4);
+  assert.deepEqual(conflicts(game), [12, 13], "2 + 4 is not 7");
+  game.set(13, 5 - 1);
+  game.set(12, 3);
+  assert.deepEqual(conflicts(game), []);
+
+  game = jigsaw({ anti_knight: true });
+  game.set(0, 2); game.set(7, 3); game.set(9, 2);
+  assert.deepEqual(conflicts(game), [0, 9], "r1c1 and r3c2 are a knight's move apart");
+  game = jigsaw({ anti_king: true });
+  game.set(0, 3); game.set(5, 3);
+  assert.deepEqual(conflicts(game), [0, 5]);
+  game = jigsaw({ non_consecutive: true });
+  game.set(0, 2); game.set(1, 3);
+  assert.deepEqual(conflicts(game), [0, 1]);
+  game = jigsaw({ thermos: [[12, 8, 4]] });
+  game.set(12, 3); game.set(4, 2);
+  assert.deepEqual(conflicts(game), [4, 12], "the bulb must be the smallest");
+});
+
+test("auto notes take the variant's rules, and a variant game is won on its own rules", () => {
+  const game = jigsaw({ anti_king: true, thermos: [[12, 8, 4]] });
+  game.set(2, 3);
+  game.set(3, 4);
+  assert.ok(game.fillNotes());
+  assert.deepEqual(game.cornerMarks(6), [1, 2], "its piece holds 3, its column 4");
+  assert.deepEqual(game.cornerMarks(7), [1, 2], "its column holds 4, a king's move away 3");
+  assert.deepEqual(game.cornerMarks(12), [1, 2], "a bulb of three cells is at most 2");
+  assert.deepEqual(game.cornerMarks(4), [3, 4], "the tip of three cells is at least 3");
+  assert.deepEqual(game.cornerMarks(8), [2, 3], "the middle of three cells is 2 or 3");
+  const plain = jigsaw();
+  JIGSAW_SOLUTION.forEach((d, cell) => plain.set(cell, d));
+  assert.equal(plain.status, "won");
+  const broken = jigsaw({ cages: [{ cells: [0, 1], sum: 4 }] });
+  JIGSAW_SOLUTION.forEach((d, cell) => broken.set(cell, d));
+  assert.equal(broken.status, "playing", "1 + 2 is not 4: no win");
+});
+
+test("a killer cage's combinations leave out what the digits placed rule out", () => {
+  const game = jigsaw({ cages: [{ cells: [12, 13], sum: 5 }, { cells: [14, 15], sum: null }] });
+  assert.deepEqual(game.cageCombinations(12), { sum: 5, cells: 2, ways: [[1, 4], [2, 3]] });
+  game.set(13, 3);
+  assert.deepEqual(game.cageCombinations(12).ways, [[2, 3]]);
+  assert.equal(game.cageCombinations(14), null, "no sum");
+  assert.equal(game.cageCombinations(0), null, "no cage");
+  // Auto notes keep a cage's cells to the digits of its ways.
+  const notes = jigsaw({ cages: [{ cells: [12, 13], sum: 3 }] });
+  assert.ok(notes.fillNotes());
+  assert.deepEqual(notes.cornerMarks(12), [1, 2], "3 is 1 + 2");
+  assert.deepEqual(notes.cornerMarks(13), [1, 2]);
+  assert.deepEqual(notes.cornerMarks(14), [1, 2, 3, 4], "not in the cage");
+});
+
+test("a variant saves with its rules and text, and a classic game saved before variants still loads", () => {
+  const game = jigsaw({ cages: [{ cells: [12, 13], sum: 7 }] });
+  game.text = "a text to share";
+  game.set(0, 1);
+  const saved = JSON.parse(JSON.stringify(game.save()));
+  assert.equal(saved.format, 3);
+  const back = Game.load(saved);
+  assert.deepEqual(back.save(), game.save());
+  assert.deepEqual(back.variant.pieces, JIGSAW_PIECES);
+  assert.equal(back.puzzleText(), "a text to share");
+  assert.equal(Game.load({ ...saved, variant: { ...saved.variant, pieces: [0, 1] } }), null, "damaged pieces");
+  assert.equal(Game.load({ ...saved, format: 2 }), null, "format 2 had no variants");
+
+  // Format 2, as the page saved a classic game before variants.
+  const old = classic().save();
+  delete old.variant;
+  delete old.text;
+  old.format = 2;
+  old.cells = old.cells.slice();
+  old.cells[2] = 4;
+  const loaded = Game.load(JSON.parse(JSON.stringify(old)));
+  assert.ok(loaded, "a classic save of format 2 loads");
+  assert.equal(loaded.variant, null);
+  assert.equal(loaded.cells[2], 4);
+  assert.equal(loaded.puzzleText(), classic().puzzleText());
+  assert.equal(loaded.save().format, 3);
+});
+
+test("a variant that does not fit its grid is refused", () => {
+  assert.throws(() => jigsaw({ pieces: [0, 1, 2] }));
+  assert.throws(() => jigsaw({ pieces: Array(16).fill(0) }), "a piece of 16 cells");
+  assert.throws(() => jigsaw({ cages: [{ cells: [0, 99], sum: 3 }] }));
+  assert.throws(() => jigsaw({ cages: [{ cells: [0, 0], sum: 3 }] }));
+  assert.throws(() => jigsaw({ thermos: "no" }));
+  assert.throws(() => new Game({ size: 6, box: 3, symbols: "123456", puzzle: Array(36).fill(0) }), "6×6 only as a variant");
+  assert.ok(new Game({ size: 6, box: 3, symbols: "123456", puzzle: Array(36).fill(0), variant: { name: "latin" } }));
+});

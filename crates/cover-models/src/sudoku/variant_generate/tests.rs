@@ -16,13 +16,15 @@ fn to_check(rules: &Rules) -> VariantRules {
         anti_king: rules.anti_king(),
         non_consecutive: rules.non_consecutive(),
         thermos: rules.thermos().to_vec(),
+        holes: (0..rules.cells()).filter(|&c| !rules.is_cell(c)).collect(),
+        digits: Some(rules.digits()),
     }
 }
 
 /// Checks one generated puzzle: the solution by the independent checker,
 /// uniqueness by the solver counting to the end (and, up to 6×6, by the
 /// checker's brute force), minimality by putting each given back.
-fn check(made: &VariantPuzzle, minimal: bool) {
+fn check(made: &GeneratedVariant, minimal: bool) {
     let rules = to_check(&made.rules);
     assert_eq!(
         check_variant_solution(&rules, &made.puzzle, &made.solution),
@@ -40,8 +42,8 @@ fn check(made: &VariantPuzzle, minimal: bool) {
     }
     let givens = made.puzzle.iter().filter(|&&d| d != 0).count();
     assert_eq!(made.clues, givens);
-    assert!(made.minimal);
     if minimal {
+        assert!(made.minimal);
         for cell in (0..made.puzzle.len()).filter(|&c| made.puzzle[c] != 0) {
             let mut fewer = made.puzzle.clone();
             fewer[cell] = 0;
@@ -85,6 +87,7 @@ fn every_kind_on_its_other_sides() {
             let made = generate(&request, 5, 0).unwrap();
             assert_eq!(made.rules.side(), side, "{kind}");
             check(&made, side <= 6);
+            assert!(made.minimal);
         }
     }
 }
@@ -156,6 +159,7 @@ fn symmetric_puzzles_are_symmetric() {
         for index in 0..2 {
             let made = generate(&request, 8, index).unwrap();
             check(&made, false);
+            assert!(made.minimal, "minimal among symmetric puzzles");
             for k in 0..81 {
                 assert_eq!(made.puzzle[k] == 0, made.puzzle[80 - k] == 0, "{kind}");
             }
@@ -241,4 +245,60 @@ fn forced_cells_are_forced() {
     puzzle[1] = 3;
     let mask = peers.candidates(&puzzle, 0);
     assert_eq!(mask, 0b10001, "1 and 5 left beside a 3");
+}
+
+#[test]
+fn a_rating_range_is_met_by_logic() {
+    // Singles only: logic solves every puzzle made, within the range.
+    let easy = RatingRange {
+        lo: human::Rating(10),
+        hi: human::Rating(23),
+    };
+    for kind in [
+        VariantKind::Jigsaw,
+        VariantKind::Killer,
+        VariantKind::AntiKing,
+    ] {
+        let request = VariantRequest {
+            rating: Some(easy),
+            ..VariantRequest::new(kind)
+        };
+        let made = generate(&request, 2, 0).unwrap();
+        check(&made, false);
+        let logic = made.logic.expect("rated");
+        assert!(made.target_met, "{kind}: {logic:?}");
+        assert!(
+            logic.complete && easy.contains(logic.rating),
+            "{kind}: {logic:?}"
+        );
+        // Rated again from scratch, the same.
+        let again = logic_rating(&made.rules, &made.puzzle, None, None).unwrap();
+        assert_eq!(again, logic);
+    }
+    let thermo = VariantRequest {
+        rating: Some(easy),
+        ..VariantRequest::new(VariantKind::Thermo)
+    };
+    assert_eq!(
+        generate(&thermo, 1, 0).unwrap_err(),
+        VariantGenerateError::NotRatedByLogic(VariantKind::Thermo)
+    );
+}
+
+#[test]
+fn kinds_rated_by_logic_carry_a_rating() {
+    for kind in VariantKind::ALL {
+        let made = generate(&VariantRequest::new(kind), 6, 0).unwrap();
+        assert_eq!(made.logic.is_some(), kind.rated_by_logic(), "{kind}");
+        if !kind.rated_by_logic() {
+            continue;
+        }
+        let unrated = VariantRequest {
+            rate: false,
+            ..VariantRequest::new(kind)
+        };
+        let plain = generate(&unrated, 6, 0).unwrap();
+        assert_eq!(plain.logic, None);
+        assert_eq!(plain.puzzle, made.puzzle, "rating changes no puzzle");
+    }
 }
