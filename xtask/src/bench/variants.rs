@@ -49,6 +49,8 @@ fn checker_rules(rules: &Rules) -> VariantRules {
         anti_king: rules.anti_king(),
         non_consecutive: rules.non_consecutive(),
         thermos: rules.thermos().to_vec(),
+        holes: (0..rules.cells()).filter(|&c| !rules.is_cell(c)).collect(),
+        digits: Some(rules.digits()),
     }
 }
 
