@@ -1,5 +1,5 @@
 //! Sudoku variants: a grid of any side with any regions and extra rules
-//! ([`Rules`]), encoded as exact cover and solved by the linked engine
+//! ([`Rules`]), encoded as exact cover and solved by dlx-core's engines
 //! ([`VariantSolver`], [`solve_first`], [`count`], [`search`]).
 //!
 //! This module owns the rules model (regions, killer cages, thermometers,
@@ -39,6 +39,11 @@
 //! - **Givens**: the problem is built for one puzzle: a given cell gets only
 //!   its digit's options, and options that cover an item of another cell's
 //!   given are dropped, so the search needs nothing special.
+//! - **Engines**: the compact engine when every item has at most 64
+//!   options (no cage or thermometer group enumerated past that), else the
+//!   linked one. A search for one grid under anti-knight or anti-king
+//!   restarts with the options reordered ([`RESTART_NODES`]); counts are
+//!   always one exhaustive search.
 //!
 //! # Example
 //! ```
@@ -50,7 +55,10 @@
 
 use std::collections::HashSet;
 
-use dlx_core::{Control, Limits, Outcome, Problem, Report, Search, Solver, Stats};
+use dlx_core::{CompactSolver, Control, Limits, Outcome, Problem, Report, Search, Solver, Stats};
+use rand::rngs::ChaCha8Rng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
 
 /// The most assignments of one group of cages and thermometers enumerated
 /// as whole-group options before the group falls back to single-cell
@@ -862,7 +870,7 @@ struct Group {
 pub struct VariantSolver {
     rules: Rules,
     problem: Problem,
-    solver: Solver,
+    engine: Engine,
     /// Option `o`'s placements are `placements[starts[o]..starts[o + 1]]`.
     starts: Vec<usize>,
     placements: Vec<(u16, u8)>,
@@ -985,11 +993,11 @@ impl VariantSolver {
             }
         }
         let problem = builder.build();
-        let solver = Solver::new(&problem);
+        let engine = Engine::new(&problem);
         Ok(VariantSolver {
             rules: rules.clone(),
             problem,
-            solver,
+            engine,
             starts,
             placements,
             checked_cages,
@@ -1013,44 +1021,68 @@ impl VariantSolver {
     /// report's `stats.solutions` counts the grids handed over (solutions
     /// dropped by a fallback group's check are not counted, and
     /// `max_solutions` counts grids too).
+    ///
+    /// When one grid is asked for (`max_solutions` 1) under anti-knight or
+    /// anti-king, the search restarts (see [`RESTART_NODES`]): the first
+    /// run is the plain search, each
+    /// later one tries the options in another (seeded, so repeatable)
+    /// order; the grid found is a solution, not always the plain search's
+    /// first. Nodes of all runs count toward the node budget.
     pub fn search<F: FnMut(&[u8]) -> Control>(
         &mut self,
         limits: &Limits,
         mut visitor: F,
     ) -> Report {
-        if self.dead {
+        let max = limits.max_solutions;
+        if self.dead || max == Some(0) {
             return Report {
-                outcome: Outcome::Exhausted,
+                outcome: if self.dead {
+                    Outcome::Exhausted
+                } else {
+                    Outcome::SolutionLimit
+                },
                 stats: Stats::default(),
             };
         }
-        let max = limits.max_solutions;
-        let inner = Limits {
-            max_solutions: None,
-            ..limits.clone()
-        };
+        // Restarts where they were measured to pay (see RESTART_NODES).
+        let restarts = max == Some(1) && (self.rules.anti_knight || self.rules.anti_king);
         let mut grid = vec![0u8; self.rules.cells()];
         let mut found = 0u64;
         let mut hit_limit = false;
         let mut user_stop = false;
+        let mut stats = Stats::default();
         let Self {
             rules,
-            solver,
+            problem,
+            engine,
             starts,
             placements,
             checked_cages,
             checked_thermos,
             ..
         } = self;
-        if max == Some(0) {
-            return Report {
-                outcome: Outcome::SolutionLimit,
-                stats: Stats::default(),
+        let mut shuffled: Option<(Engine, Vec<usize>)> = None;
+        let mut rng = ChaCha8Rng::seed_from_u64(36);
+        let mut run = 1u64;
+        let outcome = loop {
+            let user_left = limits.node_budget.map(|b| b.saturating_sub(stats.nodes));
+            let restart_at = restarts.then(|| RESTART_NODES * luby(run));
+            let budget = match (user_left, restart_at) {
+                (Some(user), Some(restart)) => Some(user.min(restart)),
+                (user, restart) => user.or(restart),
             };
-        }
-        let report = solver
-            .search(&[], &inner, &mut |options: &[usize]| {
+            let run_limits = Limits {
+                max_solutions: None,
+                node_budget: budget,
+                ..limits.clone()
+            };
+            let (engine, order) = match &mut shuffled {
+                None => (&mut *engine, None),
+                Some((engine, order)) => (engine, Some(order.as_slice())),
+            };
+            let mut visit = |options: &[usize]| {
                 for &option in options {
+                    let option = order.map_or(option, |order| order[option]);
                     for &(cell, digit) in &placements[starts[option]..starts[option + 1]] {
                         grid[cell as usize] = digit;
                     }
@@ -1076,20 +1108,38 @@ impl VariantSolver {
                     return Control::Stop;
                 }
                 Control::Continue
-            })
-            .expect("no given options");
-        let outcome = if hit_limit {
-            Outcome::SolutionLimit
-        } else if user_stop {
-            Outcome::Stopped
-        } else {
-            report.outcome
+            };
+            let report = engine.search(&run_limits, &mut visit);
+            stats += report.stats;
+            if hit_limit {
+                break Outcome::SolutionLimit;
+            }
+            if user_stop {
+                break Outcome::Stopped;
+            }
+            let restart = report.outcome == Outcome::NodeBudget
+                && restart_at.is_some_and(|restart| user_left.is_none_or(|user| user > restart));
+            if !restart {
+                break report.outcome;
+            }
+            // Another run, the options in another order.
+            let mut order: Vec<usize> = (0..problem.option_count()).collect();
+            order.shuffle(&mut rng);
+            let primary = problem.primary_count();
+            let mut builder = Problem::builder(primary, problem.item_count() - primary);
+            for &option in &order {
+                builder
+                    .add_option(problem.option(option).iter().map(|&i| i as usize))
+                    .expect("the options of a built problem");
+            }
+            shuffled = Some((Engine::new(&builder.build()), order));
+            run += 1;
         };
         Report {
             outcome,
             stats: Stats {
                 solutions: found,
-                ..report.stats
+                ..stats
             },
         }
     }
@@ -1107,6 +1157,56 @@ impl VariantSolver {
             Control::Stop
         });
         found
+    }
+}
+
+/// Nodes of the first run of a search for one grid; later runs get this
+/// times the Luby sequence (1, 1, 2, 1, 1, 2, 4, …), each with the options
+/// in a new order. Restarts are the cure for the heavy tails of a
+/// backtracking search: on an empty anti-knight 9×9 the plain search
+/// spends millions of nodes under a bad early choice. Only the pair rules
+/// anti-knight and anti-king restart: under non-consecutive, options in
+/// another order than the digits' searched longer than the plain run.
+pub const RESTART_NODES: u64 = 500;
+
+/// The `i`-th term of the Luby sequence (from 1): 1, 1, 2, 1, 1, 2, 4, ….
+fn luby(mut i: u64) -> u64 {
+    loop {
+        let mut k = 1;
+        while (1u64 << k) - 1 < i {
+            k += 1;
+        }
+        if i == (1 << k) - 1 {
+            return 1 << (k - 1);
+        }
+        i -= (1 << (k - 1)) - 1;
+    }
+}
+
+/// The engine of a [`VariantSolver`]: the compact one where every item has
+/// at most 64 options (single-cell options), else the linked one (groups
+/// of cages and thermometers have more).
+#[derive(Debug)]
+enum Engine {
+    Compact(Box<CompactSolver>),
+    Linked(Box<Solver>),
+}
+
+impl Engine {
+    fn new(problem: &Problem) -> Engine {
+        match CompactSolver::new(problem) {
+            Ok(compact) => Engine::Compact(Box::new(compact)),
+            Err(_) => Engine::Linked(Box::new(Solver::new(problem))),
+        }
+    }
+
+    fn search(&mut self, limits: &Limits, visit: &mut dyn FnMut(&[usize]) -> Control) -> Report {
+        let mut visit = |options: &[usize]| visit(options);
+        match self {
+            Engine::Compact(compact) => compact.search(&[], limits, &mut visit),
+            Engine::Linked(linked) => linked.search(&[], limits, &mut visit),
+        }
+        .expect("no given options")
     }
 }
 
