@@ -217,7 +217,13 @@ fn a_search_grade_is_met_or_reported() {
 
 #[test]
 fn a_difficulty_is_met_by_logic() {
-    for kind in ["jigsaw", "killer", "anti-knight"] {
+    for kind in [
+        "jigsaw",
+        "killer",
+        "anti-knight",
+        "thermo",
+        "non-consecutive",
+    ] {
         let args = ["--seed", "5", "--count", "2", "--difficulty", "easy"];
         for record in generate_checked(&args, kind, 9) {
             assert_eq!(record["target_met"], true, "{record}");
@@ -241,8 +247,6 @@ fn bad_variant_usage_exits_with_2() {
         "generate --variant jigsaw --size 10",
         "generate --variant x --size 5",
         "generate --variant x --clues 30",
-        "generate --variant thermo --difficulty hard",
-        "generate --variant non-consecutive --rating 2..3",
         "generate --variant x --rating 3..2",
         "generate --variant x --search-grade impossible",
         "generate --search-grade easy",
@@ -253,9 +257,4 @@ fn bad_variant_usage_exits_with_2() {
         err.contains("windoku sudoku is generated on sides 9, not 6"),
         "{err}"
     );
-    let (_, err, _) = cover(
-        &["generate", "--variant", "thermo", "--difficulty", "easy"],
-        b"",
-    );
-    assert!(err.contains("human logic does not rate thermo"), "{err}");
 }
