@@ -2,7 +2,9 @@
 //! from its printed variant line, its solution checked by the independent
 //! checker (`cover_check::variant`), its uniqueness counted to the end by
 //! the variant solver (and, up to 6×6, by the checker's brute force);
-//! byte-identical output for any `--jobs`; the grade target; bad usage.
+//! byte-identical output for any `--jobs`; rating and grade targets;
+//! `cover sudoku` solving the printed lines to the printed solutions; bad
+//! usage.
 
 mod support;
 
@@ -257,4 +259,39 @@ fn bad_variant_usage_exits_with_2() {
         err.contains("windoku sudoku is generated on sides 9, not 6"),
         "{err}"
     );
+}
+
+#[test]
+fn cover_sudoku_solves_the_printed_lines_to_the_printed_solutions() {
+    for (kind, side) in [
+        ("jigsaw", "6"),
+        ("x", "9"),
+        ("thermo", "9"),
+        ("killer", "6"),
+    ] {
+        let args = [
+            "--variant",
+            kind,
+            "--size",
+            side,
+            "--seed",
+            "6",
+            "--count",
+            "3",
+        ];
+        let mut text = vec!["generate"];
+        text.extend_from_slice(&args);
+        let (lines, err, code) = cover(&text, b"");
+        assert_eq!(code, 0, "{err}");
+        let (solved, err, code) = cover(&["sudoku"], lines.as_bytes());
+        assert_eq!(code, 0, "{kind}: {err}");
+        let mut json = text.clone();
+        json.push("--json");
+        let (out, _, _) = cover(&json, b"");
+        let solutions: Vec<String> = json_lines(&out)
+            .iter()
+            .map(|r| r["solution"].as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(solved.lines().collect::<Vec<_>>(), solutions, "{kind}");
+    }
 }
