@@ -553,3 +553,22 @@ fn peers_units_and_sees_agree_on_every_geometry() {
         assert_eq!(geometry.units(), full_regions);
     }
 }
+
+#[test]
+fn hints_on_a_variant_name_its_regions() {
+    use cover_models::sudoku::human::{next_step, Board, HintLevel};
+    let rules = Rules::classic(9).with_diagonals();
+    let (puzzle, _, _) = make_puzzle(&rules, 0);
+    let geometry = Geometry::from_rules(&rules).unwrap();
+    let mut board = Board::new(&geometry, &puzzle);
+    let mut texts = Vec::new();
+    while let Some(step) = next_step(&board, Catalogue::Rating) {
+        texts.push(step.text(HintLevel::Full, &geometry, &|d| d.to_string()));
+        board.apply(&step);
+    }
+    assert!(board.is_solved());
+    assert!(
+        texts.iter().any(|t| t.contains("diagonal")),
+        "no hint names a diagonal: {texts:?}"
+    );
+}

@@ -26,9 +26,10 @@
 //! crossing units, subsets, fish on rows and columns, wings, colouring,
 //! ALS, aligned exclusion). Those that rely on the classic shape (direct
 //! intersections, the strong-link fish with their box links, finned fish,
-//! uniqueness, BUG, the dynamic (+) and nested chains) are skipped there;
-//! the other chains run where boxes or jigsaw pieces tile the grid, linking
-//! along rows, columns and those (weak links through every peer).
+//! uniqueness, BUG, and the nested forcing chains, a slow rescue) are
+//! skipped there; the other chains run where boxes or jigsaw pieces tile
+//! the grid, linking along rows, columns and those (weak links through
+//! every peer; the (+) rules over every unit).
 //! [`rate_variant`] rates a puzzle from its rules.
 //!
 //! Ratings follow Sudoku Explainer (Juillerat; SukakuExplainer's default

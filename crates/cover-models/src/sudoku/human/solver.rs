@@ -156,7 +156,7 @@ pub(super) const FINDERS: &[Finder] = &[
     rated(chains::nishio_forcing_chains),     // 7.5 up
     rated(chains::multiple_forcing_chains),   // cell, region: 8.0 up
     rated(chains::dynamic_forcing_chains),    // 8.5 up
-    classic(rated(chains::dynamic_plus_forcing_chains)), // 9.0 up
+    rated(chains::dynamic_plus_forcing_chains), // 9.0 up
     classic(rated(chains::nested_forcing_chains)), // 9.5 up, a rescue
     classic(rated(chains::nested_multiple_forcing_chains)), // 10.0 up, a rescue
     classic(rated(chains::nested_dynamic_forcing_chains)), // 10.5 up, SE's experimental rescue

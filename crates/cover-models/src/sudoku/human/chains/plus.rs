@@ -45,14 +45,18 @@ fn places(geometry: &Geometry, masks: &[u64], unit: usize, digit: u8) -> u64 {
 }
 
 fn in_unit(geometry: &Geometry, cell: usize, unit: usize) -> bool {
-    geometry.cell_units(cell).contains(&unit)
+    if geometry.is_classic() {
+        geometry.cell_units(cell).contains(&unit)
+    } else {
+        geometry.in_unit(cell, unit)
+    }
 }
 
-/// The units in the order Sudoku Explainer scans them: boxes, rows,
-/// columns.
+/// The units in the order Sudoku Explainer scans them: boxes (and a
+/// variant's other regions), rows, columns.
 fn scan_order(geometry: &Geometry) -> impl Iterator<Item = usize> {
     let s = geometry.side();
-    (2 * s..3 * s).chain(0..2 * s)
+    (2 * s..geometry.units()).chain(0..2 * s)
 }
 
 /// Pointing and claiming: a digit confined to the intersection of `base`
@@ -71,8 +75,23 @@ fn locking(geometry: &Geometry, source: &[u64], masks: &[u64], out: &mut Vec<Ded
             if present.len() < 2 {
                 continue;
             }
-            let [r, c, b] = geometry.cell_units(present[0]);
-            for cover in [b, r, c] {
+            // A classic cell's box, row and column (SE's order); a variant
+            // cell's every unit.
+            let classic_units;
+            let variant_units: Vec<usize>;
+            let covers: &[usize] = if geometry.is_classic() {
+                let [r, c, b] = geometry.cell_units(present[0]);
+                classic_units = [b, r, c];
+                &classic_units
+            } else {
+                variant_units = geometry
+                    .units_of(present[0])
+                    .iter()
+                    .map(|&u| usize::from(u))
+                    .collect();
+                &variant_units
+            };
+            for &cover in covers {
                 if cover == base || !present.iter().all(|&p| in_unit(geometry, p, cover)) {
                     continue;
                 }
