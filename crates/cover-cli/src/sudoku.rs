@@ -21,6 +21,8 @@
 //! classic puzzles ([`Puzzles::entries`]) and answered on the pool, each
 //! search on one thread, by
 //! [`variant`]; classic puzzles keep their engines and fast paths.
+//! `--rate` and `--explain` judge both kinds with one function
+//! (`answer_by_logic`), given the search's count and the puzzle's geometry.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -113,7 +115,9 @@ Variants (docs/variants.md), read among the puzzles of any input:
 Each is answered in its own form: a variant line with the same fields, the
 JSON document with every cell's value filled in (on one line), a link string
 (the same link around it). --symbols, --engine and --propagate are for
-classic puzzles; --rate and --explain do not take variants yet.";
+classic puzzles. --rate and --explain take variants as classic puzzles (on
+the variant's regions, killer cages, thermometers and pair rules), except
+overlapping grids (Samurai): `gave up`, the reason on standard error.";
 
 const AFTER_LONG_HELP: &str = "\
 Output (text), in input order, in the layout and symbols of the input:
@@ -130,7 +134,8 @@ Output (text), in input order, in the layout and symbols of the input:
            of a logical solution, simplest technique first, as SE finds it:
            `4.2 XY-Wing` (1.0-2.3 singles, 2.4-3.4 locked candidates, pairs,
            X-Wing, 3.5-4.4 triples, Swordfish, XY-Wing, 4.5-6.4 uniqueness,
-           quads, BUG, 6.5 up chains and forcing chains); `not unique`, or
+           quads, BUG, 6.5 up chains and forcing chains; on variants also
+           cage combinations 2.5, innies 2.8, outies 3.0); `not unique`, or
            `no solution` (a search proves the puzzle unique first).
   --explain  each step of that logical solution on a line (its rating, the
            technique, the pattern, what it places or removes; techniques SE
@@ -172,7 +177,8 @@ JSON (--json), one object per puzzle per line:
              `cover generate`)
   techniques how many steps each technique took
   steps      with --explain: each step, as in the text output
-  error      for invalid puzzles: what is wrong
+  error      for invalid puzzles: what is wrong; with --rate or --explain,
+             why logic cannot read a variant (Samurai)
 
 Exit status: 0 every puzzle solved; 1 all input valid but some puzzle has no
 solution (or gave up, with --max-nodes or --time-limit); 2 bad input, bad
@@ -426,8 +432,8 @@ struct Record<'a> {
 
 impl Record<'_> {
     /// The fields of what logic made of a puzzle.
-    fn logic(judged: Option<&Judged>, puzzle: &Puzzle, mode: Mode) -> Self {
-        let Some(Judged::Logic(rated)) = judged else {
+    fn logic(judged: &Judged, shown: &Shown<'_>, mode: Mode) -> Self {
+        let Judged::Logic(rated) = judged else {
             return Record::default();
         };
         let hardest = rated.hardest();
@@ -442,7 +448,7 @@ impl Record<'_> {
                     .map(|(technique, n)| (technique.name(), n))
                     .collect(),
             ),
-            steps: (mode == Mode::Explain).then(|| describe_steps(puzzle, &rated.steps)),
+            steps: (mode == Mode::Explain).then(|| describe_steps(shown, &rated.steps)),
             ..Record::default()
         }
     }
@@ -470,29 +476,65 @@ impl Judged {
     }
 }
 
-/// Proves `puzzle` unique by search (bounded by `--max-nodes` and
-/// `--time-limit`), then solves it by logic with `catalogue` (bounded by
-/// `--time-limit`): uniqueness techniques hold only for unique puzzles.
-fn judge(puzzle: &Puzzle, style: Style, catalogue: Catalogue) -> (Judged, Report) {
-    let started = Instant::now();
-    let counted = RATER.with(|rater| {
+/// What the search proving a puzzle unique found: its solutions (up to
+/// two, as far as it looked) and counters; `Err` with the counters when it
+/// reached `--max-nodes` or `--time-limit` first.
+type Counted = Result<(u64, Stats), Stats>;
+
+/// How the answers of `--rate` and `--explain` write one puzzle, classic
+/// or variant: where it stands, the geometry that names its cells and
+/// units, and its symbols.
+struct Shown<'a> {
+    at: At<'a>,
+    /// The line where the puzzle starts.
+    line: usize,
+    /// For a variant: the form it was read in.
+    variant: Option<&'static str>,
+    geometry: &'a Geometry,
+    /// A digit in the puzzle's symbols.
+    digit: &'a dyn Fn(u8) -> String,
+    /// A solved grid as the text answer ends with it.
+    answer: &'a dyn Fn(&[u8]) -> String,
+    /// A solved grid as a JSON record's `solution`.
+    solution: &'a dyn Fn(&[u8]) -> String,
+}
+
+/// Counts the solutions of a classic `puzzle` up to two (bounded by
+/// `--max-nodes` and `--time-limit`).
+fn count_classic(puzzle: &Puzzle, style: Style) -> Counted {
+    RATER.with(|rater| {
         let mut rater = rater.borrow_mut();
         rater.time_limit(style.time_limit.limit);
-        rater.rate_within(puzzle, style.max_nodes)
-    });
+        rater
+            .rate_within(puzzle, style.max_nodes)
+            .map(|counted| (counted.solutions, counted.stats))
+    })
+}
+
+/// Once `counted` proved the puzzle unique, solves `cells` by logic with
+/// `catalogue` (bounded by `--time-limit` from `started`): uniqueness
+/// techniques hold only for unique puzzles.
+fn judge(
+    counted: Counted,
+    geometry: &Geometry,
+    cells: &[u8],
+    started: Instant,
+    style: Style,
+    catalogue: Catalogue,
+) -> (Judged, Report) {
     let gave_up = |stats| Report {
         outcome: Outcome::NodeBudget,
         stats,
     };
-    let counted = match counted {
+    let (solutions, stats) = match counted {
         Ok(counted) => counted,
         Err(stats) => return (Judged::GaveUp, gave_up(stats)),
     };
     let report = Report {
         outcome: Outcome::SolutionLimit,
-        stats: counted.stats,
+        stats,
     };
-    match counted.solutions {
+    match solutions {
         0 => return (Judged::NoSolution, report),
         1 => {}
         _ => return (Judged::NotUnique, report),
@@ -501,17 +543,65 @@ fn judge(puzzle: &Puzzle, style: Style, catalogue: Catalogue) -> (Judged, Report
         above: None,
         deadline: style.time_limit.limit.map(|limit| started + limit),
     };
-    match with_geometry(puzzle.size, |g| {
-        human::rate_within(g, &puzzle.cells, catalogue, limits)
-    }) {
+    match human::rate_within(geometry, cells, catalogue, limits) {
         Ok(rated) => (Judged::Logic(rated), report),
-        Err(_) => (Judged::GaveUp, gave_up(counted.stats)),
+        Err(_) => (Judged::GaveUp, gave_up(stats)),
     }
+}
+
+/// Answers `--rate` or `--explain` for a puzzle of `cells` whose
+/// uniqueness search came to `counted` (started at `started`, which
+/// `--time-limit` counts from): the text of [`write_judgement`] or a JSON
+/// record, appended to `text`. Classic puzzles and variants alike.
+fn answer_by_logic(
+    counted: Counted,
+    cells: &[u8],
+    started: Instant,
+    shown: &Shown<'_>,
+    style: Style,
+    text: &mut String,
+) -> Answered {
+    let catalogue = match style.mode {
+        Mode::Explain => Catalogue::Teaching,
+        _ => Catalogue::Rating,
+    };
+    let (judged, report) = judge(counted, shown.geometry, cells, started, style, catalogue);
+    let answered = Answered {
+        solved: report.stats.solutions > 0,
+        gave_up: report.outcome.gave_up(),
+        stats: report.stats,
+    };
+    if !style.json {
+        write_judgement(text, shown, style.mode, &judged);
+        return answered;
+    }
+    let record = Record {
+        index: shown.at.index,
+        file: shown.at.file,
+        line: shown.line,
+        size: Some(shown.geometry.side()),
+        variant: shown.variant,
+        status: match &judged {
+            Judged::Logic(rated) if !rated.solved => "stuck",
+            _ => Verdict::of(answered.gave_up, answered.solved, answered.stats).status(),
+        },
+        solution: match &judged {
+            Judged::Logic(rated) if rated.solved && style.mode == Mode::Explain => {
+                Some((shown.solution)(&rated.grid))
+            }
+            _ => None,
+        },
+        nodes: Some(report.stats.nodes),
+        unique: judged.unique(),
+        ..Record::logic(&judged, shown, style.mode)
+    };
+    push_json(text, &record);
+    answered
 }
 
 /// The text answer of `--rate` (one line) or `--explain` (a line a step,
 /// then how it ended, then a blank line).
-fn write_judgement(text: &mut String, puzzle: &Puzzle, mode: Mode, judged: &Judged) {
+fn write_judgement(text: &mut String, shown: &Shown<'_>, mode: Mode, judged: &Judged) {
     let end = match judged {
         Judged::GaveUp => GAVE_UP.to_owned(),
         Judged::NoSolution => NO_SOLUTION.to_owned(),
@@ -520,13 +610,13 @@ fn write_judgement(text: &mut String, puzzle: &Puzzle, mode: Mode, judged: &Judg
             let hardest = rated.hardest();
             let name = hardest.map_or("givens only", |s| s.technique.name());
             if mode == Mode::Explain {
-                for line in describe_steps(puzzle, &rated.steps) {
+                for line in describe_steps(shown, &rated.steps) {
                     text.push_str(&line);
                     text.push('\n');
                 }
             }
             match (mode, rated.solved) {
-                (Mode::Explain, true) => format!("solved: {}", puzzle.line_form(&rated.grid)),
+                (Mode::Explain, true) => format!("solved: {}", (shown.answer)(&rated.grid)),
                 (_, true) => format!("{} {name}", rated.rating),
                 (_, false) => format!(
                     "stuck: no technique applies (hardest step so far {})",
@@ -535,7 +625,13 @@ fn write_judgement(text: &mut String, puzzle: &Puzzle, mode: Mode, judged: &Judg
             }
         }
     };
-    text.push_str(&end);
+    write_judgement_end(text, mode, &end);
+}
+
+/// Appends the last line of a `--rate` or `--explain` answer, and with
+/// `--explain` the blank line that ends it.
+fn write_judgement_end(text: &mut String, mode: Mode, end: &str) {
+    text.push_str(end);
     text.push('\n');
     if mode == Mode::Explain {
         text.push('\n');
@@ -543,20 +639,17 @@ fn write_judgement(text: &mut String, puzzle: &Puzzle, mode: Mode, judged: &Judg
 }
 
 /// Each step on one line, its rating first, in the puzzle's symbols.
-fn describe_steps(puzzle: &Puzzle, steps: &[Step]) -> Vec<String> {
-    with_geometry(puzzle.size, |geometry| {
-        let symbol = |digit: u8| puzzle.digit_text(digit);
-        steps
-            .iter()
-            .map(|step| {
-                format!(
-                    "{} {}",
-                    step.rating,
-                    step.text(HintLevel::Full, geometry, &symbol)
-                )
-            })
-            .collect()
-    })
+fn describe_steps(shown: &Shown<'_>, steps: &[Step]) -> Vec<String> {
+    steps
+        .iter()
+        .map(|step| {
+            format!(
+                "{} {}",
+                step.rating,
+                step.text(HintLevel::Full, shown.geometry, shown.digit)
+            )
+        })
+        .collect()
 }
 
 /// What one puzzle came to.
@@ -645,30 +738,30 @@ pub fn answer(
         max_solutions: limit,
         ..Limits::none()
     };
-    let mut solutions: Vec<String> = Vec::new();
-    let mut judged: Option<Judged> = None;
+    let mut first: Option<String> = None;
     let (found, report) = match style.mode {
         Mode::Rate | Mode::Explain => {
-            let catalogue = match style.mode {
-                Mode::Explain => Catalogue::Teaching,
-                _ => Catalogue::Rating,
-            };
-            let (judgement, report) = judge(puzzle, style, catalogue);
-            if !style.json {
-                write_judgement(text, puzzle, style.mode, &judgement);
-            }
-            if let Judged::Logic(rated) = &judgement {
-                if rated.solved && style.mode == Mode::Explain {
-                    solutions.push(puzzle.line_form(&rated.grid));
-                }
-            }
-            judged = Some(judgement);
-            (report.stats.solutions > 0, report)
+            let started = Instant::now();
+            let counted = count_classic(puzzle, style);
+            let digit = |digit| puzzle.digit_text(digit);
+            let line_form = |grid: &[u8]| puzzle.line_form(grid);
+            return Ok(with_geometry(puzzle.size, |geometry| {
+                let shown = Shown {
+                    at: origin,
+                    line: puzzle.line,
+                    variant: None,
+                    geometry,
+                    digit: &digit,
+                    answer: &line_form,
+                    solution: &line_form,
+                };
+                answer_by_logic(counted, &puzzle.cells, started, &shown, style, text)
+            }));
         }
         Mode::Search(Search::First) => {
             let report = solver.first_with(puzzle, |grid| {
                 if style.json {
-                    solutions.push(puzzle.line_form(grid));
+                    first = Some(puzzle.line_form(grid));
                 } else {
                     write_unit(text, puzzle, grid, style);
                 }
@@ -724,20 +817,12 @@ pub fn answer(
             file: origin.file,
             line: puzzle.line,
             size: Some(puzzle.size.side()),
-            status: match &judged {
-                Some(Judged::Logic(rated)) if !rated.solved => "stuck",
-                _ => Verdict::of(gave_up, found, report.stats).status(),
-            },
-            solution: match style.mode {
-                Mode::Search(Search::First) | Mode::Explain => solutions.pop(),
-                _ => None,
-            },
+            status: Verdict::of(gave_up, found, report.stats).status(),
+            solution: first,
             count: counting.then_some(report.stats.solutions),
             complete: counting.then_some(report.outcome.is_complete()),
             nodes: Some(report.stats.nodes),
-            unique: judged.as_ref().and_then(Judged::unique),
-            error: None,
-            ..Record::logic(judged.as_ref(), puzzle, style.mode)
+            ..Record::default()
         };
         push_json(text, &record);
     }
@@ -850,7 +935,6 @@ impl Invalid for Unreadable {
 /// layout at its place.
 struct WithLayout<R> {
     entries: Entries<R>,
-    mode: Mode,
 }
 
 impl<R: BufRead> Iterator for WithLayout<R> {
@@ -864,10 +948,6 @@ impl<R: BufRead> Iterator for WithLayout<R> {
             }))
         };
         Some(match self.entries.next()? {
-            Ok(Entry::Variant(puzzle)) if matches!(self.mode, Mode::Rate | Mode::Explain) => {
-                let error = variant::not_rated(&puzzle);
-                unreadable(error, self.entries.layout())
-            }
             Ok(entry) => Ok(entry),
             Err(InputError::Parse(error)) => unreadable(error, self.entries.layout()),
             Err(InputError::Io(e)) => Err(text::InputError::Io(e)),
@@ -929,7 +1009,6 @@ impl Batch for SudokuBatch<'_> {
     fn instances<'r>(&'r self, reader: Box<dyn BufRead + 'r>) -> ReadInstances<'r, Self> {
         Box::new(WithLayout {
             entries: Puzzles::new(reader, self.args.symbols.clone()).entries(),
-            mode: self.style.mode,
         })
     }
 
@@ -966,6 +1045,20 @@ impl Batch for SudokuBatch<'_> {
 
     fn invalid(&self, at: At<'_>, unreadable: &Unreadable, text: &mut String) {
         write_invalid(text, at, &unreadable.error, unreadable.layout, self.style);
+    }
+
+    /// Why logic cannot rate or explain a variant, said before the
+    /// `gave up` that stands in place of its answer.
+    fn warnings(&self, entry: &Entry) -> Vec<(usize, String)> {
+        match entry {
+            Entry::Variant(puzzle) if matches!(self.style.mode, Mode::Rate | Mode::Explain) => {
+                variant::not_for_logic(puzzle)
+                    .map(|why| (puzzle.line, why))
+                    .into_iter()
+                    .collect()
+            }
+            _ => Vec::new(),
+        }
     }
 }
 

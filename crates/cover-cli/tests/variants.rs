@@ -354,10 +354,6 @@ fn bad_variants_are_reported_at_their_place_and_the_rest_answered() {
     );
     assert_eq!(records[5]["variant"], "line");
     assert!(records[0].get("variant").is_none(), "a classic puzzle");
-    // --rate and --explain take no variants yet: reported, not guessed.
-    let (out, err, code) = cover(&["sudoku", "--rate", "-"], x4.as_bytes());
-    assert_eq!((out.as_str(), code), ("invalid\n", 2));
-    assert!(err.contains("does not take variants yet"), "{err}");
 }
 
 #[test]
@@ -464,4 +460,292 @@ fn samurai_lines_are_solved_and_drawn_with_their_holes() {
     assert_eq!(rows[0][4 * 9 + 1..4 * 12].trim(), "", "{out}");
     // Row 11 has cells in columns 7–15 only.
     assert_eq!(rows[10][1..4 * 6].trim(), "", "{out}");
+}
+
+/// An X-sudoku that hidden singles solve, read as classic too (the same
+/// cells have one solution without the diagonals).
+const X_SINGLES: &str =
+    "12.4....9.8.1.3.56........3.....8.4..18...26..4.6...3..6.9..5.8.713.....2........";
+
+/// An X-sudoku that needs more than singles.
+const X_HARDER: &str =
+    "12.4....9.....34.6........3.....8.............4..9.8...6.9..5.8.........2.5......";
+
+/// A jigsaw (the pieces of [`JIGSAW`]) that needs chains.
+const JIGSAW_PUZZLE: &str =
+    "....5.7.98......5..6....1....28..9....9.1.........7....3...4.......315....5.6.23.";
+
+/// A killer: each row cut into cages of columns 1-2, 3-4, 5-6 and 7-9,
+/// with these sums, row after row, and a few givens.
+const KILLER_SUMS: [u32; 36] = [
+    5, 10, 15, 15, 9, 3, 13, 20, 14, 15, 6, 10, 10, 9, 10, 16, 16, 6, 14, 9, 7, 15, 3, 20, 10, 15,
+    7, 13, 12, 5, 10, 18, 7, 12, 12, 14,
+];
+const KILLER_GIVENS: &str =
+    "...............9..........6.....7.6....................8....5..5........1........";
+
+fn x_rules() -> VariantRules {
+    let mut rules = VariantRules::classic(9, 3, 3);
+    rules.regions.push(main_diagonal(9));
+    rules.regions.push(anti_diagonal(9));
+    rules
+}
+
+/// The killer's line and its rules for the checker.
+fn killer() -> (String, VariantRules) {
+    let mut rules = VariantRules::classic(9, 3, 3);
+    let mut line = KILLER_GIVENS.to_owned();
+    let mut sums = KILLER_SUMS.iter();
+    for r in 1..=9 {
+        for columns in [1..=2, 3..=4, 5..=6, 7..=9] {
+            let sum = *sums.next().unwrap();
+            let cells: Vec<usize> = columns.clone().map(|c| at(9, r, c)).collect();
+            let names: Vec<String> = columns.map(|c| format!("r{r}c{c}")).collect();
+            line.push_str(&format!(" cage={sum}:{}", names.join(",")));
+            rules.cages.push((cells, Some(sum)));
+        }
+    }
+    (line, rules)
+}
+
+/// The unique puzzles of the logic tests: X, jigsaw and killer lines, and
+/// their rules for the checker.
+fn logic_puzzles() -> Vec<(String, VariantRules)> {
+    vec![
+        (format!("{X_SINGLES} x"), x_rules()),
+        (format!("{X_HARDER} x"), x_rules()),
+        (format!("{JIGSAW_PUZZLE} jigsaw={JIGSAW}"), jigsaw_rules()),
+        killer(),
+    ]
+}
+
+/// `rating technique` of a `--rate` line, the rating as a number.
+fn rating(answer: &str) -> (f64, &str) {
+    let (value, technique) = answer
+        .trim_end()
+        .split_once(' ')
+        .unwrap_or_else(|| panic!("{answer}"));
+    let value: f64 = value.parse().unwrap_or_else(|_| panic!("{answer}"));
+    (value, technique)
+}
+
+#[test]
+fn rate_gives_variants_a_rating_as_for_classic_puzzles() {
+    let puzzles = logic_puzzles();
+    let input: String = puzzles
+        .iter()
+        .map(|(line, _)| format!("{line}\n"))
+        .collect();
+    let (out, err, code) = cover(&["sudoku", "--rate", "-"], input.as_bytes());
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    let answers: Vec<&str> = out.lines().collect();
+    assert_eq!(answers.len(), puzzles.len(), "{out}");
+    for ((line, rules), answer) in puzzles.iter().zip(&answers) {
+        // Each is unique, by the checker's own brute force.
+        let cells = digits(line.split_once(' ').unwrap().0);
+        assert_eq!(count_variant_brute(rules, &cells, 2), 1, "{line}");
+        let (value, technique) = rating(answer);
+        // Sudoku Explainer's scale runs from 1.0 (a full house) to about 12.
+        assert!((1.0..=12.0).contains(&value), "{line}: {answer}");
+        assert!(!technique.is_empty(), "{line}: {answer}");
+    }
+    // Singles rate a variant as they rate the same cells read as classic.
+    let (classic, _, code) = cover(&["sudoku", "--rate", "-"], X_SINGLES.as_bytes());
+    assert_eq!(code, 0);
+    let (value, technique) = rating(&classic);
+    assert!(value <= 2.3, "singles only: {classic}");
+    assert_eq!(rating(answers[0]), (value, technique));
+    // More than singles for the others.
+    assert!(rating(answers[1]).0 > 2.3, "{}", answers[1]);
+    assert!(rating(answers[2]).0 > 2.3, "{}", answers[2]);
+    // The killer's cages are read: its first steps are cage combinations.
+    assert!(rating(answers[3]).0 >= 2.5, "{}", answers[3]);
+    // JSON: the classic record's fields, and the form.
+    let (out, _, code) = cover(&["sudoku", "--rate", "--json", "-"], input.as_bytes());
+    assert_eq!(code, 0);
+    for (record, answer) in json_lines(&out).iter().zip(&answers) {
+        assert_eq!(record["status"], "solved");
+        assert_eq!(record["unique"], true);
+        assert_eq!(record["variant"], "line");
+        assert_eq!(record["size"], 9);
+        let (value, technique) = rating(answer);
+        assert_eq!(record["rating"].as_f64(), Some(value), "{record}");
+        assert_eq!(record["hardest"], technique);
+        assert!(record["difficulty"].is_string(), "{record}");
+    }
+}
+
+/// What a step of `--explain` does, after its last `: `: each
+/// `rRcC = D` (placed: true) and `rRcC ≠ D` (removed), as (cell, placed,
+/// digit).
+fn effects(step: &str) -> Vec<(usize, bool, u8)> {
+    let (_, effects) = step.rsplit_once(": ").unwrap_or_else(|| panic!("{step}"));
+    effects
+        .split(", ")
+        .map(|effect| {
+            let parsed = effect.split_once(" = ").map(|p| (p, true));
+            let ((cell, digit), placed) = parsed
+                .or_else(|| effect.split_once(" ≠ ").map(|p| (p, false)))
+                .unwrap_or_else(|| panic!("{effect:?} in {step}"));
+            let (r, c) = cell
+                .strip_prefix('r')
+                .and_then(|rc| rc.split_once('c'))
+                .unwrap_or_else(|| panic!("{cell:?} in {step}"));
+            let cell = at(9, r.parse().unwrap(), c.parse().unwrap());
+            assert_eq!(digit.len(), 1, "{step}");
+            (cell, placed, digits(digit)[0])
+        })
+        .collect()
+}
+
+#[test]
+fn explain_steps_lead_to_the_solution() {
+    for (line, rules) in logic_puzzles() {
+        let (out, err, code) = cover(
+            &["sudoku", "--explain", "-"],
+            format!("{line}\n").as_bytes(),
+        );
+        assert_eq!((code, err.as_str()), (0, ""), "{out}");
+        assert!(out.ends_with("\n\n"), "a blank line ends the steps");
+        let lines: Vec<&str> = out.lines().filter(|l| !l.is_empty()).collect();
+        let (last, steps) = lines.split_last().unwrap();
+        // It ends solved, in the puzzle's own form, checked.
+        let answer = last
+            .strip_prefix("solved: ")
+            .unwrap_or_else(|| panic!("{out}"));
+        check_line(&line, answer, &rules);
+        let solution = digits(answer.split_once(' ').unwrap().0);
+        let givens = digits(line.split_once(' ').unwrap().0);
+        let mut placed = givens.clone();
+        for step in steps {
+            let (value, _) = rating(step);
+            assert!((1.0..=12.0).contains(&value), "{step}");
+            // Every placement is the solution's digit; no elimination
+            // removes it.
+            for (cell, is_placed, digit) in effects(step) {
+                if is_placed {
+                    assert_eq!(solution[cell], digit, "{step}");
+                    placed[cell] = digit;
+                } else {
+                    assert_ne!(solution[cell], digit, "{step}");
+                }
+            }
+        }
+        // The placements fill the grid.
+        assert_eq!(placed, solution, "{line}");
+        // JSON: the same steps, and the solution's cells.
+        let (out, _, code) = cover(
+            &["sudoku", "--explain", "--json", "-"],
+            format!("{line}\n").as_bytes(),
+        );
+        assert_eq!(code, 0);
+        let record = &json_lines(&out)[0];
+        let listed: Vec<&str> = record["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap())
+            .collect();
+        assert_eq!(listed, steps);
+        assert_eq!(digits(record["solution"].as_str().unwrap()), solution);
+    }
+}
+
+#[test]
+fn logic_refuses_samurai_by_name_and_answers_the_rest() {
+    let mut cells = vec![b'.'; 441];
+    cells[0] = b'1';
+    let samurai = format!("{} samurai", String::from_utf8(cells).unwrap());
+    let input = format!("{samurai}\n{X_SINGLES} x\n");
+    for flag in ["--rate", "--explain"] {
+        let (out, err, code) = cover(&["sudoku", flag, "-"], input.as_bytes());
+        // Gave up on one puzzle: exit 1, not bad input.
+        assert_eq!(code, 1, "{out}{err}");
+        let answers: Vec<&str> = out.lines().collect();
+        assert_eq!(answers[0], "gave up", "{out}");
+        assert!(err.contains("<stdin>:1:"), "{err}");
+        assert!(err.contains("Samurai"), "{err}");
+        // The X-sudoku is answered after it.
+        let rest = answers[1..].join("\n");
+        let expected = match flag {
+            "--rate" => "Hidden Single",
+            _ => "solved: ",
+        };
+        assert!(rest.contains(expected), "{out}");
+    }
+    let (out, _, _) = cover(&["sudoku", "--rate", "--json", "-"], input.as_bytes());
+    let records = json_lines(&out);
+    assert_eq!(records[0]["status"], "gave_up");
+    assert!(records[0]["error"].as_str().unwrap().contains("Samurai"));
+    assert_eq!(records[1]["status"], "solved");
+}
+
+#[test]
+fn rate_honours_the_search_limits_on_variants() {
+    // An empty anti-knight X 9×9: proving it unique takes more than a node.
+    let hard = format!("{} x anti-knight\n", ".".repeat(81));
+    let (out, _, code) = cover(
+        &["sudoku", "--rate", "--max-nodes", "1", "-"],
+        hard.as_bytes(),
+    );
+    assert_eq!((out.as_str(), code), ("gave up\n", 1));
+    // Several solutions, no solution: as for classic puzzles.
+    let (out, _, code) = cover(
+        &["sudoku", "--rate", "-"],
+        b"1............... x\n11.............. x\n",
+    );
+    assert_eq!((out.as_str(), code), ("not unique\nno solution\n", 1));
+}
+
+#[test]
+fn an_fpuzzles_document_is_rated_and_explained_in_its_own_form() {
+    let cells = digits(X_SINGLES);
+    let grid: Vec<Vec<Value>> = cells
+        .chunks(9)
+        .map(|row| {
+            row.iter()
+                .map(|&d| match d {
+                    0 => json!({}),
+                    d => json!({ "value": d, "given": true }),
+                })
+                .collect()
+        })
+        .collect();
+    let document = json!({ "size": 9, "grid": grid, "diagonal+": true, "diagonal-": true });
+    let input = format!("{document}\n");
+    let (line_rating, _, _) = cover(
+        &["sudoku", "--rate", "-"],
+        format!("{X_SINGLES} x\n").as_bytes(),
+    );
+    let (out, err, code) = cover(&["sudoku", "--rate", "-"], input.as_bytes());
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(out, line_rating, "the same rules read from JSON");
+    let (out, err, code) = cover(&["sudoku", "--explain", "-"], input.as_bytes());
+    assert_eq!((code, err.as_str()), (0, ""));
+    let solved = out
+        .lines()
+        .find_map(|l| l.strip_prefix("solved: "))
+        .unwrap_or_else(|| panic!("{out}"));
+    let solved: Value = serde_json::from_str(solved).expect("the document, filled in");
+    check_variant_solution(&x_rules(), &givens(&document), &values(&solved)).unwrap();
+    // Without its diagonals the document is a classic puzzle, and its
+    // steps are the classic path's, word for word.
+    let mut plain = document.clone();
+    let object = plain.as_object_mut().unwrap();
+    object.remove("diagonal+");
+    object.remove("diagonal-");
+    let (classic, _, _) = cover(&["sudoku", "--explain", "-"], X_SINGLES.as_bytes());
+    let (out, err, code) = cover(
+        &["sudoku", "--explain", "-"],
+        format!("{plain}\n").as_bytes(),
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    let steps = |text: &str| -> Vec<String> {
+        text.lines()
+            .take_while(|l| !l.starts_with("solved: "))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert!(!steps(&classic).is_empty(), "{classic}");
+    assert_eq!(steps(&out), steps(&classic));
 }

@@ -2,30 +2,37 @@
 //! [`VariantSolver`] on one thread, within the same limits as a classic
 //! puzzle (`--limit`, `--max-nodes`, `--time-limit`), and answered in its
 //! own form ([`VariantPuzzle::write_answer`]) or drawn ([`super::pretty`]).
+//! `--rate` and `--explain` count its solutions here, then reason on the
+//! geometry of its rules ([`Geometry::from_rules`]) through the classic
+//! path's own judging and writing ([`super::answer_by_logic`]).
 //!
 //! This module owns only the answering; reading is the models' reader
 //! ([`cover_models::sudoku::Puzzles::entries`]), and the marks, JSON
-//! records and verdicts are the classic puzzles' own.
+//! records, verdicts and logic are the classic puzzles' own.
 
 use std::io;
 use std::time::Instant;
 
+use cover_models::sudoku::logic::Geometry;
 use cover_models::sudoku::variant::VariantSolver;
 use cover_models::sudoku::variant_line;
-use cover_models::sudoku::{ParseError, ParseErrorKind, VariantPuzzle};
-use dlx_core::{Limits, Report};
+use cover_models::sudoku::VariantPuzzle;
+use dlx_core::{Limits, Report, Stats};
 
-use super::{pretty, Answered, Mode, Record, Search, Style, GAVE_UP, NO_SOLUTION};
+use super::{
+    answer_by_logic, pretty, write_judgement_end, Answered, Counted, Mode, Record, Search, Shown,
+    Style, GAVE_UP, NO_SOLUTION,
+};
 use crate::batch::{At, Flush, Verdict};
 use crate::output::{push_json, JsonObject};
 
-/// The error that stands for a variant under `--rate` or `--explain`,
-/// whose logic does not read variants yet.
-pub fn not_rated(puzzle: &VariantPuzzle) -> ParseError {
-    ParseError {
-        line: puzzle.line,
-        kind: ParseErrorKind::VariantNotTaken("--rate and --explain".to_owned()),
-    }
+/// Why human logic cannot rate or explain `puzzle` (its rules are not
+/// one grid of rows, columns and regions, as Samurai's overlapping grids
+/// are not), `None` when it can.
+pub fn not_for_logic(puzzle: &VariantPuzzle) -> Option<String> {
+    Geometry::from_rules(&puzzle.rules)
+        .err()
+        .map(|why| format!("--rate and --explain cannot read this variant: {why}"))
 }
 
 /// One solution as text: the answer in the puzzle's form on a line, or
@@ -58,6 +65,9 @@ pub fn answer(
     text: &mut String,
     flush: &mut dyn FnMut(&mut String) -> io::Result<()>,
 ) -> io::Result<Answered> {
+    if matches!(style.mode, Mode::Rate | Mode::Explain) {
+        return Ok(answer_by_logic_variant(puzzle, origin, style, text));
+    }
     // The reader gives every variant one digit of its grid per cell.
     let mut solver = VariantSolver::new(&puzzle.rules, &puzzle.cells)
         .expect("the reader checks a variant's cells against its rules");
@@ -119,8 +129,7 @@ pub fn answer(
             }
             report
         }
-        // Refused when read (`not_rated`).
-        Mode::Rate | Mode::Explain => unreachable!("variants are not rated"),
+        Mode::Rate | Mode::Explain => unreachable!("answered by logic above"),
     };
     let found = report.stats.solutions > 0;
     let gave_up = report.outcome.gave_up();
@@ -146,6 +155,71 @@ pub fn answer(
         gave_up,
         stats: report.stats,
     })
+}
+
+/// `--rate` or `--explain` on a variant, as on a classic puzzle
+/// ([`answer_by_logic`]): a search counts its solutions up to two, then
+/// logic reasons on the geometry of its rules. Rules logic cannot read
+/// (Samurai) give `gave up` in place of the answer, the reason in the JSON
+/// record's `error` ([`not_for_logic`] says it on standard error).
+fn answer_by_logic_variant(
+    puzzle: &VariantPuzzle,
+    origin: At<'_>,
+    style: Style,
+    text: &mut String,
+) -> Answered {
+    let geometry = match Geometry::from_rules(&puzzle.rules) {
+        Ok(geometry) => geometry,
+        Err(why) => {
+            if style.json {
+                let record = Record {
+                    index: origin.index,
+                    file: origin.file,
+                    line: puzzle.line,
+                    size: Some(puzzle.rules.side()),
+                    variant: Some(puzzle.form_name()),
+                    status: Verdict::of(true, false, Stats::default()).status(),
+                    error: Some(why.to_string()),
+                    ..Record::default()
+                };
+                push_json(text, &record);
+            } else {
+                write_judgement_end(text, style.mode, GAVE_UP);
+            }
+            return Answered {
+                solved: false,
+                gave_up: true,
+                stats: Stats::default(),
+            };
+        }
+    };
+    let started = Instant::now();
+    let mut solver = VariantSolver::new(&puzzle.rules, &puzzle.cells)
+        .expect("the reader checks a variant's cells against its rules");
+    let report = solver.count(&Limits {
+        max_solutions: Some(2),
+        node_budget: style.max_nodes,
+        deadline: style.time_limit.limit.map(|limit| started + limit),
+        cancel: None,
+    });
+    let counted: Counted = if report.outcome.gave_up() {
+        Err(report.stats)
+    } else {
+        Ok((report.stats.solutions, report.stats))
+    };
+    let digit = |digit| variant_line::symbol(digit).to_string();
+    let answer = |grid: &[u8]| puzzle.write_answer(grid);
+    let solution = |grid: &[u8]| variant_line::write_cells(grid);
+    let shown = Shown {
+        at: origin,
+        line: puzzle.line,
+        variant: Some(puzzle.form_name()),
+        geometry: &geometry,
+        digit: &digit,
+        answer: &answer,
+        solution: &solution,
+    };
+    answer_by_logic(counted, &puzzle.cells, started, &shown, style, text)
 }
 
 /// The JSON record of every solution (written as they are found), as

@@ -139,10 +139,6 @@ pub enum ParseErrorKind {
     /// piece in two parts).
     #[error("f-puzzles data: {0}")]
     FPuzzlesRules(RulesError),
-    /// A variant read where only classic puzzles are answered (the
-    /// caller says what cannot take it).
-    #[error("{0} does not take variants yet (classic puzzles only)")]
-    VariantNotTaken(String),
     /// An f-puzzles JSON document longer than [`MAX_JSON_BYTES`].
     #[error("the JSON document is longer than {MAX_JSON_BYTES} bytes")]
     JsonTooLong,
@@ -2009,5 +2005,24 @@ mod tests {
         let answer = v.write_answer(&grid);
         assert!(answer.starts_with("https://x/?load="));
         assert_eq!(variant(&entries(&answer)[0]).rules, v.rules);
+    }
+
+    proptest::proptest! {
+        /// Any text read with variants: puzzles or errors, never a panic;
+        /// every variant's cells fit its rules (the solver relies on it).
+        #[test]
+        fn entries_of_any_text_never_panic(
+            text in r#"(1{0,3}[.1-4 x=:,{}"\[\]rc\n]{0,40}|https://f/\?load=[A-Za-z0-9+/]{0,30})"#,
+        ) {
+            for entry in Puzzles::new(text.as_bytes(), None).entries().flatten() {
+                if let Entry::Variant(v) = entry {
+                    proptest::prop_assert_eq!(v.cells.len(), v.rules.cells());
+                    proptest::prop_assert!(super::super::variant::VariantSolver::new(
+                        &v.rules, &v.cells
+                    )
+                    .is_ok());
+                }
+            }
+        }
     }
 }
