@@ -63,14 +63,13 @@ diagonals), windoku (four extra windows), killer (cages with sums over the
 whole grid, givens only where the cages leave two solutions), anti-knight,
 anti-king, non-consecutive, thermo (thermometers walked on the grid, then
 clues). Each is unique (counted by the variant solver) and minimal. Human
-logic rates jigsaw, x, windoku, killer (cage combinations, innies and
-outies), anti-knight and anti-king: --difficulty and --rating work as for
-classic puzzles, and then clues stay where removing them would take the
-puzzle above the range (so it may not be minimal). Non-consecutive and
-thermo are graded by search effort only (--search-grade, any kind): the
-nodes the variant solver visits to solve the puzzle and prove it unique,
-per cell, cut as the classic grades (uncalibrated for variants; not a
-human rating).
+logic rates every kind (killer with cage combinations, innies and outies;
+non-consecutive and thermometers as steps of their own): --difficulty and
+--rating work as for classic puzzles, and then clues stay where removing
+them would take the puzzle above the range (so it may not be minimal).
+--search-grade grades by search effort instead: the nodes the variant
+solver visits to solve the puzzle and prove it unique, per cell, cut as the
+classic grades (uncalibrated for variants; not a human rating).
 Sides: jigsaw 4 to 9; x, killer, thermo 4, 6, 8, 9; anti-knight 6, 8, 9;
 windoku, anti-king, non-consecutive 9.
 
@@ -104,9 +103,8 @@ JSON (--json), one object per puzzle per line:
   attempts     puzzles made to meet --clues, --difficulty and --rating
   target_met   false when they were not met (the closest is printed)
 With --variant: index, seed, variant, size, puzzle and solution (variant
-lines), clues, minimal, rating, hardest and difficulty (null for kinds
-logic does not rate, or when logic does not finish), nodes, search_grade,
-attempts, target_met.
+lines), clues, minimal, rating, hardest and difficulty (null when logic
+does not finish), nodes, search_grade, attempts, target_met.
 
 When a puzzle cannot meet --clues or --difficulty within --attempts tries
 (or --time-limit), the closest one made is printed (nearest rating, then

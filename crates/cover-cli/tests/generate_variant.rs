@@ -2,7 +2,9 @@
 //! from its printed variant line, its solution checked by the independent
 //! checker (`cover_check::variant`), its uniqueness counted to the end by
 //! the variant solver (and, up to 6×6, by the checker's brute force);
-//! byte-identical output for any `--jobs`; the grade target; bad usage.
+//! byte-identical output for any `--jobs`; rating and grade targets;
+//! `cover sudoku` solving the printed lines to the printed solutions; bad
+//! usage.
 
 mod support;
 
@@ -217,7 +219,13 @@ fn a_search_grade_is_met_or_reported() {
 
 #[test]
 fn a_difficulty_is_met_by_logic() {
-    for kind in ["jigsaw", "killer", "anti-knight"] {
+    for kind in [
+        "jigsaw",
+        "killer",
+        "anti-knight",
+        "thermo",
+        "non-consecutive",
+    ] {
         let args = ["--seed", "5", "--count", "2", "--difficulty", "easy"];
         for record in generate_checked(&args, kind, 9) {
             assert_eq!(record["target_met"], true, "{record}");
@@ -241,8 +249,6 @@ fn bad_variant_usage_exits_with_2() {
         "generate --variant jigsaw --size 10",
         "generate --variant x --size 5",
         "generate --variant x --clues 30",
-        "generate --variant thermo --difficulty hard",
-        "generate --variant non-consecutive --rating 2..3",
         "generate --variant x --rating 3..2",
         "generate --variant x --search-grade impossible",
         "generate --search-grade easy",
@@ -253,9 +259,39 @@ fn bad_variant_usage_exits_with_2() {
         err.contains("windoku sudoku is generated on sides 9, not 6"),
         "{err}"
     );
-    let (_, err, _) = cover(
-        &["generate", "--variant", "thermo", "--difficulty", "easy"],
-        b"",
-    );
-    assert!(err.contains("human logic does not rate thermo"), "{err}");
+}
+
+#[test]
+fn cover_sudoku_solves_the_printed_lines_to_the_printed_solutions() {
+    for (kind, side) in [
+        ("jigsaw", "6"),
+        ("x", "9"),
+        ("thermo", "9"),
+        ("killer", "6"),
+    ] {
+        let args = [
+            "--variant",
+            kind,
+            "--size",
+            side,
+            "--seed",
+            "6",
+            "--count",
+            "3",
+        ];
+        let mut text = vec!["generate"];
+        text.extend_from_slice(&args);
+        let (lines, err, code) = cover(&text, b"");
+        assert_eq!(code, 0, "{err}");
+        let (solved, err, code) = cover(&["sudoku"], lines.as_bytes());
+        assert_eq!(code, 0, "{kind}: {err}");
+        let mut json = text.clone();
+        json.push("--json");
+        let (out, _, _) = cover(&json, b"");
+        let solutions: Vec<String> = json_lines(&out)
+            .iter()
+            .map(|r| r["solution"].as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(solved.lines().collect::<Vec<_>>(), solutions, "{kind}");
+    }
 }

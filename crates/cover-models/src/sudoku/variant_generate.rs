@@ -47,8 +47,7 @@
 //! ## Difficulty
 //! - **By logic** ([`GeneratedVariant::logic`], [`VariantRequest::rating`]):
 //!   the kinds whose rules human logic reads
-//!   ([`VariantKind::rated_by_logic`]: regions, pair rules, killer cages)
-//!   are rated on Sudoku Explainer's scale by [`human::rate_within`] over
+//!   ([`VariantKind::rated_by_logic`]: so far all) are rated on Sudoku Explainer's scale by [`human::rate_within`] over
 //!   [`Geometry::from_rules`], as the classic generator rates by
 //!   [`Geometry::new`]: a rating range is met by making puzzles until one
 //!   is in it, each rating given up at the first step above the range.
@@ -125,11 +124,20 @@ impl VariantKind {
     }
 
     /// Whether human logic reads the kind's rules ([`Geometry::from_rules`]
-    /// and the techniques: regions, anti-knight and anti-king peers, killer
-    /// cages), so its puzzles get a rating by logic. Non-consecutive and
-    /// thermometers are rules no technique reads yet.
+    /// and the techniques: regions, pair rules, killer cages,
+    /// non-consecutive and thermometers), so its puzzles get a rating by
+    /// logic and a rating range can be asked for: every kind so far.
     pub fn rated_by_logic(self) -> bool {
-        !matches!(self, VariantKind::NonConsecutive | VariantKind::Thermo)
+        match self {
+            VariantKind::Jigsaw
+            | VariantKind::X
+            | VariantKind::Windoku
+            | VariantKind::Killer
+            | VariantKind::AntiKnight
+            | VariantKind::AntiKing
+            | VariantKind::NonConsecutive
+            | VariantKind::Thermo => true,
+        }
     }
 
     /// The sides the kind is generated on. Pair rules need room: no 4×4
@@ -181,9 +189,6 @@ pub enum VariantGenerateError {
     /// No attempt is made.
     #[error("at least one attempt is needed")]
     NoAttempts,
-    /// A rating range for a kind human logic does not rate.
-    #[error("human logic does not rate {0} sudoku yet (grade it by search effort instead)")]
-    NotRatedByLogic(VariantKind),
 }
 
 fn list(sides: &[usize]) -> String {
@@ -202,7 +207,7 @@ pub struct VariantRequest {
     /// swaps.
     pub symmetric: bool,
     /// Make puzzles until one's rating by logic on Sudoku Explainer's
-    /// scale is in this range (kinds [`VariantKind::rated_by_logic`]).
+    /// scale is in this range.
     pub rating: Option<RatingRange>,
     /// Make puzzles until one's search-effort grade is this one.
     pub grade: Option<Grade>,
@@ -231,12 +236,8 @@ impl VariantRequest {
         }
     }
 
-    /// Refuses a side the kind is not made on, a rating range for a kind
-    /// logic does not rate, or no attempts.
+    /// Refuses a side the kind is not made on, or no attempts.
     pub fn validate(&self) -> Result<(), VariantGenerateError> {
-        if self.rating.is_some() && !self.kind.rated_by_logic() {
-            return Err(VariantGenerateError::NotRatedByLogic(self.kind));
-        }
         if !self.kind.sides().contains(&self.side) {
             return Err(VariantGenerateError::Side {
                 kind: self.kind,
