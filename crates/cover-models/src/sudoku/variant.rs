@@ -31,11 +31,17 @@
 //!   group that keeps every rule inside it (sums, increasing thermometers,
 //!   and no item twice, so distinct digits within regions and cages and
 //!   the pair rules), enumerated by backtracking.
-//! - **Fallback**: a group with more than [`GROUP_CAP`] assignments (a cap
-//!   [`VariantSolver::with_group_cap`] changes) is given single-cell
-//!   options instead, and its sums and thermometers are checked on each
-//!   solution the engine finds, which is dropped when they fail (counted in
-//!   no report). Such searches are slower but give the same answers.
+//! - **Past the cap**: a group with more than [`GROUP_CAP`] assignments (a
+//!   cap [`VariantSolver::with_group_cap`] changes) gets single-cell
+//!   options instead. If it is one cage, with at most the cap's sets of
+//!   digits making its sum, it also gets one primary item with an option
+//!   per set, covering the cage's `(cage, digit)` items of the digits
+//!   outside the set: the cells then take exactly the set's digits, so
+//!   the sum holds. (As the only encoding of every cage it was measured
+//!   20× slower on generated killers: the sum bites only once a set is
+//!   chosen.) Otherwise its sums and thermometers are checked on each
+//!   solution the engine finds, which is dropped when they fail (counted
+//!   in no report); such searches are slower but give the same answers.
 //! - **Givens**: the problem is built for one puzzle: a given cell gets only
 //!   its digit's options, and options that cover an item of another cell's
 //!   given are dropped, so the search needs nothing special.
@@ -917,6 +923,7 @@ impl VariantSolver {
             primary,
             secondary,
             items,
+            cage_items,
         } = encode(rules);
         let item_count = primary + secondary;
         let items_of = |cell: usize, digit: u8| &items[cell * side + digit as usize - 1];
@@ -941,8 +948,29 @@ impl VariantSolver {
         };
 
         let groups = groups(rules);
+        let assignments: Vec<Option<Vec<Vec<u8>>>> = groups
+            .iter()
+            .map(|group| enumerate_group(rules, group, &items, side, &allowed, cap))
+            .collect();
+        // A lone cage with a sum past the cap gets its combinations (see the
+        // module's docs) when they are few enough, rather than checks.
+        let combinations: Vec<(usize, Vec<u64>)> = groups
+            .iter()
+            .zip(&assignments)
+            .filter(|(group, enumerated)| enumerated.is_none() && group.thermos.is_empty())
+            .filter_map(|(group, _)| {
+                let [cage] = group.cages[..] else { return None };
+                let c = &rules.cages[cage];
+                let sum = c.sum.expect("a group's cage has a sum");
+                digit_sets(side, c.cells.len(), sum, cap).map(|sets| (cage, sets))
+            })
+            .collect();
+        let combined: HashSet<usize> = combinations.iter().map(|&(cage, _)| cage).collect();
+        // The combination items go after the other primary items.
+        let extra = combinations.len();
+        let shift = |item: usize| if item < primary { item } else { item + extra };
         let mut in_group = vec![false; cells];
-        let mut builder = Problem::builder(primary, secondary);
+        let mut builder = Problem::builder(primary + extra, secondary);
         let mut starts = vec![0];
         let mut placements: Vec<(u16, u8)> = Vec::new();
         let mut checked_cages = Vec::new();
@@ -950,8 +978,24 @@ impl VariantSolver {
         let mut dead = false;
         let mut option_items: Vec<usize> = Vec::new();
 
-        for group in &groups {
-            let assignments = enumerate_group(rules, group, &items, side, &allowed, cap);
+        for (j, (cage, sets)) in combinations.iter().enumerate() {
+            let first = cage_items[*cage];
+            for &set in sets {
+                // The digits outside the set, which no cell of the cage may take.
+                let outside = (1..=side).filter(|d| set & (1 << (d - 1)) == 0);
+                let covered: Vec<usize> = outside.map(|d| first + d - 1).collect();
+                if covered.iter().any(|&item| taken_by[item].is_some()) {
+                    continue;
+                }
+                builder
+                    .add_option(
+                        std::iter::once(primary + j).chain(covered.iter().map(|&i| shift(i))),
+                    )
+                    .expect("a combination's items are distinct");
+                starts.push(placements.len());
+            }
+        }
+        for (group, assignments) in groups.iter().zip(assignments) {
             match assignments {
                 Some(assignments) => {
                     for cell in &group.cells {
@@ -963,7 +1007,8 @@ impl VariantSolver {
                     for digits in assignments {
                         option_items.clear();
                         for (&cell, &digit) in group.cells.iter().zip(&digits) {
-                            option_items.extend(items_of(cell, digit).iter().map(|&i| i as usize));
+                            option_items
+                                .extend(items_of(cell, digit).iter().map(|&i| shift(i as usize)));
                             placements.push((cell as u16, digit));
                         }
                         builder
@@ -972,6 +1017,8 @@ impl VariantSolver {
                         starts.push(placements.len());
                     }
                 }
+                None if group.cages.iter().all(|cage| combined.contains(cage))
+                    && group.thermos.is_empty() => {}
                 None => {
                     checked_cages.extend(&group.cages);
                     checked_thermos.extend(&group.thermos);
@@ -985,7 +1032,7 @@ impl VariantSolver {
             for digit in 1..=side as u8 {
                 if allowed(cell, digit) {
                     builder
-                        .add_option(items_of(cell, digit).iter().map(|&i| i as usize))
+                        .add_option(items_of(cell, digit).iter().map(|&i| shift(i as usize)))
                         .expect("a placement's items are distinct");
                     placements.push((cell as u16, digit));
                     starts.push(placements.len());
@@ -1234,12 +1281,59 @@ pub fn search<F: FnMut(&[u8]) -> Control>(
 }
 
 /// The items of every placement.
+/// The sets of `count` distinct digits of `1..=digits` summing to `sum`, as
+/// bit masks (digit `d` in bit `d − 1`); `None` past `cap` sets.
+fn digit_sets(digits: usize, count: usize, sum: u32, cap: usize) -> Option<Vec<u64>> {
+    fn walk(
+        next: usize,
+        digits: usize,
+        left: usize,
+        sum: u32,
+        set: u64,
+        cap: usize,
+        out: &mut Vec<u64>,
+    ) -> bool {
+        if left == 0 {
+            if sum == 0 {
+                if out.len() == cap {
+                    return false;
+                }
+                out.push(set);
+            }
+            return true;
+        }
+        for d in next..=digits {
+            // The smallest digits from `d` on are already past the sum.
+            let least = (d as u32) * left as u32 + (left as u32 * (left as u32 - 1)) / 2;
+            if least > sum {
+                break;
+            }
+            if !walk(
+                d + 1,
+                digits,
+                left - 1,
+                sum - d as u32,
+                set | 1 << (d - 1),
+                cap,
+                out,
+            ) {
+                return false;
+            }
+        }
+        true
+    }
+    let mut out = Vec::new();
+    walk(1, digits, count, sum, 0, cap, &mut out).then_some(out)
+}
+
 struct Encoding {
     primary: usize,
     secondary: usize,
     /// `items[cell · digits + digit − 1]`: the items placement covers
     /// (none for a cell outside the grids).
     items: Vec<Vec<u32>>,
+    /// The item `(cage, 1)` of each cage; `(cage, d)` follows at `+ d − 1`.
+    cage_items: Vec<usize>,
 }
 
 fn encode(rules: &Rules) -> Encoding {
@@ -1266,6 +1360,9 @@ fn encode(rules: &Rules) -> Encoding {
         }
     }
     let mut next = primary;
+    let cage_items = (0..rules.cages.len())
+        .map(|c| primary + (partial.len() + c) * side)
+        .collect();
     // Cells sharing a region or cage, for skipping redundant pair items.
     let mut shares: HashSet<(usize, usize)> = HashSet::new();
     let groups_of_cells = partial
@@ -1320,6 +1417,7 @@ fn encode(rules: &Rules) -> Encoding {
         primary,
         secondary: next - primary,
         items,
+        cage_items,
     }
 }
 

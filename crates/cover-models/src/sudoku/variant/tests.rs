@@ -163,19 +163,58 @@ fn limits_and_stopping() {
 
 #[test]
 fn over_the_cap_a_group_falls_back() {
-    // A 9-cell cage summing to 45 has 9! assignments, past the cap.
+    // A 9-cell cage summing to 45 tied to a thermometer: 9! / 2 assignments
+    // for the group, past the cap.
     let cage: Vec<usize> = (0..9).collect();
-    let rules = Rules::classic(9).with_cage(&cage, Some(45)).unwrap();
+    let rules = Rules::classic(9)
+        .with_cage(&cage, Some(45))
+        .unwrap()
+        .with_thermo(&[0, 1])
+        .unwrap();
     let mut solver = VariantSolver::new(&rules, &[0; 81]).unwrap();
     assert!(solver.has_fallback());
     let grid = solver.first().unwrap();
     assert_eq!(rules.check(&grid), Ok(()));
-    // A small cage stays whole-group.
-    let small = Rules::classic(9).with_cage(&[0, 1], Some(17)).unwrap();
+    // The cage alone has one set of digits: its combinations, no fallback.
+    let lone = Rules::classic(9).with_cage(&cage, Some(45)).unwrap();
+    let mut solver = VariantSolver::new(&lone, &[0; 81]).unwrap();
+    assert!(!solver.has_fallback());
+    assert_eq!(lone.check(&solver.first().unwrap()), Ok(()));
+    // A small cage with a thermometer stays a whole group.
+    let small = Rules::classic(9)
+        .with_cage(&[0, 1], Some(17))
+        .unwrap()
+        .with_thermo(&[0, 1])
+        .unwrap();
     let mut solver = VariantSolver::new(&small, &[0; 81]).unwrap();
     assert!(!solver.has_fallback());
     let grid = solver.first().unwrap();
-    assert_eq!(grid[0] + grid[1], 17);
+    assert_eq!((grid[0], grid[1]), (8, 9));
+}
+
+#[test]
+fn a_lone_cage_takes_exactly_its_combinations() {
+    // 4×4: a cage of cells 0, 1 summing to 3 is {1, 2} in either order,
+    // 48 grids (see above); with a given 1 in cell 0, cell 1 must be 2.
+    // A cap of 1 is below its 2 assignments and at its 1 set of digits,
+    // so the cage is encoded by its combinations.
+    let rules = Rules::classic(4).with_cage(&[0, 1], Some(3)).unwrap();
+    let solve = |given: &[u8]| {
+        let mut solver = VariantSolver::with_group_cap(&rules, given, 1).unwrap();
+        assert!(!solver.has_fallback());
+        solver.count(&Limits::none()).stats.solutions
+    };
+    assert_eq!(solve(&[0; 16]), 48);
+    let mut given = [0u8; 16];
+    given[0] = 1;
+    assert_eq!(solve(&given), 24);
+    // A given outside every set of the sum leaves no solution.
+    given[0] = 3;
+    assert_eq!(solve(&given), 0);
+    // No set of two distinct digits of 1..=4 sums to 8.
+    assert_eq!(digit_sets(4, 2, 8, 10), Some(vec![]));
+    assert_eq!(digit_sets(4, 2, 5, 10), Some(vec![0b1001, 0b0110]));
+    assert_eq!(digit_sets(4, 2, 5, 1), None);
 }
 
 /// A 9×9 jigsaw + X + killer puzzle built from one of its solutions: the
