@@ -13,24 +13,8 @@ use rand::rngs::ChaCha8Rng;
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{RngExt, SeedableRng};
 
-/// The rules as the checker takes them, through the accessors only.
-fn to_check(rules: &Rules) -> VariantRules {
-    VariantRules {
-        side: rules.side(),
-        regions: rules.regions().to_vec(),
-        cages: rules
-            .cages()
-            .iter()
-            .map(|c| (c.cells.clone(), c.sum))
-            .collect(),
-        anti_knight: rules.anti_knight(),
-        anti_king: rules.anti_king(),
-        non_consecutive: rules.non_consecutive(),
-        thermos: rules.thermos().to_vec(),
-        holes: (0..rules.cells()).filter(|&c| !rules.is_cell(c)).collect(),
-        digits: Some(rules.digits()),
-    }
-}
+mod common;
+use common::to_check;
 
 const JIGSAW6: [usize; 36] = [
     0, 0, 0, 1, 1, 1, //

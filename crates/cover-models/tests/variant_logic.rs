@@ -4,7 +4,7 @@
 //! placement of another digit, no elimination of the solution's digit) and
 //! the solved grid passes the shared checker (`cover_check::variant`).
 
-use cover_check::variant::{check_variant_solution, VariantRules};
+use cover_check::variant::check_variant_solution;
 use cover_models::sudoku::human::{self, Catalogue, Rated, Technique};
 use cover_models::sudoku::logic::{Geometry, GeometryError, UnitKind};
 use cover_models::sudoku::variant::{count, solve_first, Rules};
@@ -13,24 +13,8 @@ use rand::rngs::ChaCha8Rng;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
-/// The rules as the checker takes them, through the accessors only.
-fn to_check(rules: &Rules) -> VariantRules {
-    VariantRules {
-        side: rules.side(),
-        regions: rules.regions().to_vec(),
-        cages: rules
-            .cages()
-            .iter()
-            .map(|c| (c.cells.clone(), c.sum))
-            .collect(),
-        anti_knight: rules.anti_knight(),
-        anti_king: rules.anti_king(),
-        non_consecutive: rules.non_consecutive(),
-        thermos: rules.thermos().to_vec(),
-        holes: (0..rules.cells()).filter(|&c| !rules.is_cell(c)).collect(),
-        digits: Some(rules.digits()),
-    }
-}
+mod common;
+use common::to_check;
 
 fn unique(rules: &Rules, puzzle: &[u8]) -> bool {
     count(rules, puzzle, &Limits::solutions(2))
