@@ -878,6 +878,13 @@ fn every_solution_json(
     });
     flush.finish()?;
     solutions.end(text);
+    Ok(end_every_solution_json(record, &report, text))
+}
+
+/// Ends the JSON record of every solution (classic or variant) after its
+/// solutions: the verdict of `report`, whether the search was complete,
+/// and its nodes.
+fn end_every_solution_json(mut record: JsonObject, report: &Report, text: &mut String) -> Answered {
     let answered = Answered {
         solved: report.stats.solutions > 0,
         gave_up: report.outcome.gave_up(),
@@ -888,7 +895,7 @@ fn every_solution_json(
     record.field(text, "complete", &report.outcome.is_complete());
     record.field(text, "nodes", &report.stats.nodes);
     record.end(text);
-    Ok(answered)
+    answered
 }
 
 /// A puzzle whose search takes more nodes than this on one thread is

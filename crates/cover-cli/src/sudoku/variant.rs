@@ -20,8 +20,8 @@ use cover_models::sudoku::VariantPuzzle;
 use dlx_core::{Limits, Report, Stats};
 
 use super::{
-    answer_by_logic, pretty, write_judgement_end, Answered, Counted, Mode, Record, Search, Shown,
-    Style, GAVE_UP, NO_SOLUTION,
+    answer_by_logic, end_every_solution_json, pretty, write_judgement_end, Answered, Counted, Mode,
+    Record, Search, Shown, Style, GAVE_UP, NO_SOLUTION,
 };
 use crate::batch::{At, Flush, Verdict};
 use crate::output::{push_json, JsonObject};
@@ -246,15 +246,5 @@ fn every_solution_json(
     });
     flush.finish()?;
     solutions.end(text);
-    let answered = Answered {
-        solved: report.stats.solutions > 0,
-        gave_up: report.outcome.gave_up(),
-        stats: report.stats,
-    };
-    let verdict = Verdict::of(answered.gave_up, answered.solved, answered.stats);
-    record.field(text, "status", verdict.status());
-    record.field(text, "complete", &report.outcome.is_complete());
-    record.field(text, "nodes", &report.stats.nodes);
-    record.end(text);
-    Ok(answered)
+    Ok(end_every_solution_json(record, &report, text))
 }
