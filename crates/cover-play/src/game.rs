@@ -435,7 +435,7 @@ pub fn variant_sides(kind: VariantKind) -> Vec<usize> {
 
 /// The levels of a new variant game: for the kinds logic reads
 /// ([`VariantKind::rated_by_logic`]), the classic levels (ranges of
-/// ratings by logic); for the others (thermo), the generator's
+/// ratings by logic); for any other (none so far), the generator's
 /// search-effort grades ([`SearchEffort`](variant_generate::SearchEffort)),
 /// named as the classic levels but for expert. 4×4 grids are all easy.
 fn variant_levels(kind: VariantKind, side: usize) -> Vec<String> {
