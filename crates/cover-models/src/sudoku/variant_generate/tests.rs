@@ -1,3 +1,8 @@
+//! Tests of the variant generator: every kind on every side it is made on,
+//! each puzzle unique (counted, and by brute force up to 6×6) and its
+//! solution passing `cover_check::variant`; reproducibility, symmetry,
+//! targets and refusals.
+
 use super::*;
 use cover_check::variant::{check_variant_solution, count_variant_brute, VariantRules};
 use rand::SeedableRng;
