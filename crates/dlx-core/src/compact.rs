@@ -610,6 +610,12 @@ impl<M: Mask, K: Key> Domain for Compact<M, K> {
         self.masks.get(position).map(|m| m.to_u64())
     }
 
+    fn chosen(&self, out: &mut Vec<usize>) -> bool {
+        out.clear();
+        out.extend(self.given.iter().chain(&self.chosen).map(|&o| o as usize));
+        true
+    }
+
     /// Takes the option out of its items' masks, counts lowered, as the
     /// removals in `cover` do (and logged on the trail the same way).
     fn remove(&mut self, option: usize) {

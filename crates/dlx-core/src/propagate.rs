@@ -15,9 +15,10 @@
 //! when the search leaves the node, whatever ended the search.
 //!
 //! What the engine promises and what it asks:
-//! - It never tells the propagator which options were chosen; a model reads
-//!   everything it needs from which options are live (a chosen option is
-//!   not live, nor is any option that conflicts with a chosen one).
+//! - A chosen option is not live, nor is any option that conflicts with a
+//!   chosen one. A model whose rules read the choices themselves (a killer
+//!   cage's sum needs the digits placed, not only those still possible)
+//!   asks for them with [`Domain::chosen`].
 //! - A propagator must be sound: it removes only options that no solution
 //!   containing the current partial solution uses, and says `Dead` only
 //!   when there is no such solution. Then the set of solutions is the
@@ -63,6 +64,14 @@ pub trait Domain {
     fn item_options(&self, item: usize) -> Option<u64> {
         let _ = item;
         None
+    }
+
+    /// The options chosen on the way to this node, given ones first: clears
+    /// `out`, fills it and returns `true`; returns `false` with `out` empty
+    /// when the engine cannot say (both of dlx-core's engines can).
+    fn chosen(&self, out: &mut Vec<usize>) -> bool {
+        out.clear();
+        false
     }
 }
 

@@ -210,6 +210,9 @@ pub struct PropagationUnsupported;
 struct LinkedDomain<'s> {
     links: &'s mut Links,
     removed: &'s mut Vec<NodeRef>,
+    /// The givens' first nodes, then the node chosen at each level above.
+    forced: &'s [NodeRef],
+    choices: &'s [NodeRef],
 }
 
 impl Domain for LinkedDomain<'_> {
@@ -232,6 +235,13 @@ impl Domain for LinkedDomain<'_> {
             self.links.remove_option(first);
             self.removed.push(first);
         }
+    }
+
+    fn chosen(&self, out: &mut Vec<usize>) -> bool {
+        out.clear();
+        let nodes = self.forced.iter().chain(self.choices);
+        out.extend(nodes.map(|&node| self.links.option_of(node)));
+        true
     }
 }
 
@@ -328,27 +338,33 @@ impl Solver {
         let mut domain = LinkedDomain {
             links: &mut self.links,
             removed: &mut self.removed,
+            forced: &self.forced,
+            choices: &self.choice[..level],
         };
         let verdict = propagator.propagate(&mut domain);
         self.propagated += (self.removed.len() - self.removed_at[level] as usize) as u64;
         verdict
     }
 
-    /// The live options, as a guide sees them.
-    fn domain(&mut self) -> LinkedDomain<'_> {
+    /// The live options at `level`, as a guide sees them.
+    fn domain(&mut self, level: usize) -> LinkedDomain<'_> {
         LinkedDomain {
             links: &mut self.links,
             removed: &mut self.removed,
+            forced: &self.forced,
+            choices: &self.choice[..level],
         }
     }
 
     /// The propagator's item to branch on, if it names an active primary
-    /// item.
-    fn propagator_choice(&mut self) -> Option<NodeRef> {
+    /// item, at `level`.
+    fn propagator_choice(&mut self, level: usize) -> Option<NodeRef> {
         let propagator = self.propagator.0.as_mut()?;
         let domain = LinkedDomain {
             links: &mut self.links,
             removed: &mut self.removed,
+            forced: &self.forced,
+            choices: &self.choice[..level],
         };
         let item = propagator.choose(&domain)?;
         // Checked before it becomes a link, which could wrap.
@@ -1007,7 +1023,7 @@ impl Solver {
                             let dead = self.links.len(best) == 0;
                             if self.propagate(level) == Verdict::Dead
                                 || dead
-                                || G::FOLLOWS && guide.prune_live(&self.domain())
+                                || G::FOLLOWS && guide.prune_live(&self.domain(level))
                             {
                                 self.unpropagate(level);
                                 if level == 0 {
@@ -1024,7 +1040,7 @@ impl Solver {
                                 .choose_fewest()
                                 .expect("propagation leaves the active items active");
                             if self.links.len(best) >= 2 {
-                                if let Some(item) = self.propagator_choice() {
+                                if let Some(item) = self.propagator_choice(level) {
                                     best = item;
                                 }
                             }

@@ -14,6 +14,11 @@
 //!   state, as the contract asks); and which chooses the branching item by
 //!   that hash too. It tests that removals are undone at every kind of
 //!   backtrack and that a chosen item is honoured.
+//! - `Ledger`, which reads the options chosen so far (`Domain::chosen`) and
+//!   asserts they are the node's whole state: they do not overlap, none is
+//!   live, and an option is live exactly when it overlaps none of them and
+//!   is in some solution or not yet removed (it removes every live option
+//!   in no solution, so below the root the two agree).
 //!
 //! Every search must find exactly the solutions of the plain search (each
 //! checked as an exact cover by `cover_check::brute`, see `common`), restore the linked engine's
@@ -184,6 +189,53 @@ impl Propagator for Oracle {
     }
 }
 
+/// The ledger (see the module docs).
+#[derive(Clone)]
+struct Ledger {
+    options: Vec<Vec<usize>>,
+    useless: Vec<bool>,
+    chosen: Vec<usize>,
+}
+
+impl Ledger {
+    fn new(spec: &Spec) -> Ledger {
+        Ledger {
+            options: LookAhead::new(spec).options,
+            useless: Oracle::new(spec).useless,
+            chosen: Vec::new(),
+        }
+    }
+}
+
+impl Propagator for Ledger {
+    fn propagate(&mut self, domain: &mut dyn Domain) -> Verdict {
+        assert!(domain.chosen(&mut self.chosen), "both engines say");
+        let mut covered = BTreeSet::new();
+        for &o in &self.chosen {
+            assert!(!domain.is_live(o), "a chosen option is not live");
+            for &item in &self.options[o] {
+                assert!(covered.insert(item), "chosen options overlap");
+            }
+        }
+        for (o, items) in self.options.iter().enumerate() {
+            let clear = items.iter().all(|i| !covered.contains(i));
+            if domain.is_live(o) {
+                assert!(clear, "a live option overlaps a chosen one");
+                if self.useless[o] {
+                    domain.remove(o);
+                }
+            } else {
+                assert!(!clear || self.useless[o], "an option lost without cause");
+            }
+        }
+        Verdict::Live
+    }
+
+    fn box_clone(&self) -> Box<dyn Propagator> {
+        Box::new(self.clone())
+    }
+}
+
 /// Every solution `solver` finds with the `given` options, each sorted,
 /// none twice; either engine.
 fn all<S: Search>(solver: &mut S, given: &[usize]) -> (BTreeSet<Vec<usize>>, dlx_core::Report) {
@@ -200,7 +252,11 @@ fn all<S: Search>(solver: &mut S, given: &[usize]) -> (BTreeSet<Vec<usize>>, dlx
 }
 
 fn propagators(spec: &Spec) -> Vec<Box<dyn Propagator>> {
-    vec![Box::new(LookAhead::new(spec)), Box::new(Oracle::new(spec))]
+    vec![
+        Box::new(LookAhead::new(spec)),
+        Box::new(Oracle::new(spec)),
+        Box::new(Ledger::new(spec)),
+    ]
 }
 
 proptest! {
