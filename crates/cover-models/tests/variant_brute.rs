@@ -7,7 +7,7 @@
 use cover_check::variant::{
     check_variant_solution, count_variant_brute, first_variant_brute, VariantRules,
 };
-use cover_models::sudoku::variant::{Rules, VariantSolver, GROUP_CAP};
+use cover_models::sudoku::variant::{Rules, SumEncoding, VariantSolver, GROUP_CAP};
 use dlx_core::{Control, Limits, Outcome};
 use rand::rngs::ChaCha8Rng;
 use rand::seq::{IndexedRandom, SliceRandom};
@@ -25,8 +25,24 @@ const JIGSAW6: [usize; 36] = [
     3, 5, 5, 5, 4, 4, //
 ];
 
-fn solver_count(rules: &Rules, check: &VariantRules, puzzle: &[u8], limit: u64, cap: usize) -> u64 {
-    let mut solver = VariantSolver::with_group_cap(rules, puzzle, cap).unwrap();
+/// The encodings of sums and thermometers: whole groups, every group
+/// fallen back to checks, propagated.
+const ENCODINGS: [SumEncoding; 3] = [
+    SumEncoding::Enumerated {
+        group_cap: GROUP_CAP,
+    },
+    SumEncoding::Enumerated { group_cap: 0 },
+    SumEncoding::Propagated,
+];
+
+fn solver_count(
+    rules: &Rules,
+    check: &VariantRules,
+    puzzle: &[u8],
+    limit: u64,
+    encoding: SumEncoding,
+) -> u64 {
+    let mut solver = VariantSolver::with_encoding(rules, puzzle, encoding).unwrap();
     let report = solver.search(&Limits::solutions(limit), |grid| {
         assert_eq!(rules.check(grid), Ok(()), "{grid:?}");
         if let Err(why) = check_variant_solution(check, puzzle, grid) {
@@ -78,8 +94,8 @@ fn random_rules(side: usize, rng: &mut ChaCha8Rng) -> Rules {
     rules
 }
 
-/// Cages (true sums or none) and thermometers along valid paths that
-/// `solution` satisfies.
+/// Cages (true sums or none; sometimes tiling the grid, as in a killer)
+/// and thermometers along valid paths that `solution` satisfies.
 fn decorate(mut rules: Rules, solution: &[u8], rng: &mut ChaCha8Rng) -> Rules {
     let s = rules.side();
     let is_cell: Vec<bool> = (0..s * s).map(|c| rules.is_cell(c)).collect();
@@ -101,6 +117,37 @@ fn decorate(mut rules: Rules, solution: &[u8], rng: &mut ChaCha8Rng) -> Rules {
         out
     };
     let inside: Vec<usize> = (0..s * s).filter(|&c| is_cell[c]).collect();
+    // A third of the time, a killer: cages tiling the grid.
+    if rng.random_range(0..3) == 0 {
+        let mut caged = vec![false; s * s];
+        let mut order = inside.clone();
+        order.shuffle(rng);
+        for &start in &order {
+            if caged[start] {
+                continue;
+            }
+            caged[start] = true;
+            let mut cells = vec![start];
+            let size = rng.random_range(1..=4);
+            while cells.len() < size {
+                let from = cells[rng.random_range(0..cells.len())];
+                let options: Vec<usize> = near(from, false)
+                    .into_iter()
+                    .filter(|&n| !caged[n] && cells.iter().all(|&c| solution[c] != solution[n]))
+                    .collect();
+                match options.as_slice().choose(rng) {
+                    Some(&n) => {
+                        caged[n] = true;
+                        cells.push(n);
+                    }
+                    None => break,
+                }
+            }
+            let sum = cells.iter().map(|&c| solution[c] as u32).sum();
+            let sum = (rng.random_range(0..8) != 0).then_some(sum);
+            rules = rules.with_cage(&cells, sum).unwrap();
+        }
+    }
     for _ in 0..rng.random_range(0..4) {
         let mut cells = vec![*inside.choose(rng).unwrap()];
         let size = rng.random_range(1..=4);
@@ -144,7 +191,7 @@ fn decorate(mut rules: Rules, solution: &[u8], rng: &mut ChaCha8Rng) -> Rules {
 
 /// Random rules of `side` (0: small overlapping grids), decorated from a
 /// solution, some of its digits given: the solver's counts equal the
-/// brute force's, whole-group and fallen back.
+/// brute force's, in every encoding of sums.
 fn random_instances(side: usize, seed: u64, rounds: usize, givens: std::ops::Range<usize>) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for round in 0..rounds {
@@ -174,16 +221,13 @@ fn random_instances(side: usize, seed: u64, rounds: usize, givens: std::ops::Ran
         }
         let limit = 40;
         let expected = count_variant_brute(&check, &puzzle, limit);
-        assert_eq!(
-            solver_count(&rules, &check, &puzzle, limit, GROUP_CAP),
-            expected,
-            "round {round}: {rules:?} {puzzle:?}"
-        );
-        assert_eq!(
-            solver_count(&rules, &check, &puzzle, limit, 0),
-            expected,
-            "fallback, round {round}: {rules:?} {puzzle:?}"
-        );
+        for encoding in ENCODINGS {
+            assert_eq!(
+                solver_count(&rules, &check, &puzzle, limit, encoding),
+                expected,
+                "{encoding:?}, round {round}: {rules:?} {puzzle:?}"
+            );
+        }
     }
 }
 
@@ -193,7 +237,7 @@ fn classic_and_diagonal_four_by_four_counts() {
         let check = to_check(&rules);
         let expected = count_variant_brute(&check, &[0; 16], u64::MAX);
         assert_eq!(
-            solver_count(&rules, &check, &[0; 16], u64::MAX, GROUP_CAP),
+            solver_count(&rules, &check, &[0; 16], u64::MAX, ENCODINGS[0]),
             expected
         );
     }
@@ -220,7 +264,7 @@ fn empty_grids_of_every_pair_rule_match_brute_force() {
             let check = to_check(&rules);
             let expected = count_variant_brute(&check, &[0; 16], u64::MAX);
             assert_eq!(
-                solver_count(&rules, &check, &[0; 16], u64::MAX, GROUP_CAP),
+                solver_count(&rules, &check, &[0; 16], u64::MAX, ENCODINGS[0]),
                 expected,
                 "flags {flags}"
             );
@@ -254,7 +298,7 @@ fn overlapping_grids_count_as_the_brute_force() {
         let empty = vec![0u8; rules.cells()];
         let expected = count_variant_brute(&own, &empty, u64::MAX);
         assert_eq!(
-            solver_count(&rules, &check, &empty, u64::MAX, GROUP_CAP),
+            solver_count(&rules, &check, &empty, u64::MAX, ENCODINGS[0]),
             expected,
             "{grids:?}"
         );

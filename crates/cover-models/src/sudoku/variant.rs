@@ -25,13 +25,23 @@
 //!   neighbours `a`, `b` and digits `d`, `d+1`, one item in options
 //!   `(a, d)` and `(b, d+1)`, another in `(a, d+1)` and `(b, d)`.
 //! - **Options**: one per cell and digit, covering the items of that
-//!   placement; except for the cells tied by cages with a sum and by
-//!   thermometers (overlapping cages and thermometers merged into one
-//!   group), which get one option per assignment of digits to the whole
-//!   group that keeps every rule inside it (sums, increasing thermometers,
-//!   and no item twice, so distinct digits within regions and cages and
-//!   the pair rules), enumerated by backtracking.
-//! - **Past the cap**: a group with more than [`GROUP_CAP`] assignments (a
+//!   placement.
+//! - **Sums and thermometers** ([`SumEncoding`]): by default a propagator
+//!   on dlx-core's hook (`variant/sums.rs`) narrows, at every branching
+//!   node, the cells of each cage to the digits of the sets that make its
+//!   sum, and each thermometer's cells to its order; it also reasons on
+//!   the sums the rules imply (innies and outies of rows, columns, boxes
+//!   and runs of them), on digits a cage needs that can only lie in one
+//!   region, and it branches on the cells whose rules failed most. Each
+//!   solution is checked too, as forced moves are taken without it. The
+//!   alternative, measured slower on generated killers and thermometers
+//!   (`docs/measurements.md`), enumerates: the cells tied by cages with a
+//!   sum and by thermometers (overlapping ones merged into one group) get
+//!   one option per assignment of digits to the whole group that keeps
+//!   every rule inside it (sums, increasing thermometers, and no item
+//!   twice, so distinct digits within regions and cages and the pair
+//!   rules), enumerated by backtracking.
+//! - **Past the cap** (enumerated only): a group with more than [`GROUP_CAP`] assignments (a
 //!   cap [`VariantSolver::with_group_cap`] changes) gets single-cell
 //!   options instead. If it is one cage, with at most the cap's sets of
 //!   digits making its sum, it also gets one primary item with an option
@@ -46,8 +56,8 @@
 //!   its digit's options, and options that cover an item of another cell's
 //!   given are dropped, so the search needs nothing special.
 //! - **Engines**: the compact engine when every item has at most 64
-//!   options (no cage or thermometer group enumerated past that), else the
-//!   linked one. A search for one grid under anti-knight or anti-king
+//!   options (always, unless a cage or thermometer group is enumerated
+//!   past that), else the linked one. A search for one grid under anti-knight or anti-king
 //!   restarts with the options reordered ([`RESTART_NODES`]); counts are
 //!   always one exhaustive search.
 //!
@@ -61,7 +71,9 @@
 
 use std::collections::HashSet;
 
-use dlx_core::{CompactSolver, Control, Limits, Outcome, Problem, Report, Search, Solver, Stats};
+use dlx_core::{
+    CompactSolver, Control, Limits, Outcome, Problem, Propagator, Report, Search, Solver, Stats,
+};
 use rand::rngs::ChaCha8Rng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -886,13 +898,41 @@ pub struct VariantSolver {
     checked_thermos: Vec<usize>,
     /// Whether the givens alone already break a rule no option carries.
     dead: bool,
+    /// The propagator of sums and thermometers ([`SumEncoding::Propagated`]),
+    /// kept to be rebuilt for the reordered problems of restarts.
+    sums: Option<SumPropagator>,
+}
+
+/// How a [`VariantSolver`] encodes killer cages' sums and thermometers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SumEncoding {
+    /// Single-cell options, with a propagator on dlx-core's hook that
+    /// narrows the cells of each cage to the digits its sum allows, and
+    /// those of each thermometer to its order (see the module's docs);
+    /// each solution is checked too. The default when there are any.
+    Propagated,
+    /// One option per assignment of digits to a whole group of cages and
+    /// thermometers, up to `group_cap` per group (see the module's docs).
+    Enumerated {
+        /// The most assignments of one group.
+        group_cap: usize,
+    },
 }
 
 impl VariantSolver {
     /// Builds the problem of `puzzle` (`side²` cells, 0 empty) under
     /// `rules`, with the default [`GROUP_CAP`].
     pub fn new(rules: &Rules, puzzle: &[u8]) -> Result<VariantSolver, RulesError> {
-        VariantSolver::with_group_cap(rules, puzzle, GROUP_CAP)
+        let summed = rules.cages.iter().any(|c| c.sum.is_some());
+        let encoding = if summed || !rules.thermos.is_empty() {
+            SumEncoding::Propagated
+        } else {
+            SumEncoding::Enumerated {
+                group_cap: GROUP_CAP,
+            }
+        };
+        VariantSolver::with_encoding(rules, puzzle, encoding)
     }
 
     /// [`VariantSolver::new`] with at most `cap` whole-group options per
@@ -903,6 +943,20 @@ impl VariantSolver {
         puzzle: &[u8],
         cap: usize,
     ) -> Result<VariantSolver, RulesError> {
+        VariantSolver::with_encoding(rules, puzzle, SumEncoding::Enumerated { group_cap: cap })
+    }
+
+    /// The problem of `puzzle` under `rules` with sums and thermometers
+    /// encoded as `encoding` says (the answers are the same either way).
+    pub fn with_encoding(
+        rules: &Rules,
+        puzzle: &[u8],
+        encoding: SumEncoding,
+    ) -> Result<VariantSolver, RulesError> {
+        let (propagated, cap) = match encoding {
+            SumEncoding::Propagated => (true, 0),
+            SumEncoding::Enumerated { group_cap } => (false, group_cap),
+        };
         let side = rules.digits;
         let cells = rules.cells();
         if puzzle.len() != cells {
@@ -947,7 +1001,13 @@ impl VariantSolver {
                 .all(|&item| taken_by[item as usize].is_none_or(|owner| owner == cell))
         };
 
-        let groups = groups(rules);
+        // Propagated: every cell gets single-cell options, the rules of
+        // sums and thermometers are the propagator's and each solution's.
+        let groups = if propagated {
+            Vec::new()
+        } else {
+            groups(rules)
+        };
         let assignments: Vec<Option<Vec<Vec<u8>>>> = groups
             .iter()
             .map(|group| enumerate_group(rules, group, &items, side, &allowed, cap))
@@ -1040,7 +1100,19 @@ impl VariantSolver {
             }
         }
         let problem = builder.build();
-        let engine = Engine::new(&problem);
+        let sums = propagated.then(|| {
+            checked_cages.extend((0..rules.cages.len()).filter(|&i| rules.cages[i].sum.is_some()));
+            checked_thermos.extend(0..rules.thermos.len());
+            SumPropagator::new(
+                &problem,
+                placements.clone(),
+                side,
+                propagated_sums(rules),
+                rules.thermos.clone(),
+                rules.regions.clone(),
+            )
+        });
+        let engine = Engine::new(&problem, sums.clone());
         Ok(VariantSolver {
             rules: rules.clone(),
             problem,
@@ -1050,6 +1122,7 @@ impl VariantSolver {
             checked_cages,
             checked_thermos,
             dead,
+            sums,
         })
     }
 
@@ -1059,9 +1132,10 @@ impl VariantSolver {
     }
 
     /// Whether some group fell back to single-cell options (its sums and
-    /// thermometers checked on each solution).
+    /// thermometers checked on each solution only); never so when they
+    /// are propagated.
     pub fn has_fallback(&self) -> bool {
-        !self.checked_cages.is_empty() || !self.checked_thermos.is_empty()
+        self.sums.is_none() && (!self.checked_cages.is_empty() || !self.checked_thermos.is_empty())
     }
 
     /// Streams every solution grid to `visitor` within `limits`. The
@@ -1106,6 +1180,7 @@ impl VariantSolver {
             placements,
             checked_cages,
             checked_thermos,
+            sums,
             ..
         } = self;
         let mut shuffled: Option<(Engine, Vec<usize>)> = None;
@@ -1179,7 +1254,9 @@ impl VariantSolver {
                     .add_option(problem.option(option).iter().map(|&i| i as usize))
                     .expect("the options of a built problem");
             }
-            shuffled = Some((Engine::new(&builder.build()), order));
+            let reordered = builder.build();
+            let propagator = sums.as_ref().map(|sums| sums.reordered(&reordered, &order));
+            shuffled = Some((Engine::new(&reordered, propagator), order));
             run += 1;
         };
         Report {
@@ -1240,10 +1317,20 @@ enum Engine {
 }
 
 impl Engine {
-    fn new(problem: &Problem) -> Engine {
+    fn new(problem: &Problem, sums: Option<SumPropagator>) -> Engine {
+        let propagator = sums.map(|p| Box::new(p) as Box<dyn Propagator>);
         match CompactSolver::new(problem) {
-            Ok(compact) => Engine::Compact(Box::new(compact)),
-            Err(_) => Engine::Linked(Box::new(Solver::new(problem))),
+            Ok(mut compact) => {
+                compact.set_propagator(propagator);
+                Engine::Compact(Box::new(compact))
+            }
+            Err(_) => {
+                let mut linked = Solver::new(problem);
+                linked
+                    .set_propagator(propagator)
+                    .expect("exact cover without colours or bounds");
+                Engine::Linked(Box::new(linked))
+            }
         }
     }
 
@@ -1280,7 +1367,25 @@ pub fn search<F: FnMut(&[u8]) -> Control>(
     Ok(VariantSolver::new(rules, puzzle)?.search(limits, visitor))
 }
 
-/// The items of every placement.
+/// The cages with sums, then the sums they imply, as the propagator takes
+/// them.
+fn propagated_sums(rules: &Rules) -> Vec<Sum> {
+    let mut sums: Vec<Sum> = rules
+        .cages
+        .iter()
+        .filter_map(|c| {
+            c.sum.map(|total| Sum {
+                cells: c.cells.clone(),
+                total,
+                distinct: true,
+            })
+        })
+        .collect();
+    let derived = sums::derived_sums(&rules.regions, &sums, rules.digits);
+    sums.extend(derived);
+    sums
+}
+
 /// The sets of `count` distinct digits of `1..=digits` summing to `sum`, as
 /// bit masks (digit `d` in bit `d − 1`); `None` past `cap` sets.
 fn digit_sets(digits: usize, count: usize, sum: u32, cap: usize) -> Option<Vec<u64>> {
@@ -1648,5 +1753,8 @@ impl Enum<'_> {
     }
 }
 
+mod sums;
 #[cfg(test)]
 mod tests;
+
+use sums::{Sum, SumPropagator};

@@ -171,13 +171,13 @@ fn over_the_cap_a_group_falls_back() {
         .unwrap()
         .with_thermo(&[0, 1])
         .unwrap();
-    let mut solver = VariantSolver::new(&rules, &[0; 81]).unwrap();
+    let mut solver = VariantSolver::with_group_cap(&rules, &[0; 81], GROUP_CAP).unwrap();
     assert!(solver.has_fallback());
     let grid = solver.first().unwrap();
     assert_eq!(rules.check(&grid), Ok(()));
     // The cage alone has one set of digits: its combinations, no fallback.
     let lone = Rules::classic(9).with_cage(&cage, Some(45)).unwrap();
-    let mut solver = VariantSolver::new(&lone, &[0; 81]).unwrap();
+    let mut solver = VariantSolver::with_group_cap(&lone, &[0; 81], GROUP_CAP).unwrap();
     assert!(!solver.has_fallback());
     assert_eq!(lone.check(&solver.first().unwrap()), Ok(()));
     // A small cage with a thermometer stays a whole group.
@@ -186,10 +186,16 @@ fn over_the_cap_a_group_falls_back() {
         .unwrap()
         .with_thermo(&[0, 1])
         .unwrap();
-    let mut solver = VariantSolver::new(&small, &[0; 81]).unwrap();
+    let mut solver = VariantSolver::with_group_cap(&small, &[0; 81], GROUP_CAP).unwrap();
     assert!(!solver.has_fallback());
     let grid = solver.first().unwrap();
     assert_eq!((grid[0], grid[1]), (8, 9));
+    // Propagated (the default with a sum), nothing falls back.
+    for rules in [&rules, &lone, &small] {
+        let mut solver = VariantSolver::new(rules, &[0; 81]).unwrap();
+        assert!(!solver.has_fallback());
+        assert_eq!(rules.check(&solver.first().unwrap()), Ok(()));
+    }
 }
 
 #[test]
