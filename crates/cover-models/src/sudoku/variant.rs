@@ -901,6 +901,50 @@ pub struct VariantSolver {
     /// The propagator of sums and thermometers ([`SumEncoding::Propagated`]),
     /// kept to be rebuilt for the reordered problems of restarts.
     sums: Option<SumPropagator>,
+    /// Rules of the caller's own ([`VariantSolver::add_rule`]).
+    own: Vec<OwnRule>,
+}
+
+/// The check of a grid by a rule of the caller's own.
+type GridCheck = Box<dyn Fn(&[u8]) -> bool + Send + Sync>;
+
+/// A rule added by [`VariantSolver::add_rule`].
+struct OwnRule {
+    propagator: Box<dyn Propagator>,
+    check: GridCheck,
+}
+
+impl std::fmt::Debug for OwnRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OwnRule(..)")
+    }
+}
+
+/// Propagators run one after the other at each node; the first that
+/// names an item to branch on decides.
+struct Chain(Vec<Box<dyn Propagator>>);
+
+impl Propagator for Chain {
+    fn begin(&mut self) {
+        self.0.iter_mut().for_each(|p| p.begin());
+    }
+
+    fn propagate(&mut self, domain: &mut dyn dlx_core::Domain) -> dlx_core::Verdict {
+        for p in &mut self.0 {
+            if p.propagate(domain) == dlx_core::Verdict::Dead {
+                return dlx_core::Verdict::Dead;
+            }
+        }
+        dlx_core::Verdict::Live
+    }
+
+    fn choose(&mut self, domain: &dyn dlx_core::Domain) -> Option<usize> {
+        self.0.iter_mut().find_map(|p| p.choose(domain))
+    }
+
+    fn box_clone(&self) -> Box<dyn Propagator> {
+        Box::new(Chain(self.0.iter().map(|p| p.box_clone()).collect()))
+    }
 }
 
 /// How a [`VariantSolver`] encodes killer cages' sums and thermometers.
@@ -1112,7 +1156,10 @@ impl VariantSolver {
                 rules.regions.clone(),
             )
         });
-        let engine = Engine::new(&problem, sums.clone());
+        let engine = Engine::new(
+            &problem,
+            sums.clone().map(|s| Box::new(s) as Box<dyn Propagator>),
+        );
         Ok(VariantSolver {
             rules: rules.clone(),
             problem,
@@ -1123,12 +1170,82 @@ impl VariantSolver {
             checked_thermos,
             dead,
             sums,
+            own: Vec::new(),
         })
     }
 
     /// The exact-cover problem built.
     pub fn problem(&self) -> &Problem {
         &self.problem
+    }
+
+    /// The cells and digits `option` of [`VariantSolver::problem`] places:
+    /// one for a single-cell option, a group's for a whole-group one.
+    pub fn placements(&self, option: usize) -> &[(u16, u8)] {
+        &self.placements[self.starts[option]..self.starts[option + 1]]
+    }
+
+    /// Adds a rule of the caller's own: `propagator` runs at every
+    /// branching node after the solver's own reasoning, on the options of
+    /// [`VariantSolver::problem`] ([`VariantSolver::placements`] says what
+    /// each places; dlx-core's `Domain::chosen` which were chosen), and
+    /// `check` must accept every solution grid, as forced moves are taken
+    /// without the propagator. A search with rules of one's own does not
+    /// restart.
+    ///
+    /// ```
+    /// use cover_models::sudoku::variant::{Rules, VariantSolver};
+    /// use dlx_core::{Domain, Propagator, Verdict};
+    ///
+    /// /// Cells 0 and 1 hold even digits.
+    /// #[derive(Clone)]
+    /// struct Even(Vec<usize>);
+    /// impl Propagator for Even {
+    ///     fn propagate(&mut self, domain: &mut dyn Domain) -> Verdict {
+    ///         self.0.iter().for_each(|&o| domain.remove(o));
+    ///         Verdict::Live
+    ///     }
+    ///     fn box_clone(&self) -> Box<dyn Propagator> {
+    ///         Box::new(self.clone())
+    ///     }
+    /// }
+    ///
+    /// let rules = Rules::classic(4);
+    /// let mut solver = VariantSolver::new(&rules, &[0; 16]).unwrap();
+    /// let odd: Vec<usize> = (0..solver.problem().option_count())
+    ///     .filter(|&o| solver.placements(o).iter().any(|&(c, d)| c < 2 && d % 2 == 1))
+    ///     .collect();
+    /// solver.add_rule(Box::new(Even(odd)), |grid| grid[0] % 2 == 0 && grid[1] % 2 == 0);
+    /// let grid = solver.first().unwrap();
+    /// assert_eq!((grid[0] % 2, grid[1] % 2), (0, 0));
+    /// // {2, 4} in either order: a sixth of the 288 grids.
+    /// assert_eq!(solver.count(&dlx_core::Limits::none()).stats.solutions, 48);
+    /// ```
+    pub fn add_rule(
+        &mut self,
+        propagator: Box<dyn Propagator>,
+        check: impl Fn(&[u8]) -> bool + Send + Sync + 'static,
+    ) {
+        self.own.push(OwnRule {
+            propagator,
+            check: Box::new(check),
+        });
+        self.engine = Engine::new(&self.problem, self.chain(None));
+    }
+
+    /// The solver's propagator, with the caller's rules after it:
+    /// `sums` in place of the solver's own sums when given (for a
+    /// reordered problem).
+    fn chain(&self, sums: Option<SumPropagator>) -> Option<Box<dyn Propagator>> {
+        let sums = sums.or_else(|| self.sums.clone());
+        let mut all: Vec<Box<dyn Propagator>> = Vec::new();
+        all.extend(sums.map(|s| Box::new(s) as Box<dyn Propagator>));
+        all.extend(self.own.iter().map(|rule| rule.propagator.box_clone()));
+        match all.len() {
+            0 => None,
+            1 => all.pop(),
+            _ => Some(Box::new(Chain(all))),
+        }
     }
 
     /// Whether some group fell back to single-cell options (its sums and
@@ -1166,7 +1283,9 @@ impl VariantSolver {
             };
         }
         // Restarts where they were measured to pay (see RESTART_NODES).
-        let restarts = max == Some(1) && (self.rules.anti_knight || self.rules.anti_king);
+        let restarts = max == Some(1)
+            && (self.rules.anti_knight || self.rules.anti_king)
+            && self.own.is_empty();
         let mut grid = vec![0u8; self.rules.cells()];
         let mut found = 0u64;
         let mut hit_limit = false;
@@ -1181,6 +1300,7 @@ impl VariantSolver {
             checked_cages,
             checked_thermos,
             sums,
+            own,
             ..
         } = self;
         let mut shuffled: Option<(Engine, Vec<usize>)> = None;
@@ -1217,7 +1337,8 @@ impl VariantSolver {
                 let thermos_ok = checked_thermos
                     .iter()
                     .all(|&i| rules.thermos[i].windows(2).all(|w| grid[w[0]] < grid[w[1]]));
-                if !(cages_ok && thermos_ok) {
+                let own_ok = own.iter().all(|rule| (rule.check)(&grid));
+                if !(cages_ok && thermos_ok && own_ok) {
                     return Control::Continue;
                 }
                 found += 1;
@@ -1255,7 +1376,9 @@ impl VariantSolver {
                     .expect("the options of a built problem");
             }
             let reordered = builder.build();
-            let propagator = sums.as_ref().map(|sums| sums.reordered(&reordered, &order));
+            let propagator = sums
+                .as_ref()
+                .map(|sums| Box::new(sums.reordered(&reordered, &order)) as Box<dyn Propagator>);
             shuffled = Some((Engine::new(&reordered, propagator), order));
             run += 1;
         };
@@ -1317,8 +1440,7 @@ enum Engine {
 }
 
 impl Engine {
-    fn new(problem: &Problem, sums: Option<SumPropagator>) -> Engine {
-        let propagator = sums.map(|p| Box::new(p) as Box<dyn Propagator>);
+    fn new(problem: &Problem, propagator: Option<Box<dyn Propagator>>) -> Engine {
         match CompactSolver::new(problem) {
             Ok(mut compact) => {
                 compact.set_propagator(propagator);

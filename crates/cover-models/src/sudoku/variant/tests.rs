@@ -415,3 +415,52 @@ fn samurai_solutions_keep_the_holes_empty() {
     swapped.swap(6 * 21 + 6, 6 * 21 + 7);
     assert!(matches!(samurai.check(&swapped), Err(Violation::Region(_))));
 }
+
+/// A rule of one's own that removes the given options at every node.
+#[derive(Clone)]
+struct Removes(Vec<usize>);
+
+impl dlx_core::Propagator for Removes {
+    fn propagate(&mut self, domain: &mut dyn dlx_core::Domain) -> dlx_core::Verdict {
+        self.0.iter().for_each(|&o| domain.remove(o));
+        dlx_core::Verdict::Live
+    }
+
+    fn box_clone(&self) -> Box<dyn dlx_core::Propagator> {
+        Box::new(self.clone())
+    }
+}
+
+#[test]
+fn rules_of_ones_own_narrow_and_check() {
+    // Checked only: a quarter of the 288 grids of 4×4 have 1 in cell 0.
+    let rules = Rules::classic(4);
+    let mut solver = VariantSolver::new(&rules, &[0; 16]).unwrap();
+    solver.add_rule(Box::new(Removes(Vec::new())), |grid| grid[0] == 1);
+    assert_eq!(solver.count(&Limits::none()).stats.solutions, 72);
+    // After the solver's own propagator (a cage of cells 0 and 1 summing
+    // to 3: 48 grids), a rule that keeps only 1 in cell 0: half of them.
+    let caged = Rules::classic(4).with_cage(&[0, 1], Some(3)).unwrap();
+    let mut solver = VariantSolver::new(&caged, &[0; 16]).unwrap();
+    let not_one: Vec<usize> = (0..solver.problem().option_count())
+        .filter(|&o| solver.placements(o).iter().any(|&(c, d)| c == 0 && d != 1))
+        .collect();
+    assert!(!not_one.is_empty());
+    solver.add_rule(Box::new(Removes(not_one)), |grid| grid[0] == 1);
+    let mut grids = Vec::new();
+    let report = solver.search(&Limits::none(), |grid| {
+        grids.push(grid.to_vec());
+        Control::Continue
+    });
+    assert_eq!(report.stats.solutions, 24);
+    assert!(report.stats.propagated > 0);
+    assert!(grids.iter().all(|g| (g[0], g[1]) == (1, 2)));
+    // No restarts with a rule of one's own: the first grid still keeps it.
+    let knight = Rules::classic(4).with_anti_knight();
+    let mut solver = VariantSolver::new(&knight, &[0; 16]).unwrap();
+    solver.add_rule(Box::new(Removes(Vec::new())), |grid| grid[5] == 4);
+    if let Some(grid) = solver.first() {
+        assert_eq!(grid[5], 4);
+        assert_eq!(knight.check(&grid), Ok(()));
+    }
+}
