@@ -1,4 +1,4 @@
-//! Exact cover as CNF: a dlx-core [`Problem`] (primary and secondary
+//! Exact cover as CNF: a dlx-core [`Problem`](dlx_core::Problem) (primary and secondary
 //! items, colours, multiplicities) and its given options, encoded as
 //! clauses that a CDCL SAT solver can learn from ([`encode`]), written in
 //! DIMACS for anyone's solver ([`Encoding::write_dimacs`]), and a model
