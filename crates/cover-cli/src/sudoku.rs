@@ -40,7 +40,7 @@ use cover_models::sudoku::{
     Symbols, SymbolsError,
 };
 use cover_models::text;
-use dlx_core::{Limits, Outcome, Report, Stats};
+use dlx_core::{Control, Limits, Outcome, Report, Stats};
 use serde::Serialize;
 
 use crate::batch::{self, At, Batch, Flush, Invalid, ReadInstances, Verdict, GAVE_UP};
@@ -49,7 +49,12 @@ use crate::output::{push_json, JsonObject, Out};
 use crate::pipeline::ChunkSizes;
 
 mod pretty;
+#[cfg(feature = "sat")]
+mod sat;
 mod variant;
+
+#[cfg(feature = "sat")]
+use sat::SatEngine;
 
 /// Puzzles read, solved and printed at a time, at most.
 pub const CHUNK: usize = 4096;
@@ -308,6 +313,13 @@ pub enum EngineArg {
     /// with `--propagate none`).
     #[value(alias = "dlx")]
     Linked,
+    /// Conflict learning: the puzzle's exact cover as CNF (givens applied
+    /// first), solved by CaDiCaL. For the puzzles that defeat search
+    /// (hard 25×25); counts and --all block each solution and solve
+    /// again, slow for many. Its nodes are the conflicts it learnt from;
+    /// --max-nodes bounds them. Variants keep their own engine.
+    #[cfg(feature = "sat")]
+    Sat,
 }
 
 /// The levels of `--propagate`.
@@ -343,6 +355,9 @@ impl From<EngineArg> for Engine {
             EngineArg::Band => Engine::Band,
             EngineArg::Compact => Engine::Compact,
             EngineArg::Linked => Engine::Linked,
+            // Its batch answers classic puzzles by SAT, not by an engine.
+            #[cfg(feature = "sat")]
+            EngineArg::Sat => Engine::Auto,
         }
     }
 }
@@ -727,7 +742,7 @@ pub fn write_invalid(
 /// `flush` is called after each solution with `--all` (it may write out
 /// and clear `text`); an error from it stops the search and is returned.
 pub fn answer(
-    solver: &mut Solver,
+    solver: &mut dyn GridSearch,
     puzzle: &Puzzle,
     origin: At<'_>,
     style: Style,
@@ -759,7 +774,7 @@ pub fn answer(
             }));
         }
         Mode::Search(Search::First) => {
-            let report = solver.first_with(puzzle, |grid| {
+            let report = solver.first_with(puzzle, &mut |grid| {
                 if style.json {
                     first = Some(puzzle.line_form(grid));
                 } else {
@@ -782,7 +797,7 @@ pub fn answer(
         }
         Mode::Search(Search::All { limit }) => {
             let mut flush = Flush::new(flush);
-            let report = solver.solve(puzzle, &limits(limit), |grid| {
+            let report = solver.solve(puzzle, &limits(limit), &mut |grid| {
                 write_unit(text, puzzle, grid, style);
                 flush.after_solution(text)
             });
@@ -854,7 +869,7 @@ fn with_geometry<T>(size: Size, f: impl FnOnce(&Geometry) -> T) -> T {
 /// to `text`, the solutions written (and flushed, when streaming) as they
 /// are found, so the record's other fields follow them.
 fn every_solution_json(
-    solver: &mut Solver,
+    solver: &mut dyn GridSearch,
     puzzle: &Puzzle,
     origin: At<'_>,
     limit: Option<u64>,
@@ -872,7 +887,7 @@ fn every_solution_json(
     record.field(text, "size", &puzzle.size.side());
     let mut solutions = record.list(text, "solutions");
     let mut flush = Flush::new(flush);
-    let report = solver.solve(puzzle, &limits, |grid| {
+    let report = solver.solve(puzzle, &limits, &mut |grid| {
         solutions.item(text, &puzzle.line_form(grid));
         flush.after_solution(text)
     });
@@ -962,10 +977,56 @@ impl<R: BufRead> Iterator for WithLayout<R> {
     }
 }
 
+/// What [`answer`] asks of an engine: the methods of the search engines'
+/// [`Solver`] it calls, which the SAT engine has too.
+pub trait GridSearch {
+    /// The first solution, handed to `visit`.
+    fn first_with(&mut self, puzzle: &Puzzle, visit: &mut dyn FnMut(&[u8])) -> Report;
+    /// Every solution within `limits`, each handed to `visit`.
+    fn solve(
+        &mut self,
+        puzzle: &Puzzle,
+        limits: &Limits,
+        visit: &mut dyn FnMut(&[u8]) -> Control,
+    ) -> Report;
+    /// The number of solutions, up to `limit`.
+    fn count(&mut self, puzzle: &Puzzle, limit: Option<u64>) -> Report;
+}
+
+impl GridSearch for Solver {
+    fn first_with(&mut self, puzzle: &Puzzle, visit: &mut dyn FnMut(&[u8])) -> Report {
+        Solver::first_with(self, puzzle, visit)
+    }
+
+    fn solve(
+        &mut self,
+        puzzle: &Puzzle,
+        limits: &Limits,
+        visit: &mut dyn FnMut(&[u8]) -> Control,
+    ) -> Report {
+        Solver::solve(self, puzzle, limits, visit)
+    }
+
+    fn count(&mut self, puzzle: &Puzzle, limit: Option<u64>) -> Report {
+        Solver::count(self, puzzle, limit)
+    }
+}
+
+/// The engines of one thread: the search engines' solver, and the SAT
+/// engine (`--engine sat`).
+struct Worker {
+    solver: Solver,
+    #[cfg(feature = "sat")]
+    sat: SatEngine,
+}
+
 /// `cover sudoku` as a [`Batch`].
 struct SudokuBatch<'a> {
     args: &'a SudokuArgs,
     engine: Engine,
+    /// Whether classic puzzles are answered by SAT (`--engine sat`).
+    #[cfg(feature = "sat")]
+    sat: bool,
     level: Level,
     style: Style,
 }
@@ -973,7 +1034,7 @@ struct SudokuBatch<'a> {
 impl Batch for SudokuBatch<'_> {
     type Instance = Entry;
     type Error = Unreadable;
-    type Worker = Solver;
+    type Worker = Worker;
     type Answer = Answered;
 
     fn label(&self) -> &'static str {
@@ -1019,15 +1080,19 @@ impl Batch for SudokuBatch<'_> {
         })
     }
 
-    fn worker(&self) -> Solver {
+    fn worker(&self) -> Worker {
         let mut solver = Solver::new(self.engine);
         solver.propagate(self.level);
-        solver
+        Worker {
+            solver,
+            #[cfg(feature = "sat")]
+            sat: SatEngine::default(),
+        }
     }
 
     fn answer(
         &self,
-        solver: &mut Solver,
+        worker: &mut Worker,
         at: At<'_>,
         entry: &Entry,
         text: &mut String,
@@ -1039,6 +1104,13 @@ impl Batch for SudokuBatch<'_> {
                 return variant::answer(puzzle, at, self.style, text, flush);
             }
         };
+        #[cfg(feature = "sat")]
+        if self.sat {
+            let sat = &mut worker.sat;
+            sat.limit(self.style.max_nodes, self.style.time_limit.limit);
+            return answer(sat, puzzle, at, self.style, text, flush);
+        }
+        let solver = &mut worker.solver;
         let share = rayon::current_num_threads() > 1 && puzzle.size.side() <= MAX_SHARED_SIDE;
         solver.split_after(share.then_some(SPLIT_AFTER));
         solver.max_nodes(self.style.max_nodes);
@@ -1084,9 +1156,20 @@ pub fn run(args: &SudokuArgs, session: &mut Session) -> anyhow::Result<()> {
             }
         );
     }
+    #[cfg(feature = "sat")]
+    if args.engine == EngineArg::Sat
+        && matches!(args.propagate, PropagateArg::Basic | PropagateArg::Full)
+    {
+        anyhow::bail!(
+            "--engine sat learns from conflicts; --propagate basic and full are for the \
+             exact-cover engines (compact, linked)"
+        );
+    }
     let batch = SudokuBatch {
         args,
         engine: Engine::from(args.engine),
+        #[cfg(feature = "sat")]
+        sat: args.engine == EngineArg::Sat,
         level: Level::from(args.propagate),
         style: Style {
             mode: args.mode(),

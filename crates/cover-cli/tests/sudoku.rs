@@ -71,7 +71,8 @@ fn tdoku_counts_with_every_engine() {
     let expected: Vec<String> = tdoku().iter().map(|(_, c)| c.to_string()).collect();
     let path = fixture("tdoku_test_puzzles_with_counts.txt");
     // `dlx` is another name of `linked`.
-    for engine in ["auto", "bits", "bands", "compact", "linked", "dlx"] {
+    // `sat` counts by blocking each solution found.
+    for engine in ["auto", "bits", "bands", "compact", "linked", "dlx", "sat"] {
         let (out, _, code) = cover(&["sudoku", "--count", "--engine", engine, &path], b"");
         assert_eq!(out.lines().collect::<Vec<_>>(), expected, "{engine}");
         assert_eq!(code, 1, "some puzzles have no solution");
@@ -88,7 +89,7 @@ fn tdoku_counts_with_every_engine() {
 #[test]
 fn every_solution_of_all_is_valid_and_distinct() {
     let path = fixture("tdoku_test_puzzles_with_counts.txt");
-    for engine in ["bits", "bands", "compact", "linked"] {
+    for engine in ["bits", "bands", "compact", "linked", "sat"] {
         let (out, _, _) = cover(
             &["sudoku", "--all", "--json", "--engine", engine, &path],
             b"",
@@ -114,7 +115,7 @@ fn every_solution_of_all_is_valid_and_distinct() {
 #[test]
 fn first_solutions_are_valid() {
     let path = fixture("tdoku_test_puzzles_with_counts.txt");
-    for engine in ["auto", "compact", "linked"] {
+    for engine in ["auto", "compact", "linked", "sat"] {
         let (out, _, _) = cover(&["sudoku", "--engine", engine, &path], b"");
         assert_eq!(out.lines().count(), tdoku().len(), "{engine}");
         for (line, (puzzle, count)) in out.lines().zip(tdoku()) {
@@ -765,4 +766,44 @@ fn propagation_solves_a_minimal_25x25_puzzle() {
         b"",
     );
     assert_eq!((out.as_str(), code), ("gave up\n", 1));
+}
+
+#[test]
+fn conflict_learning_solves_hard_large_puzzles_and_keeps_its_limits() {
+    // A Gecode 25×25 and the hard 16×16 puzzles, by CaDiCaL.
+    for (name, symbols) in [
+        ("line_25x25_gecode.txt", "123456789ABCDEFGHIJKLMNOP"),
+        ("line_16x16_hard.txt", "123456789ABCDEFG"),
+    ] {
+        let (out, err, code) = cover(&["sudoku", "--engine", "sat", &fixture(name)], b"");
+        assert_eq!((code, err.as_str()), (0, ""), "{name}");
+        let puzzles: Vec<String> = read(name)
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(str::to_owned)
+            .collect();
+        assert_eq!(out.lines().count(), puzzles.len(), "{name}");
+        for (line, puzzle) in out.lines().zip(&puzzles) {
+            check(puzzle, line, symbols);
+        }
+    }
+    // One conflict is too few for the 25×25: it gives up (exit 1, as the
+    // search engines past --max-nodes), and
+    // --stats counts the conflicts as nodes.
+    let name = fixture("line_25x25_gecode.txt");
+    let (out, err, code) = cover(
+        &[
+            "sudoku",
+            "--engine",
+            "sat",
+            "--max-nodes",
+            "1",
+            "--stats",
+            &name,
+        ],
+        b"",
+    );
+    assert_eq!(out.trim(), "gave up", "{err}");
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("search nodes:"), "{err}");
 }

@@ -54,6 +54,10 @@ pub struct Encoding {
     /// The option of each option variable `v`, at `v − 1`.
     option_of: Vec<u32>,
     given: Vec<usize>,
+    /// Whether no solution is a strict superset of another (exact cover:
+    /// no bounds, every option with a primary item), so that blocking a
+    /// solution needs only its own options.
+    supersets_fail: bool,
 }
 
 impl Encoding {
@@ -107,12 +111,24 @@ impl Encoding {
 
     /// The clause that no later model may have the same options as
     /// `solution` (a solution of this encoding): for counting by blocking.
+    /// In exact cover, not all of its options again (no superset of a
+    /// solution is one); with bounds, also some option outside it. Empty
+    /// when nothing can differ (no option variable at all).
     pub fn blocking_clause(&self, solution: &[usize]) -> Vec<i32> {
-        solution
+        let mut clause: Vec<i32> = solution
             .iter()
             .filter_map(|&o| self.variable_of(o))
             .map(|v| -(v as i32))
-            .collect()
+            .collect();
+        if !self.supersets_fail || clause.is_empty() {
+            let inside: Vec<u32> = clause.iter().map(|l| l.unsigned_abs()).collect();
+            clause.extend(
+                (1..=self.option_variables())
+                    .filter(|v| !inside.contains(v))
+                    .map(|v| v as i32),
+            );
+        }
+        clause
     }
 
     /// Writes the CNF in DIMACS, after comments that map each option
@@ -417,5 +433,12 @@ pub fn encode(problem: &Problem, given: &[usize], amo: Amo) -> Result<Encoding, 
         variable_of,
         option_of,
         given: given.to_vec(),
+        supersets_fail: !problem.has_bounds()
+            && (0..options).all(|o| {
+                problem
+                    .option(o)
+                    .iter()
+                    .any(|&i| problem.is_primary(i as usize))
+            }),
     })
 }

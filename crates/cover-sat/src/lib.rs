@@ -4,8 +4,12 @@
 //! DIMACS for anyone's solver ([`Encoding::write_dimacs`]), and a model
 //! mapped back to options ([`Encoding::solution`]).
 //!
-//! This crate owns the encoding. It must not know any puzzle, nor any
-//! solver: a solver reads [`Encoding::clauses`].
+//! With the feature `cadical`, [`search`] solves it with CaDiCaL (1.9.5,
+//! MIT, built from source by the `cadical` crate: a C++ compiler is
+//! needed), chosen by measurement (issue 37, `docs/measurements.md`).
+//!
+//! This crate owns the encoding and the solver's use. It must not know any
+//! puzzle.
 //!
 //! # Encoding
 //! - One variable per option left once the givens are applied (numbered
@@ -45,5 +49,9 @@
 //! ```
 
 mod encode;
+#[cfg(feature = "cadical")]
+mod solve;
 
 pub use encode::{encode, Amo, Encoding, GivenError};
+#[cfg(feature = "cadical")]
+pub use solve::{search, SatReport, SatStats};
