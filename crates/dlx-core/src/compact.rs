@@ -601,11 +601,12 @@ impl<M: Mask, K: Key> Domain for Compact<M, K> {
     }
 
     fn item_options(&self, item: usize) -> Option<u64> {
-        // Secondary items sit after the padding of the scanned keys.
+        // Secondary items sit after the padding of the scanned keys (an
+        // item past the last has no position, and no options to say).
         let position = if item < self.primary {
             item
         } else {
-            item + self.scanned - self.primary
+            item.checked_add(self.scanned - self.primary)?
         };
         self.masks.get(position).map(|m| m.to_u64())
     }

@@ -368,6 +368,9 @@ impl SumPropagator {
             let digit = self.value[cell];
             self.mask[cell] = if digit != 0 {
                 1 << (digit - 1)
+            } else if self.options[cell].is_empty() {
+                // The givens left it no digit (and it has no item to ask).
+                0
             } else {
                 let digits = &self.option_digits[cell];
                 let live = domain.item_options(self.item[cell]).unwrap_or_else(|| {

@@ -464,3 +464,29 @@ fn rules_of_ones_own_narrow_and_check() {
         assert_eq!(knight.check(&grid), Ok(()));
     }
 }
+
+#[test]
+fn a_cell_the_givens_leave_no_digit_under_a_cage_has_no_solution() {
+    // Row 1 holds 1 to 8, and 9 is below its empty cell: nothing fits
+    // there; a cage on that cell puts the sum propagator to work on it.
+    let rules = Rules::classic(9).with_cage(&[8, 16], Some(10)).unwrap();
+    let mut puzzle = [0u8; 81];
+    for (cell, digit) in (1..=8).enumerate() {
+        puzzle[cell] = digit;
+    }
+    puzzle[17] = 9;
+    for encoding in [
+        SumEncoding::Propagated,
+        SumEncoding::Enumerated {
+            group_cap: GROUP_CAP,
+        },
+    ] {
+        let mut solver = VariantSolver::with_encoding(&rules, &puzzle, encoding).unwrap();
+        assert_eq!(
+            solver.count(&Limits::none()).stats.solutions,
+            0,
+            "{encoding:?}"
+        );
+        assert_eq!(solver.first(), None);
+    }
+}
