@@ -10,7 +10,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::specs;
+use common::any_spec;
 use cover_sat::{encode, Amo, Encoding};
 use dlx_core::Problem;
 use proptest::prelude::*;
@@ -105,15 +105,11 @@ proptest! {
 
     #[test]
     fn models_are_the_solutions(
-        spec in prop_oneof![specs(false, false), specs(false, true), specs(true, false), specs(true, true)],
+        spec in any_spec(),
         picks in prop::collection::vec(0usize..12, 0..=2),
     ) {
         let problem = spec.build();
-        let given: Vec<usize> = if spec.options.is_empty() {
-            Vec::new()
-        } else {
-            picks.iter().map(|p| p % spec.options.len()).collect()
-        };
+        let given = spec.given(&picks);
         let expected = spec.solutions(&given);
         for amo in AMOS {
             let encoding = encode(&problem, &given, amo).unwrap();

@@ -12,7 +12,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
-use common::specs;
+use common::any_spec;
 use cover_check::brute;
 use cover_sat::{search, Amo};
 use dlx_core::{Control, Limits, Outcome, Problem};
@@ -23,15 +23,11 @@ proptest! {
 
     #[test]
     fn blocking_finds_every_solution_once(
-        spec in prop_oneof![specs(false, false), specs(false, true), specs(true, false), specs(true, true)],
+        spec in any_spec(),
         picks in prop::collection::vec(0usize..12, 0..=1),
     ) {
         let problem = spec.build();
-        let given: Vec<usize> = if spec.options.is_empty() {
-            Vec::new()
-        } else {
-            picks.iter().map(|p| p % spec.options.len()).collect()
-        };
+        let given = spec.given(&picks);
         let expected = spec.solutions(&given);
         let oracle = spec.oracle();
         let mut found = BTreeSet::new();

@@ -110,3 +110,24 @@ pub fn specs(bounded: bool, coloured: bool) -> impl Strategy<Value = Spec> {
             })
     })
 }
+
+/// Every kind of problem: plain, coloured, bounded, both.
+pub fn any_spec() -> impl Strategy<Value = Spec> {
+    prop_oneof![
+        specs(false, false),
+        specs(false, true),
+        specs(true, false),
+        specs(true, true)
+    ]
+}
+
+impl Spec {
+    /// Given options picked by `picks` (none when there is no option;
+    /// an option may be picked twice, which no solution can contain).
+    pub fn given(&self, picks: &[usize]) -> Vec<usize> {
+        if self.options.is_empty() {
+            return Vec::new();
+        }
+        picks.iter().map(|p| p % self.options.len()).collect()
+    }
+}
