@@ -30,6 +30,7 @@ let settings = loadSettings();
 let statistics = Stats.read(readJSON(STORE.stats));
 let levels = null; // sizes and the levels each can make, from /api/levels
 let variants = []; // the variants a new game can be, with their sizes and levels, from /api/levels
+let variantsKnown = false; // whether /api/levels has said which variants there are
 let busy = false;
 let saveFailed = false;
 let lastTick = Date.now();
@@ -705,7 +706,9 @@ function offerLevels() {
     variantMenu.replaceChildren(...names.map((name) => element("option", name)));
   }
   variantMenu.value = names.includes(settings.variant) ? settings.variant : "classic";
-  $("variant-field").hidden = names.length < 2;
+  // Shown from the first paint (the server makes variants), hidden only
+  // once it says it makes none: showing it late shifted the page (CLS).
+  $("variant-field").hidden = variantsKnown && names.length < 2;
   const chosen = variants.find((v) => v.variant === variantMenu.value);
   const sizes = chosen ? chosen.sizes : levels;
   for (const option of $("size").options) option.disabled = !!sizes && !sizes.some((s) => s.size === Number(option.value));
@@ -723,7 +726,7 @@ function offerLevels() {
 async function fetchLevels() {
   try {
     const answer = await api("levels");
-    if (Array.isArray(answer.variants)) variants = answer.variants;
+    if (Array.isArray(answer.variants)) { variants = answer.variants; variantsKnown = true; }
     if (Array.isArray(answer.sizes)) { levels = answer.sizes; offerLevels(); }
   } catch (e) { /* an older server: every level stays offered */ }
 }
