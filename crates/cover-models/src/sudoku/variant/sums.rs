@@ -146,8 +146,11 @@ pub(super) fn derived_sums(regions: &[Vec<usize>], cages: &[Sum], digits: usize)
     let mut derived = Vec::new();
     let mut keep = |mut cells: Vec<usize>, total: u32, derived: &mut Vec<Sum>| {
         cells.sort_unstable();
-        let a_cage = |c: &usize| cage_of[*c].is_some_and(|i| cages[i].cells.len() == cells.len());
-        if cells.iter().all(a_cage) && cells.iter().all(|c| cage_of[*c] == cage_of[cells[0]]) {
+        // A cage's own cells: the cage says it already.
+        let first = cage_of[cells[0]];
+        let whole_cage = first.is_some_and(|i| cages[i].cells.len() == cells.len())
+            && cells.iter().all(|&c| cage_of[c] == first);
+        if whole_cage {
             return;
         }
         if !seen.insert(cells.clone()) {
