@@ -63,7 +63,7 @@ impl GridSearch for SatEngine {
                 .or(limits.deadline),
             ..limits.clone()
         };
-        let model = self.model(puzzle.size).clone();
+        let model = self.model(puzzle.size);
         let mut given = Vec::new();
         model.givens(&puzzle.cells, &mut given);
         let mut grid = vec![0u8; puzzle.cells.len()];
