@@ -199,6 +199,12 @@ pub trait Batch: Sync {
     /// What `answer` means for the exit status and `--stats`.
     fn verdict(&self, answer: &Self::Answer) -> Verdict;
 
+    /// The clauses learnt from conflicts, if conflict learning answered
+    /// (for `--stats`).
+    fn learnt(&self, _answer: &Self::Answer) -> Option<u64> {
+        None
+    }
+
     /// When the instance turned out to be bad only once it was answered
     /// (read fine, but its search refused it): the line and what is
     /// wrong. It is then reported and recorded as an instance that could
@@ -472,6 +478,9 @@ impl<B: Batch> Printer<'_, B> {
                         session.invalid(at.file, line, message);
                     }
                     None => batch.verdict(&answer).record(session),
+                }
+                if let Some(learnt) = batch.learnt(&answer) {
+                    session.learnt(learnt);
                 }
                 // The answer first, so that what `printed` reports comes after
                 // it on a terminal.

@@ -306,6 +306,10 @@ pub struct Session {
     given_up: u64,
     invalid: u64,
     stats: Stats,
+    /// Instances that conflict learning answered, and the clauses it
+    /// learnt from their conflicts.
+    learning: u64,
+    learnt: u64,
 }
 
 impl Default for Session {
@@ -325,7 +329,16 @@ impl Session {
             given_up: 0,
             invalid: 0,
             stats: Stats::default(),
+            learning: 0,
+            learnt: 0,
         }
+    }
+
+    /// Records that conflict learning answered an instance, learning
+    /// `learnt` clauses.
+    pub fn learnt(&mut self, learnt: u64) {
+        self.learning += 1;
+        self.learnt += learnt;
     }
 
     /// Records an instance that was answered: it has a solution or not,
@@ -400,6 +413,14 @@ impl Session {
         // by reasoning; said when they did.
         if self.stats.propagated > 0 {
             writeln!(w, "propagated:    {}", self.stats.propagated)?;
+        }
+        // Only SAT answers learn; said when one did.
+        if self.learning > 0 {
+            writeln!(
+                w,
+                "learnt:        {} clauses from conflicts, on {} of the instances",
+                self.learnt, self.learning
+            )?;
         }
         Ok(())
     }

@@ -49,11 +49,11 @@ use crate::output::{push_json, JsonObject, Out};
 use crate::pipeline::ChunkSizes;
 
 mod pretty;
-#[cfg(feature = "sat")]
 mod sat;
 mod variant;
 
 #[cfg(feature = "sat")]
+use sat::Fallback;
 use sat::SatEngine;
 
 /// Puzzles read, solved and printed at a time, at most.
@@ -174,6 +174,8 @@ JSON (--json), one object per puzzle per line:
   nodes      search nodes (with the triad engine, the default for 9×9: its
              guesses plus one; a long search is shared between the threads;
              then the nodes of all, which vary from run to run)
+  learnt     when conflict learning answered (--engine sat, or auto past
+             10,000 search nodes): the clauses it learnt, one per conflict
   unique     with --rate or --explain: whether it has exactly one solution
   rating     with --rate: the SE rating (the hardest step); with --explain
              the hardest of the steps shown (a teaching path may differ)
@@ -195,6 +197,7 @@ Examples:
   cover sudoku --symbols 0123456789ABCDEF 16x16.txt
   cover sudoku --max-nodes 1000000 big.txt   never stuck on one puzzle
   cover sudoku --time-limit 0.5 big.txt      at most about half a second each
+  cover sudoku --cnf one.txt > one.cnf       the CNF, for a SAT solver of one's own
   cover sudoku --pretty --jobs 1 - < one.txt";
 
 /// Solve sudoku puzzles of any n²×n² size, many per file, on all cores.
@@ -222,12 +225,29 @@ pub struct SudokuArgs {
     /// it. A bounded search stays on one thread, so whether it gives up
     /// does not depend on --jobs. The bound is checked as the search goes
     /// down a level; a solution it finds there adds a node, so a search
-    /// may end (solved, or with more solutions) a few nodes past N.
+    /// may end (solved, or with more solutions) a few nodes past N. With
+    /// `--engine sat` N bounds the conflicts; with `auto`, the search, and
+    /// then the conflicts if learning follows.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_nodes: Option<u64>,
 
     #[command(flatten)]
     pub time_limit: TimeLimit,
+
+    /// Write each classic puzzle's CNF in DIMACS instead of solving it:
+    /// what `--engine sat` gives CaDiCaL, for a SAT solver of one's own.
+    ///
+    /// One variable per candidate left once the givens and the rules at
+    /// the root (singles, box-line, all-different by matching) have ruled
+    /// out others; each cell, and each digit of each row, column and box,
+    /// exactly once. Comments first name each given and each variable's
+    /// candidate (`c option 7 r1c7=3`: variable 7 true puts 3 in row 1,
+    /// column 7). Each puzzle's CNF starts with `c puzzle INDEX FILE:LINE`
+    /// (split a file of many on that line). A variant gets that line and
+    /// `c no CNF: ...` (its cages and lines are not exact cover), with a
+    /// warning, and counts as given up.
+    #[arg(long, conflicts_with_all = ["count", "all", "limit", "rate", "explain", "pretty", "json"])]
+    pub cnf: bool,
 
     /// Draw solutions as grids with box lines, for people.
     #[arg(long, conflicts_with_all = ["count", "json"])]
@@ -248,7 +268,10 @@ pub struct SudokuArgs {
     /// full reasoning `triad`, on AVX-512 or AVX2 where the processor has
     /// them (its answers are the same on every machine), or `band` on
     /// processors without AVX2, where it is faster; else `compact`. The
-    /// fastest, measured by `cargo xtask bench bits`. `triad` and `band`
+    /// fastest, measured by `cargo xtask bench bits`. A classic puzzle
+    /// whose search has found no solution in 10,000 nodes (none of the
+    /// public 9×9 and 16×16 sets' puzzles; hard 25×25 ones) is then
+    /// answered by `sat`, as its JSON record's `learnt` and --stats say. `triad` and `band`
     /// are 9×9 engines; other sizes search with `compact`. `bits` is an old
     /// name of `triad`, `bands` of `band`, `dlx` of `linked`. Answers are
     /// the same with every engine (of a puzzle with several solutions the
@@ -295,7 +318,8 @@ fn parse_symbols(text: &str) -> Result<Symbols, SymbolsError> {
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EngineArg {
     /// The fastest for the size on this processor: triad for 9×9 (band
-    /// without AVX2), else compact.
+    /// without AVX2), else compact; `sat` for a puzzle whose search finds
+    /// nothing in 10,000 nodes.
     Auto,
     /// The triad engine for 9×9 (AVX-512 or AVX2 where there, else
     /// portable code): candidates as bit masks, singles and box-line
@@ -422,6 +446,9 @@ struct Record<'a> {
     complete: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     nodes: Option<u64>,
+    /// The clauses learnt from conflicts, when learning answered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    learnt: Option<u64>,
     /// With --rate or --explain: whether the puzzle has one solution.
     #[serde(skip_serializing_if = "Option::is_none")]
     unique: Option<bool>,
@@ -585,6 +612,7 @@ fn answer_by_logic(
         solved: report.stats.solutions > 0,
         gave_up: report.outcome.gave_up(),
         stats: report.stats,
+        learnt: None,
     };
     if !style.json {
         write_judgement(text, shown, style.mode, &judged);
@@ -676,6 +704,8 @@ pub struct Answered {
     pub gave_up: bool,
     /// The search's counters.
     pub stats: Stats,
+    /// The clauses learnt from conflicts, when learning answered it.
+    pub learnt: Option<u64>,
 }
 
 /// Whether the answer of a puzzle in `layout` is a block of lines ending
@@ -837,6 +867,7 @@ pub fn answer(
             count: counting.then_some(report.stats.solutions),
             complete: counting.then_some(report.outcome.is_complete()),
             nodes: Some(report.stats.nodes),
+            learnt: solver.learnt(),
             ..Record::default()
         };
         push_json(text, &record);
@@ -845,6 +876,7 @@ pub fn answer(
         solved: found,
         gave_up,
         stats: report.stats,
+        learnt: solver.learnt(),
     })
 }
 
@@ -893,22 +925,36 @@ fn every_solution_json(
     });
     flush.finish()?;
     solutions.end(text);
-    Ok(end_every_solution_json(record, &report, text))
+    Ok(end_every_solution_json(
+        record,
+        &report,
+        solver.learnt(),
+        text,
+    ))
 }
 
 /// Ends the JSON record of every solution (classic or variant) after its
 /// solutions: the verdict of `report`, whether the search was complete,
-/// and its nodes.
-fn end_every_solution_json(mut record: JsonObject, report: &Report, text: &mut String) -> Answered {
+/// its nodes, and the clauses it learnt (if it did).
+fn end_every_solution_json(
+    mut record: JsonObject,
+    report: &Report,
+    learnt: Option<u64>,
+    text: &mut String,
+) -> Answered {
     let answered = Answered {
         solved: report.stats.solutions > 0,
         gave_up: report.outcome.gave_up(),
         stats: report.stats,
+        learnt,
     };
     let verdict = Verdict::of(answered.gave_up, answered.solved, answered.stats);
     record.field(text, "status", verdict.status());
     record.field(text, "complete", &report.outcome.is_complete());
     record.field(text, "nodes", &report.stats.nodes);
+    if let Some(learnt) = learnt {
+        record.field(text, "learnt", &learnt);
+    }
     record.end(text);
     answered
 }
@@ -991,6 +1037,11 @@ pub trait GridSearch {
     ) -> Report;
     /// The number of solutions, up to `limit`.
     fn count(&mut self, puzzle: &Puzzle, limit: Option<u64>) -> Report;
+    /// The clauses the last call learnt from conflicts, if it learnt
+    /// (`None`: search alone answered).
+    fn learnt(&self) -> Option<u64> {
+        None
+    }
 }
 
 impl GridSearch for Solver {
@@ -1016,7 +1067,7 @@ impl GridSearch for Solver {
 /// engine (`--engine sat`).
 struct Worker {
     solver: Solver,
-    #[cfg(feature = "sat")]
+    /// Also the CNF writer of `--cnf`.
     sat: SatEngine,
 }
 
@@ -1027,6 +1078,10 @@ struct SudokuBatch<'a> {
     /// Whether classic puzzles are answered by SAT (`--engine sat`).
     #[cfg(feature = "sat")]
     sat: bool,
+    /// Whether a classic puzzle that search finds nothing of soon goes to
+    /// SAT (`--engine auto`).
+    #[cfg(feature = "sat")]
+    fallback: bool,
     level: Level,
     style: Style,
 }
@@ -1085,7 +1140,6 @@ impl Batch for SudokuBatch<'_> {
         solver.propagate(self.level);
         Worker {
             solver,
-            #[cfg(feature = "sat")]
             sat: SatEngine::default(),
         }
     }
@@ -1098,6 +1152,9 @@ impl Batch for SudokuBatch<'_> {
         text: &mut String,
         flush: &mut dyn FnMut(&mut String) -> io::Result<()>,
     ) -> io::Result<Answered> {
+        if self.args.cnf {
+            return Ok(write_cnf(&mut worker.sat, at, entry, text));
+        }
         let puzzle = match entry {
             Entry::Classic(puzzle) => puzzle,
             Entry::Variant(puzzle) => {
@@ -1113,6 +1170,18 @@ impl Batch for SudokuBatch<'_> {
         let solver = &mut worker.solver;
         let share = rayon::current_num_threads() > 1 && puzzle.size.side() <= MAX_SHARED_SIDE;
         solver.split_after(share.then_some(SPLIT_AFTER));
+        #[cfg(feature = "sat")]
+        if self.fallback {
+            let mut fallback = Fallback {
+                solver,
+                sat: &mut worker.sat,
+                budget: sat::SEARCH_FIRST,
+                max_nodes: self.style.max_nodes,
+                time_limit: self.style.time_limit.limit,
+                learnt: None,
+            };
+            return answer(&mut fallback, puzzle, at, self.style, text, flush);
+        }
         solver.max_nodes(self.style.max_nodes);
         solver.time_limit(self.style.time_limit.limit);
         answer(solver, puzzle, at, self.style, text, flush)
@@ -1120,6 +1189,10 @@ impl Batch for SudokuBatch<'_> {
 
     fn verdict(&self, answered: &Answered) -> Verdict {
         Verdict::of(answered.gave_up, answered.solved, answered.stats)
+    }
+
+    fn learnt(&self, answered: &Answered) -> Option<u64> {
+        answered.learnt
     }
 
     fn invalid(&self, at: At<'_>, unreadable: &Unreadable, text: &mut String) {
@@ -1130,6 +1203,9 @@ impl Batch for SudokuBatch<'_> {
     /// `gave up` that stands in place of its answer.
     fn warnings(&self, entry: &Entry) -> Vec<(usize, String)> {
         match entry {
+            Entry::Variant(puzzle) if self.args.cnf => {
+                vec![(puzzle.line, NOT_EXACT_COVER.to_owned())]
+            }
             Entry::Variant(puzzle) if matches!(self.style.mode, Mode::Rate | Mode::Explain) => {
                 variant::not_for_logic(puzzle)
                     .map(|why| (puzzle.line, why))
@@ -1138,6 +1214,39 @@ impl Batch for SudokuBatch<'_> {
             }
             _ => Vec::new(),
         }
+    }
+}
+
+/// Why a variant has no CNF.
+const NOT_EXACT_COVER: &str =
+    "--cnf writes classic puzzles only: a variant's cages and lines are not exact cover";
+
+/// `--cnf`: appends the CNF of a classic puzzle after the line naming it;
+/// of a variant, that line and why it has none.
+fn write_cnf(sat: &mut SatEngine, at: At<'_>, entry: &Entry, text: &mut String) -> Answered {
+    let (line, puzzle) = match entry {
+        Entry::Classic(puzzle) => (puzzle.line, Some(puzzle)),
+        Entry::Variant(puzzle) => (puzzle.line, None),
+    };
+    text.push_str(&format!("c puzzle {} {}:{line}\n", at.index, at.file));
+    let Some(puzzle) = puzzle else {
+        text.push_str(&format!("c no CNF: {NOT_EXACT_COVER}\n"));
+        return Answered {
+            solved: false,
+            gave_up: true,
+            stats: Stats::default(),
+            learnt: None,
+        };
+    };
+    let mut cnf = Vec::new();
+    sat.write_cnf(puzzle, &mut cnf)
+        .expect("writing to memory does not fail");
+    text.push_str(&String::from_utf8(cnf).expect("the CNF is ASCII, its symbols UTF-8"));
+    Answered {
+        solved: true,
+        gave_up: false,
+        stats: Stats::default(),
+        learnt: None,
     }
 }
 
@@ -1170,6 +1279,8 @@ pub fn run(args: &SudokuArgs, session: &mut Session) -> anyhow::Result<()> {
         engine: Engine::from(args.engine),
         #[cfg(feature = "sat")]
         sat: args.engine == EngineArg::Sat,
+        #[cfg(feature = "sat")]
+        fallback: args.engine == EngineArg::Auto,
         level: Level::from(args.propagate),
         style: Style {
             mode: args.mode(),

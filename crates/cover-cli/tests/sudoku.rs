@@ -735,8 +735,9 @@ fn explain_prints_the_logical_steps() {
 
 /// A 25×25 puzzle of Gecode's examples (a minimal one with more givens): by default (full
 /// propagation from 16×16 on) it is solved, and the solution checks; the
-/// plain search gives up on it within a budget many times larger than the
-/// propagated search needs.
+/// plain search (`compact`: `auto` would turn to conflict learning) gives
+/// up on it within a budget many times larger than the propagated search
+/// needs.
 #[test]
 fn propagation_solves_a_minimal_25x25_puzzle() {
     let input = fixture("line_25x25_gecode.txt");
@@ -757,6 +758,8 @@ fn propagation_solves_a_minimal_25x25_puzzle() {
             "sudoku",
             "--symbols",
             symbols,
+            "--engine",
+            "compact",
             "--propagate",
             "none",
             "--max-nodes",
@@ -788,8 +791,8 @@ fn conflict_learning_solves_hard_large_puzzles_and_keeps_its_limits() {
         }
     }
     // One conflict is too few for the 25×25: it gives up (exit 1, as the
-    // search engines past --max-nodes), and
-    // --stats counts the conflicts as nodes.
+    // search engines past --max-nodes), and --stats counts the clauses
+    // learnt (no search node).
     let name = fixture("line_25x25_gecode.txt");
     let (out, err, code) = cover(
         &[
@@ -805,5 +808,168 @@ fn conflict_learning_solves_hard_large_puzzles_and_keeps_its_limits() {
     );
     assert_eq!(out.trim(), "gave up", "{err}");
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("search nodes:"), "{err}");
+    assert!(err.contains("search nodes:  0\n"), "{err}");
+    assert!(
+        err.contains("clauses from conflicts, on 1 of the instances"),
+        "{err}"
+    );
+}
+
+/// `--engine auto` (the default) answers a puzzle its search finds nothing
+/// of within 10,000 nodes by conflict learning (the JSON record and
+/// `--stats` say so), in every mode, and one the search answers soon by
+/// search alone.
+#[cfg(feature = "sat")]
+#[test]
+fn auto_turns_to_conflict_learning_when_search_finds_nothing_soon() {
+    let symbols = "123456789ABCDEFGHIJKLMNOP";
+    let hard = fixture("line_25x25_gecode_hard.txt");
+    let puzzle = read("line_25x25_gecode_hard.txt")
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_owned();
+    let (out, err, code) = cover(
+        &["sudoku", "--symbols", symbols, "--json", "--stats", &hard],
+        b"",
+    );
+    assert_eq!(code, 0, "{err}");
+    let record = &json_lines(&out)[0];
+    check(&puzzle, record["solution"].as_str().unwrap(), symbols);
+    assert_eq!(record["nodes"].as_u64(), Some(10_000), "{record}");
+    assert!(record["learnt"].as_u64().is_some(), "{record}");
+    assert!(
+        err.contains("learnt: ") && err.contains("on 1 of the instances"),
+        "{err}"
+    );
+    // Counting by blocking: one solution, proved the only one.
+    let (out, err, code) = cover(&["sudoku", "--symbols", symbols, "--count", &hard], b"");
+    assert_eq!((out.as_str(), code), ("1\n", 0), "{err}");
+    let (out, _, code) = cover(
+        &["sudoku", "--symbols", symbols, "--all", "--json", &hard],
+        b"",
+    );
+    assert_eq!(code, 0);
+    let record = &json_lines(&out)[0];
+    assert_eq!(
+        record["solutions"].as_array().map(Vec::len),
+        Some(1),
+        "{record}"
+    );
+    assert_eq!(record["complete"], true, "{record}");
+    assert!(record["learnt"].as_u64().is_some(), "{record}");
+    // A puzzle the search solves in a few thousand nodes: no learning.
+    let searched = fixture("line_25x25_gecode.txt");
+    let (out, err, code) = cover(
+        &[
+            "sudoku",
+            "--symbols",
+            symbols,
+            "--json",
+            "--stats",
+            &searched,
+        ],
+        b"",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(json_lines(&out)[0].get("learnt").is_none(), "{out}");
+    assert!(!err.contains("learnt"), "{err}");
+    // A named search engine never learns: it gives up at --max-nodes.
+    let (out, _, code) = cover(
+        &[
+            "sudoku",
+            "--symbols",
+            symbols,
+            "--engine",
+            "compact",
+            "--max-nodes",
+            "20000",
+            &hard,
+        ],
+        b"",
+    );
+    assert_eq!((out.as_str(), code), ("gave up\n", 1));
+}
+
+/// `--cnf` writes each puzzle's CNF: solved by CaDiCaL here (read from
+/// the text, not through the engine), its one model maps through the
+/// comments to the puzzle's solution, and blocking that model leaves
+/// none. A variant gets a comment in place of a CNF, a warning, exit 1.
+#[cfg(feature = "sat")]
+#[test]
+fn cnf_is_the_puzzle_for_any_solver() {
+    let puzzles = [
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9",
+    ];
+    let input = format!("{}\n{}\n", puzzles[0], puzzles[1]);
+    let (out, err, code) = cover(&["sudoku", "--cnf", "-"], input.as_bytes());
+    assert_eq!((code, err.as_str()), (0, ""));
+    let cnfs: Vec<&str> = out.split("c puzzle ").filter(|c| !c.is_empty()).collect();
+    assert_eq!(cnfs.len(), 2, "{out}");
+    for (k, (cnf, puzzle)) in cnfs.iter().zip(puzzles).enumerate() {
+        assert!(
+            cnf.starts_with(&format!("{} <stdin>:{}\n", k + 1, k + 1)),
+            "{cnf}"
+        );
+        let mut labels = std::collections::HashMap::new();
+        let mut grid: Vec<char> = puzzle.chars().collect();
+        let (mut header, mut clauses) = (None, Vec::new());
+        for line in cnf.lines().skip(1) {
+            if let Some(option) = line.strip_prefix("c option ") {
+                let (variable, label) = option.split_once(' ').unwrap();
+                labels.insert(variable.parse::<i32>().unwrap(), label.to_owned());
+            } else if let Some(given) = line.strip_prefix("c given ") {
+                let cell = label_cell(given);
+                assert_eq!(grid[cell.0], cell.1, "{given}: a given of the puzzle");
+            } else if let Some(p) = line.strip_prefix("p cnf ") {
+                let numbers: Vec<usize> = p.split(' ').map(|n| n.parse().unwrap()).collect();
+                header = Some((numbers[0], numbers[1]));
+            } else if !line.starts_with('c') {
+                let literals: Vec<i32> = line.split(' ').map(|l| l.parse().unwrap()).collect();
+                assert_eq!(literals.last(), Some(&0), "{line}");
+                clauses.push(literals[..literals.len() - 1].to_vec());
+            }
+        }
+        let (variables, count) = header.expect("a p cnf line");
+        assert_eq!(count, clauses.len());
+        assert!(clauses
+            .iter()
+            .flatten()
+            .all(|l| l.unsigned_abs() as usize <= variables));
+        let mut solver: cadical::Solver = cadical::Solver::new();
+        for clause in &clauses {
+            solver.add_clause(clause.iter().copied());
+        }
+        assert_eq!(solver.solve(), Some(true));
+        let mut model = Vec::new();
+        for (&variable, label) in &labels {
+            if solver.value(variable) == Some(true) {
+                let (cell, digit) = label_cell(label);
+                assert_eq!(grid[cell], '.', "{label}: one digit a cell");
+                grid[cell] = digit;
+                model.push(-variable);
+            }
+        }
+        let solution: String = grid.iter().collect();
+        check(puzzle, &solution, NINE);
+        solver.add_clause(model);
+        assert_eq!(solver.solve(), Some(false), "the puzzle has one solution");
+    }
+    let (out, err, code) = cover(&["sudoku", "--cnf", "-"], b"1............... latin\n");
+    assert_eq!(out, "c puzzle 1 <stdin>:1\nc no CNF: --cnf writes classic puzzles only: a variant's cages and lines are not exact cover\n");
+    assert!(
+        err.contains("<stdin>:1: warning: --cnf writes classic puzzles only"),
+        "{err}"
+    );
+    assert_eq!(code, 1);
+}
+
+/// The cell (row-major) and digit of a `--cnf` label `rRcC=D`.
+#[cfg(feature = "sat")]
+fn label_cell(label: &str) -> (usize, char) {
+    let (cell, digit) = label.split_once('=').unwrap();
+    let (r, c) = cell[1..].split_once('c').unwrap();
+    let (r, c): (usize, usize) = (r.parse().unwrap(), c.parse().unwrap());
+    ((r - 1) * 9 + c - 1, digit.chars().next().unwrap())
 }

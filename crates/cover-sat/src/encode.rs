@@ -28,11 +28,11 @@ impl Amo {
     pub const PAIRWISE_UP_TO: usize = 32;
 }
 
-/// Given options that cannot all be in one solution.
+/// Options named that the problem does not have.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GivenError {
-    /// An option number past the problem's options.
-    #[error("option {option} is given, but the problem has {options} options")]
+    /// An option number (given or excluded) past the problem's options.
+    #[error("option {option} is named, but the problem has {options} options")]
     UnknownOption {
         /// The option given.
         option: usize,
@@ -142,15 +142,29 @@ impl Encoding {
             problem.item_count(),
             problem.primary_count()
         )?;
+        self.write_dimacs_labelled(out, &|option| {
+            let mut text = format!("{option}:");
+            for &item in problem.option(option) {
+                text.push(' ');
+                text.push_str(&problem.item_label(item as usize));
+            }
+            text
+        })
+    }
+
+    /// [`Encoding::write_dimacs`] with each option described by
+    /// `label(option)` (`c option VARIABLE LABEL`, `c given LABEL`): for
+    /// a puzzle, its cell and digit.
+    pub fn write_dimacs_labelled(
+        &self,
+        out: &mut dyn Write,
+        label: &dyn Fn(usize) -> String,
+    ) -> io::Result<()> {
         for &option in &self.given {
-            writeln!(out, "c given {option}")?;
+            writeln!(out, "c given {}", label(option))?;
         }
         for (index, &option) in self.option_of.iter().enumerate() {
-            write!(out, "c option {} {option}:", index + 1)?;
-            for &item in problem.option(option as usize) {
-                write!(out, " {}", problem.item_label(item as usize))?;
-            }
-            writeln!(out)?;
+            writeln!(out, "c option {} {}", index + 1, label(option as usize))?;
         }
         writeln!(out, "p cnf {} {}", self.variables, self.clauses)?;
         for clause in self.clauses() {
@@ -288,8 +302,21 @@ impl Writer {
 /// docs), at-most-one constraints written as `amo` says. Givens that
 /// clash give a CNF with an empty clause (no model).
 pub fn encode(problem: &Problem, given: &[usize], amo: Amo) -> Result<Encoding, GivenError> {
+    encode_pruned(problem, given, &[], amo)
+}
+
+/// [`encode`], with the `excluded` options left out as well: options the
+/// caller's own reasoning has shown to be in no solution with the givens
+/// (a puzzle's candidates eliminated before encoding). Excluding an option
+/// that is in a solution loses that solution.
+pub fn encode_pruned(
+    problem: &Problem,
+    given: &[usize],
+    excluded: &[usize],
+    amo: Amo,
+) -> Result<Encoding, GivenError> {
     let options = problem.option_count();
-    if let Some(&option) = given.iter().find(|&&o| o >= options) {
+    if let Some(&option) = given.iter().chain(excluded).find(|&&o| o >= options) {
         return Err(GivenError::UnknownOption { option, options });
     }
     let items = problem.item_count();
@@ -346,10 +373,14 @@ pub fn encode(problem: &Problem, given: &[usize], amo: Amo) -> Result<Encoding, 
                 }
             })
     };
+    let mut is_excluded = vec![false; options];
+    for &option in excluded {
+        is_excluded[option] = true;
+    }
     let mut variable_of = vec![0u32; options];
     let mut option_of = Vec::new();
     for option in 0..options {
-        if !is_given[option] && fits(option) {
+        if !is_given[option] && !is_excluded[option] && fits(option) {
             option_of.push(option as u32);
             variable_of[option] = option_of.len() as u32;
         }

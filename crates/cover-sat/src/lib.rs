@@ -52,6 +52,6 @@ mod encode;
 #[cfg(feature = "cadical")]
 mod solve;
 
-pub use encode::{encode, Amo, Encoding, GivenError};
+pub use encode::{encode, encode_pruned, Amo, Encoding, GivenError};
 #[cfg(feature = "cadical")]
-pub use solve::{search, SatReport, SatStats};
+pub use solve::{search, solve, SatReport, SatStats};

@@ -21,6 +21,7 @@ mod play;
 mod propagate;
 mod radar;
 mod rate;
+mod sat;
 mod shard;
 mod sudoku;
 mod target;
@@ -98,6 +99,13 @@ pub const WORKLOADS: &[Command] = &[
         summary: "the variant solver on generated jigsaw, X, killer, anti-knight and thermo sets, \
                   beside sudoku-variants and sigh's Interactive Sudoku Solver",
         run: variants::run,
+    },
+    Command {
+        name: "sat",
+        usage: "[--engine E] [--cadical PATH] [--kissat PATH] [--peer-seconds S] [--bin PATH] [SET ...]",
+        summary: "`cover sudoku` one puzzle at a time on the 25×25 that defeat search, beside \
+                  CaDiCaL and Kissat on its CNF",
+        run: sat::run,
     },
     Command {
         name: "rate",

@@ -331,8 +331,12 @@ mod tests {
     /// sat-solvers set (every puzzle unique), and Gecode's example 90 (its
     /// minimal, so unique, example 19 with more givens; the plain search
     /// does not finish it, `cover sudoku --count` with propagation counts
-    /// 1).
-    const COUNTS_STATED_BY_SOURCE: &[&str] = &["line_16x16_hard.txt", "line_25x25_gecode.txt"];
+    /// 1), and a hard Gecode 25×25 (counted 1 by conflict learning).
+    const COUNTS_STATED_BY_SOURCE: &[&str] = &[
+        "line_16x16_hard.txt",
+        "line_25x25_gecode.txt",
+        "line_25x25_gecode_hard.txt",
+    ];
 
     /// The manifest's counts hold, by `cover-check`'s counter (for the
     /// puzzles that are not invalid).

@@ -154,6 +154,7 @@ pub fn answer(
         solved: found,
         gave_up,
         stats: report.stats,
+        learnt: None,
     })
 }
 
@@ -190,6 +191,7 @@ fn answer_by_logic_variant(
                 solved: false,
                 gave_up: true,
                 stats: Stats::default(),
+                learnt: None,
             };
         }
     };
@@ -246,5 +248,5 @@ fn every_solution_json(
     });
     flush.finish()?;
     solutions.end(text);
-    Ok(end_every_solution_json(record, &report, text))
+    Ok(end_every_solution_json(record, &report, None, text))
 }
