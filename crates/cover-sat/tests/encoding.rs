@@ -11,7 +11,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::any_spec;
-use cover_sat::{encode, Amo, Encoding};
+use cover_sat::{encode, encode_pruned, Amo, Encoding};
 use dlx_core::Problem;
 use proptest::prelude::*;
 
@@ -114,6 +114,34 @@ proptest! {
         for amo in AMOS {
             let encoding = encode(&problem, &given, amo).unwrap();
             prop_assert_eq!(&models(&encoding), &expected, "{:?}", amo);
+        }
+    }
+
+    /// Excluding options leaves exactly the solutions without them: none
+    /// lost by excluding options of no solution, and those with an
+    /// excluded option gone.
+    #[test]
+    fn excluded_options_leave_the_solutions_without_them(
+        spec in any_spec(),
+        picks in prop::collection::vec(0usize..12, 0..=1),
+        excluded in prop::collection::vec(0usize..12, 0..=3),
+    ) {
+        let problem = spec.build();
+        let given = spec.given(&picks);
+        let excluded: Vec<usize> = spec
+            .given(&excluded)
+            .into_iter()
+            .filter(|o| !given.contains(o))
+            .collect();
+        let expected: BTreeSet<Vec<usize>> = spec
+            .solutions(&given)
+            .into_iter()
+            .filter(|s| !s.iter().any(|o| excluded.contains(o)))
+            .collect();
+        let encoding = encode_pruned(&problem, &given, &excluded, Amo::Auto).unwrap();
+        prop_assert_eq!(&models(&encoding), &expected);
+        for &o in &excluded {
+            prop_assert_eq!(encoding.variable_of(o), None);
         }
     }
 }
