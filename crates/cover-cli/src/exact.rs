@@ -7,6 +7,8 @@
 //! pool for first solutions and counts, one at a time with `--all` (whose
 //! output is written as it is found).
 
+#[cfg(feature = "sat")]
+use std::collections::HashSet;
 use std::io::{self, BufRead};
 
 use clap::{Args, ValueEnum};
@@ -81,6 +83,8 @@ JSON (--json), one object per instance per line:
   complete   with --count or --all: false when --limit, --max-nodes or
              --time-limit stopped the search (more solutions may exist)
   nodes, updates  the search's counters
+  learnt     when conflict learning answered (--engine sat, or auto past its
+             search): the clauses it learnt, one per conflict
   error      for invalid instances: what is wrong
 
 An input with no problem in it (empty, or only blank lines and comments) is
@@ -98,7 +102,9 @@ Examples:
   cover exact --all --limit 5 -          up to 5 solutions of standard input
   cover exact --json --stats a.txt b.dlx JSON lines, with a summary
   cover exact --max-nodes 1000000 *.txt  never stuck on one instance
-  cover exact --time-limit 10 *.dlx      at most about 10 s per instance";
+  cover exact --time-limit 10 *.dlx      at most about 10 s per instance
+  cover exact --engine sat hard.dlx      conflict learning (CaDiCaL)
+  cover exact --cnf hard.dlx > hard.cnf  the CNF, for a SAT solver of one's own";
 
 /// Solve exact-cover problems: 0/1 matrices or Knuth's DLX format.
 #[derive(Args, Debug, Clone)]
@@ -127,9 +133,58 @@ pub struct ExactArgs {
     #[command(flatten)]
     pub time_limit: TimeLimit,
 
+    /// The engine.
+    ///
+    /// `search` (the default): dancing links, Knuth's Algorithm X with
+    /// colours and multiplicities (its nodes and updates are DLX1's,
+    /// DLX2's and DLX3's). `sat`: conflict learning, the problem as CNF
+    /// (`--cnf`) solved by CaDiCaL, for instances whose search is
+    /// hopeless (a hard packing, a large puzzle); counts and --all block
+    /// each solution and solve again, slow for many; --max-nodes bounds
+    /// its conflicts. `auto`: search, and if it has found no solution in
+    /// 100,000 nodes, `sat` (search again, from the start, if it found
+    /// some). Not the default: learning can take far longer than search
+    /// to prove that there is no solution (Langford pairs of an order
+    /// without any are a parity argument, hard for learning).
+    #[cfg(feature = "sat")]
+    #[arg(long, value_enum, value_name = "ENGINE", default_value_t = EngineArg::Search)]
+    pub engine: EngineArg,
+
+    /// Write each instance's CNF in DIMACS instead of solving it, for a
+    /// SAT solver of one's own.
+    ///
+    /// One variable per option; each primary item covered exactly once
+    /// (at most once pairwise up to 32 options, by a sequential counter
+    /// beyond), or between its bounds (a totalizer); each secondary item
+    /// at most once, or in one colour (a variable per colour). Auxiliary
+    /// variables follow the options'. Comments first name each variable's
+    /// option (`c option 3 row 3`, or its items in Knuth's format). Each
+    /// instance's CNF starts with `c instance INDEX FILE:LINE`.
+    #[arg(long, conflicts_with_all = ["count", "all", "limit", "json"])]
+    pub cnf: bool,
+
     #[command(flatten)]
     pub common: Common,
 }
+
+/// The engines of `cover exact`.
+#[cfg(feature = "sat")]
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EngineArg {
+    /// Dancing links (Algorithm X, C, M).
+    Search,
+    /// Conflict learning (CaDiCaL) on the problem's CNF.
+    Sat,
+    /// Search, then learning for an instance whose search has found no
+    /// solution in 100,000 nodes.
+    Auto,
+}
+
+/// How many search nodes `--engine auto` spends on an instance before it
+/// turns to conflict learning, if the search has found nothing by then: a
+/// few milliseconds of search.
+#[cfg(feature = "sat")]
+pub const SEARCH_FIRST: u64 = 100_000;
 
 /// The input formats of `cover exact`.
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -168,6 +223,152 @@ pub struct Searched {
     pub gave_up: bool,
     /// Its counters.
     pub stats: Stats,
+    /// The clauses learnt from conflicts, when learning answered.
+    pub learnt: Option<u64>,
+}
+
+/// Solves `problem` with the engine `style` names, as [`search`] does
+/// (same arguments, same answers): by search, by conflict learning
+/// (solutions in option order, nodes 0), or by search first then
+/// learning ([`SEARCH_FIRST`]).
+pub fn solve<V>(problem: &Problem, style: Style, parallel: bool, visit: V) -> Searched
+where
+    V: FnMut(&[usize]) -> Control,
+{
+    #[cfg(feature = "sat")]
+    let mut visit = visit;
+    #[cfg(feature = "sat")]
+    match style.engine {
+        EngineArg::Search => {}
+        EngineArg::Sat => return learn(problem, style, Stats::default(), &mut visit),
+        EngineArg::Auto => {
+            return search_then_learn(problem, style, parallel, SEARCH_FIRST, &mut visit)
+        }
+    }
+    search(problem, style, parallel, visit)
+}
+
+/// `--engine sat`: `problem` solved by CaDiCaL within `style`'s bounds
+/// (the node bound on conflicts), after a search that took `searched`.
+#[cfg(feature = "sat")]
+fn learn(
+    problem: &Problem,
+    style: Style,
+    searched: Stats,
+    visit: &mut dyn FnMut(&[usize]) -> Control,
+) -> Searched {
+    let bounds = style.time_limit.limits(style.max_nodes);
+    let limits = Limits {
+        max_solutions: match style.mode {
+            Mode::First => Some(1),
+            Mode::All { limit } | Mode::Count { limit } => limit,
+        },
+        ..bounds
+    };
+    let counting = matches!(style.mode, Mode::Count { .. });
+    let report = cover_sat::search(problem, &[], &limits, cover_sat::Amo::Auto, |options| {
+        if counting {
+            Control::Continue
+        } else {
+            visit(options)
+        }
+    })
+    .expect("no options are given, so none is unknown");
+    Searched {
+        count: report.stats.solutions,
+        complete: report.outcome.is_complete(),
+        gave_up: report.outcome.gave_up(),
+        stats: Stats {
+            solutions: report.stats.solutions,
+            ..searched
+        },
+        learnt: Some(report.stats.learnt),
+    }
+}
+
+/// `--engine auto`: search within `budget` nodes ([`SEARCH_FIRST`]; or
+/// `--max-nodes`, if fewer); then, if it found nothing, learning; if it
+/// found solutions but is not done, search again from the start within
+/// `--max-nodes`, each solution handed on once.
+#[cfg(feature = "sat")]
+fn search_then_learn(
+    problem: &Problem,
+    style: Style,
+    parallel: bool,
+    budget: u64,
+    visit: &mut dyn FnMut(&[usize]) -> Control,
+) -> Searched {
+    let deadline = style.time_limit.limits(None).deadline;
+    let left = || TimeLimit {
+        limit: deadline.map(|d| d.saturating_duration_since(std::time::Instant::now())),
+    };
+    let first_budget = style.max_nodes.map_or(budget, |n| n.min(budget));
+    let first_style = Style {
+        max_nodes: Some(first_budget),
+        ..style
+    };
+    // The solutions handed on (at most `budget`), each sorted.
+    let mut seen: HashSet<Vec<usize>> = HashSet::new();
+    let mut stopped = false;
+    let first = search(problem, first_style, false, |options| {
+        let mut sorted = options.to_vec();
+        sorted.sort_unstable();
+        seen.insert(sorted);
+        let control = visit(options);
+        stopped = control == Control::Stop;
+        control
+    });
+    let user_bound = style.max_nodes.is_some_and(|n| n <= budget);
+    if stopped || !first.gave_up || (user_bound && first.count > 0) {
+        return first;
+    }
+    // The time left goes to what follows.
+    let rest = Style {
+        time_limit: left(),
+        ..style
+    };
+    if first.count == 0 {
+        return learn(problem, rest, first.stats, visit);
+    }
+    let wanted = match style.mode {
+        Mode::First => 1,
+        Mode::All { limit } | Mode::Count { limit } => limit.unwrap_or(u64::MAX),
+    };
+    let again = match style.mode {
+        Mode::Count { .. } => search(problem, rest, parallel, |_| Control::Continue),
+        _ => {
+            let mut handed = first.count;
+            let mut again = search(
+                problem,
+                Style {
+                    mode: Mode::All { limit: None },
+                    ..rest
+                },
+                parallel,
+                |options| {
+                    let mut sorted = options.to_vec();
+                    sorted.sort_unstable();
+                    if seen.contains(&sorted) {
+                        return Control::Continue;
+                    }
+                    handed += 1;
+                    match visit(options) {
+                        Control::Continue if handed < wanted => Control::Continue,
+                        _ => Control::Stop,
+                    }
+                },
+            );
+            if handed >= wanted {
+                again.complete = false;
+            }
+            again.count = handed;
+            again
+        }
+    };
+    let mut stats = first.stats;
+    stats += again.stats;
+    stats.solutions = again.count;
+    Searched { stats, ..again }
 }
 
 /// Searches `problem` as `style.mode` says, handing each solution (the
@@ -181,7 +382,7 @@ pub struct Searched {
 /// of its links per thread fits ([`common::split_fits`]); its counters
 /// equal the serial search's. One bounded by nodes stays on this thread,
 /// so that whether it gives up does not depend on the threads.
-pub fn solve<V>(problem: &Problem, style: Style, parallel: bool, mut visit: V) -> Searched
+pub fn search<V>(problem: &Problem, style: Style, parallel: bool, mut visit: V) -> Searched
 where
     V: FnMut(&[usize]) -> Control,
 {
@@ -225,6 +426,7 @@ fn searched(report: Report) -> Searched {
         complete: report.outcome.is_complete(),
         gave_up: report.outcome.gave_up(),
         stats: report.stats,
+        learnt: None,
     }
 }
 
@@ -254,6 +456,8 @@ struct Record<'a> {
     nodes: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     updates: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    learnt: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
 }
@@ -318,6 +522,9 @@ pub struct Style {
     pub time_limit: TimeLimit,
     /// JSON lines instead of text.
     pub json: bool,
+    /// The engine.
+    #[cfg(feature = "sat")]
+    pub engine: EngineArg,
 }
 
 /// Solves `instance` as `style` says and appends its answer to `text`: in
@@ -378,6 +585,7 @@ pub fn answer(
             complete: Some(searched.complete),
             nodes: Some(searched.stats.nodes),
             updates: Some(searched.stats.updates),
+            learnt: searched.learnt,
             error: None,
         };
         push_json(text, &record);
@@ -404,6 +612,9 @@ pub fn answer(
     }
     record.field(text, "nodes", &searched.stats.nodes);
     record.field(text, "updates", &searched.stats.updates);
+    if let Some(learnt) = searched.learnt {
+        record.field(text, "learnt", &learnt);
+    }
     record.end(text);
     Ok(searched)
 }
@@ -412,6 +623,8 @@ pub fn answer(
 struct ExactBatch {
     format: Option<Format>,
     style: Style,
+    /// `--cnf`: write CNF instead of solving.
+    cnf: bool,
 }
 
 impl Batch for ExactBatch {
@@ -456,11 +669,25 @@ impl Batch for ExactBatch {
         text: &mut String,
         flush: &mut dyn FnMut(&mut String) -> io::Result<()>,
     ) -> io::Result<Searched> {
+        if self.cnf {
+            write_cnf(at, instance, text);
+            return Ok(Searched {
+                count: 1,
+                complete: true,
+                gave_up: false,
+                stats: Stats::default(),
+                learnt: None,
+            });
+        }
         answer(at, instance, self.style, text, flush)
     }
 
     fn verdict(&self, searched: &Searched) -> Verdict {
         Verdict::of(searched.gave_up, searched.count > 0, searched.stats)
+    }
+
+    fn learnt(&self, searched: &Searched) -> Option<u64> {
+        searched.learnt
     }
 
     fn warnings(&self, instance: &Instance) -> Vec<(usize, String)> {
@@ -486,11 +713,30 @@ impl Batch for ExactBatch {
                 complete: None,
                 nodes: None,
                 updates: None,
+                learnt: None,
                 error: Some(error.kind.to_string()),
             };
             push_json(text, &record);
         }
     }
+}
+
+/// `--cnf`: appends the CNF of `instance` after a line naming it.
+fn write_cnf(at: At<'_>, instance: &Instance, text: &mut String) {
+    let encoding = cover_sat::encode(&instance.problem, &[], cover_sat::Amo::Auto)
+        .expect("no options are given, so none is unknown");
+    text.push_str(&format!(
+        "c instance {} {}:{}\n",
+        at.index, at.file, instance.line
+    ));
+    let mut cnf = Vec::new();
+    encoding
+        .write_dimacs_labelled(&mut cnf, &|option| match instance.format {
+            Format::Matrix => format!("row {}", instance.row_number(option)),
+            Format::Knuth => instance.option_label(option),
+        })
+        .expect("writing to memory does not fail");
+    text.push_str(&String::from_utf8_lossy(&cnf));
 }
 
 /// Runs `cover exact`.
@@ -502,7 +748,10 @@ pub fn run(args: &ExactArgs, session: &mut Session) -> anyhow::Result<()> {
             max_nodes: args.max_nodes,
             time_limit: args.time_limit,
             json: args.common.json,
+            #[cfg(feature = "sat")]
+            engine: args.engine,
         },
+        cnf: args.cnf,
     };
     batch::run(&batch, &args.inputs, &mut Out::stdout(), session)?;
     Ok(())
@@ -526,6 +775,8 @@ mod tests {
             max_nodes: None,
             time_limit: TimeLimit::default(),
             json,
+            #[cfg(feature = "sat")]
+            engine: EngineArg::Search,
         };
         let at = At {
             file: "t",
@@ -538,6 +789,85 @@ mod tests {
 
     const TWO_WAYS: &str = "3 2\n1 0\n0 1\n1 1\n";
 
+    /// `--engine auto` with search budgets from one node (learning from
+    /// the start) to more than any search here needs, in every mode:
+    /// each solution handed on once, all of them, and the same count as
+    /// the search alone.
+    #[cfg(feature = "sat")]
+    #[test]
+    fn search_then_learn_hands_on_every_solution_once() {
+        use std::collections::BTreeSet;
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/exact/");
+        for file in [
+            "queens6.dlx",
+            "langford7.dlx",
+            "xcc_small.dlx",
+            "queens3.dlx",
+        ] {
+            let text = std::fs::read_to_string(format!("{dir}{file}")).unwrap();
+            let problem = instance(&text).problem;
+            let style = |mode| Style {
+                mode,
+                max_nodes: None,
+                time_limit: TimeLimit::default(),
+                json: false,
+                engine: EngineArg::Search,
+            };
+            let mut want = BTreeSet::new();
+            search(
+                &problem,
+                style(Mode::All { limit: None }),
+                false,
+                |options| {
+                    let mut sorted = options.to_vec();
+                    sorted.sort_unstable();
+                    assert!(want.insert(sorted));
+                    Control::Continue
+                },
+            );
+            let total = want.len() as u64;
+            for budget in [1, 3, 10, 40, 100, 1_000_000] {
+                for limit in [None, Some(1), Some(5), Some(total), Some(total + 1)] {
+                    let case = format!("{file}, budget {budget}, limit {limit:?}");
+                    let expected = limit.map_or(total, |l| l.min(total));
+                    let mut handed = Vec::new();
+                    let all = search_then_learn(
+                        &problem,
+                        style(Mode::All { limit }),
+                        false,
+                        budget,
+                        &mut |options| {
+                            let mut sorted = options.to_vec();
+                            sorted.sort_unstable();
+                            handed.push(sorted);
+                            Control::Continue
+                        },
+                    );
+                    let unique: BTreeSet<Vec<usize>> = handed.iter().cloned().collect();
+                    assert_eq!(unique.len(), handed.len(), "{case}: each once");
+                    assert!(unique.is_subset(&want), "{case}");
+                    assert_eq!(
+                        (handed.len() as u64, all.count),
+                        (expected, expected),
+                        "{case}"
+                    );
+                    let complete = limit.is_none_or(|l| l > total);
+                    assert_eq!(all.complete, complete, "{case}");
+                    let count = search_then_learn(
+                        &problem,
+                        style(Mode::Count { limit }),
+                        false,
+                        budget,
+                        &mut |_| Control::Continue,
+                    );
+                    assert_eq!(count.count, expected, "{case}");
+                    assert_eq!(count.complete, complete, "{case}");
+                    assert!(!all.gave_up && !count.gave_up, "{case}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn modes_from_flags() {
         let args = |count, all, limit| ExactArgs {
@@ -546,6 +876,9 @@ mod tests {
             solutions: Solutions { count, all, limit },
             max_nodes: None,
             time_limit: TimeLimit::default(),
+            #[cfg(feature = "sat")]
+            engine: EngineArg::Search,
+            cnf: false,
             common: Common::default(),
         };
         assert_eq!(args(false, false, None).mode(), Mode::First);
@@ -571,6 +904,8 @@ mod tests {
                 max_nodes: None,
                 time_limit: TimeLimit::default(),
                 json: false,
+                #[cfg(feature = "sat")]
+                engine: EngineArg::Search,
             },
             false,
             |o| {
@@ -587,6 +922,8 @@ mod tests {
                 max_nodes: None,
                 time_limit: TimeLimit::default(),
                 json: false,
+                #[cfg(feature = "sat")]
+                engine: EngineArg::Search,
             },
             false,
             |_| unreachable!(),
@@ -599,6 +936,8 @@ mod tests {
                 max_nodes: None,
                 time_limit: TimeLimit::default(),
                 json: false,
+                #[cfg(feature = "sat")]
+                engine: EngineArg::Search,
             },
             false,
             |_| Control::Continue,

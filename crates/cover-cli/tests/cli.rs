@@ -555,3 +555,89 @@ fn a_closed_pipe_is_a_quiet_end() {
     assert_eq!(stderr, "", "no panic, no message");
     assert_eq!(output.status.code(), Some(0));
 }
+
+// ---------------------------------------------------------------------------
+// Conflict learning and CNF.
+
+/// `--engine sat` answers as search does, each solution checked; counts
+/// and `--all` block each solution found; --stats says what was learnt.
+#[cfg(feature = "sat")]
+#[test]
+fn exact_by_conflict_learning() {
+    let (out, err, code) = cover(
+        &["exact", "--engine", "sat", "--stats"],
+        KNUTH_TEXT.as_bytes(),
+    );
+    assert_eq!(code, 0, "{err}");
+    check_knuth_solution(KNUTH_TEXT, &knuth_blocks(&out)[0]);
+    assert!(
+        err.contains("clauses from conflicts, on 1 of the instances"),
+        "{err}"
+    );
+    for engine in ["sat", "auto"] {
+        let (out, _, code) = cover(
+            &["exact", "--engine", engine, "--all"],
+            LANGFORD3.as_bytes(),
+        );
+        assert_eq!(code, 0);
+        let blocks = knuth_blocks(&out);
+        assert_eq!(blocks.len(), 2, "{engine}");
+        for block in &blocks {
+            check_knuth_solution(LANGFORD3, block);
+        }
+        assert_ne!(blocks[0], blocks[1]);
+        let (out, _, code) = cover(
+            &["exact", "--engine", engine, "--count"],
+            TWO_WAYS.as_bytes(),
+        );
+        assert_eq!((out.as_str(), code), ("2\n", 0), "{engine}");
+        let (out, _, code) = cover(&["exact", "--engine", engine], NO_SOLUTION.as_bytes());
+        assert_eq!((out.as_str(), code), ("No Solution!\n", 1), "{engine}");
+    }
+    let (out, _, code) = cover(
+        &["exact", "--engine", "sat", "--json", "--count"],
+        TWO_WAYS.as_bytes(),
+    );
+    assert_eq!(code, 0);
+    let record = &json_lines(&out)[0];
+    assert_eq!(record["count"], 2);
+    assert!(record["learnt"].as_u64().is_some(), "{record}");
+    // The search alone: no learnt field.
+    let (out, _, _) = cover(&["exact", "--json"], TWO_WAYS.as_bytes());
+    assert!(json_lines(&out)[0].get("learnt").is_none(), "{out}");
+}
+
+/// `--cnf` writes a CNF per instance, its options named by row (matrix)
+/// or items (Knuth's format); its models are the covers: the matrix of
+/// two solutions has exactly two, by CaDiCaL reading the text.
+#[cfg(feature = "sat")]
+#[test]
+fn exact_cnf() {
+    let (out, err, code) = cover(&["exact", "--cnf"], TWO_WAYS.as_bytes());
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.starts_with("c instance 1 <stdin>:1\n"), "{out}");
+    assert!(out.contains("c option 3 row 3\n"), "{out}");
+    let mut solver: cadical::Solver = cadical::Solver::new();
+    for line in out
+        .lines()
+        .filter(|l| !l.starts_with('c') && !l.starts_with('p'))
+    {
+        let literals: Vec<i32> = line.split(' ').map(|l| l.parse().unwrap()).collect();
+        solver.add_clause(literals[..literals.len() - 1].iter().copied());
+    }
+    let mut models = Vec::new();
+    while solver.solve() == Some(true) {
+        let model: Vec<i32> = (1..=3).filter(|&v| solver.value(v) == Some(true)).collect();
+        solver.add_clause(model.iter().map(|v| -v));
+        models.push(model);
+    }
+    assert_eq!(models, [vec![1, 2], vec![3]]);
+    let (out, _, code) = cover(&["exact", "--cnf"], LANGFORD3.as_bytes());
+    assert_eq!(code, 0);
+    let first_option = LANGFORD3.lines().nth(1).unwrap();
+    assert!(
+        out.contains(&format!("c option 1 {first_option}\n")),
+        "{out}"
+    );
+    assert_usage_errors(&["exact --cnf --count", "exact --cnf --json"]);
+}

@@ -143,9 +143,14 @@ fn each_record(
     Ok(())
 }
 
+/// Counts past this are not checked with `--engine sat`: it finds each
+/// solution by a solve of its own.
+const SAT_COUNT_UP_TO: u64 = 20_000;
+
 /// The checks of one file: (a) counts and stats with `--count --json`,
 /// (b) solutions with `--all --limit 1000 --json`, (c) the default text
-/// answer, (d) the exit status of each run; and for Knuth's format the
+/// answer, (d) the exit status of each run, (h) counts and solutions by
+/// the learning engines; and for Knuth's format the
 /// text checks of [`knuth_text_checks`].
 fn exact_file_checks(env: &Env, dir: &Path, expected: &Expected) -> Vec<Check> {
     let fixture = format!("exact/{}", expected.file);
@@ -242,6 +247,26 @@ fn exact_file_checks(env: &Env, dir: &Path, expected: &Expected) -> Vec<Check> {
         &["exact", "--all", "--limit", &limit, "--json", &path],
         &[("all solutions", &all)],
     );
+
+    // (h) The learning engines (`sat`, and `auto` past its search): the
+    // same counts, where there are few enough to block one by one, and
+    // solutions each valid, all different.
+    for engine in ["sat", "auto"] {
+        if expected.solutions.iter().sum::<u64>() <= SAT_COUNT_UP_TO {
+            let what = format!("count (--engine {engine})");
+            fx.run(
+                &["exact", "--engine", engine, "--count", "--json", &path],
+                &[(&what, &counts)],
+            );
+        }
+        let what = format!("all solutions (--engine {engine})");
+        fx.run(
+            &[
+                "exact", "--engine", engine, "--all", "--limit", &limit, "--json", &path,
+            ],
+            &[(&what, &all)],
+        );
+    }
 
     // (c) The default text answer: one valid solution or the marker.
     let first = |run: &Run| match instances[0].kind {
