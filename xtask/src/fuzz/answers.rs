@@ -1,7 +1,7 @@
 //! The answers of a run, checked with `cover-check`'s readers and oracles (never the solver's
 //! code) where that is cheap: for a [`Valid`] input (read again by cover-check), sudoku grids
 //! valid and keeping their givens, counts and `no solution` against a plain backtracking count,
-//! exact covers and counts against brute force, radar radii against brute force, target grids,
+//! exact covers and counts against brute force, `--cnf`'s models counted against them, radar radii against brute force, target grids,
 //! their scores and a floor under the best; for `queens`, boards and counts; for `generate`, one
 //! solution per puzzle; for merged shard results, their count. Other outputs (JSON but radar's,
 //! `--all` of sudoku and matrices, `--rate`, `--explain`) and `gave up` are not checked.
@@ -102,6 +102,9 @@ pub fn check(case: &Case, stdout: &str) -> Result<bool, String> {
                 .iter()
                 .map(|c| brute::count(&c.to_problem()))
                 .collect();
+            if case.has_flag("--cnf") {
+                return check_cnf(&counts, stdout);
+            }
             match (count, every, valid) {
                 (true, ..) => {
                     let want: Vec<String> = counts.iter().map(|&c| cap(c).to_string()).collect();
@@ -169,6 +172,72 @@ pub fn check(case: &Case, stdout: &str) -> Result<bool, String> {
     Ok(true)
 }
 
+/// Most option variables whose every assignment [`check_cnf`] tries.
+const CNF_VARIABLES: u32 = 16;
+
+/// `cover exact --cnf`: a CNF per instance (`c instance` first), its `p cnf V C` line true to its
+/// clauses; and where it has no variable but the options' and few of them, exactly as many models
+/// as the instance has solutions (every assignment tried). `Ok(false)` when some had too many.
+fn check_cnf(counts: &[u64], stdout: &str) -> Result<bool, String> {
+    let sections: Vec<&str> = stdout
+        .split("c instance ")
+        .filter(|s| !s.is_empty())
+        .collect();
+    same(sections.len(), counts.len())?;
+    let mut whole = true;
+    for (k, (section, &want)) in sections.iter().zip(counts).enumerate() {
+        let at = |e: String| format!("instance {}: {e}", k + 1);
+        let options = section
+            .lines()
+            .filter(|l| l.starts_with("c option "))
+            .count() as u32;
+        let header = section.lines().find_map(|l| l.strip_prefix("p cnf "));
+        let numbers: Vec<u64> = header
+            .ok_or_else(|| at("no `p cnf` line".into()))?
+            .split(' ')
+            .map(|n| n.parse().map_err(|_| at(format!("`p cnf {n}`"))))
+            .collect::<Result<_, _>>()?;
+        let [variables, count] = numbers[..] else {
+            return Err(at("`p cnf` needs two numbers".into()));
+        };
+        let mut clauses = Vec::new();
+        for line in section
+            .lines()
+            .skip_while(|l| !l.starts_with("p cnf "))
+            .skip(1)
+        {
+            let literals: Vec<i64> = line
+                .split(' ')
+                .map(|l| l.parse().map_err(|_| at(format!("clause `{line}`"))))
+                .collect::<Result<_, _>>()?;
+            if literals.last() != Some(&0)
+                || literals[..literals.len() - 1]
+                    .iter()
+                    .any(|l| *l == 0 || l.unsigned_abs() > variables)
+            {
+                return Err(at(format!("clause `{line}`")));
+            }
+            clauses.push(literals[..literals.len() - 1].to_vec());
+        }
+        same(clauses.len() as u64, count).map_err(|e| at(format!("{e} clauses")))?;
+        if variables != u64::from(options) || options > CNF_VARIABLES {
+            whole = false;
+            continue;
+        }
+        let models = (0u32..1 << options)
+            .filter(|set| {
+                clauses.iter().all(|clause| {
+                    clause
+                        .iter()
+                        .any(|&l| (set >> (l.unsigned_abs() - 1) & 1 == 1) == (l > 0))
+                })
+            })
+            .count();
+        same(models as u64, want).map_err(|e| at(format!("{e} models")))?;
+    }
+    Ok(whole)
+}
+
 /// `Ok` when what was printed is what was expected.
 fn same(printed: impl Display, expected: impl Display) -> Result<(), String> {
     let (printed, expected) = (printed.to_string(), expected.to_string());
@@ -223,6 +292,24 @@ mod tests {
         // A clash: no solution is right.
         let case = run("sudoku", &[], "11..............\n", line);
         judges(&case, "no solution\n", &[solved]);
+    }
+
+    #[test]
+    fn exact_cnf_models_are_the_covers() {
+        let case = run(
+            "exact",
+            &["--cnf"],
+            "3 2\n1 0\n0 1\n1 1\n",
+            Some(Valid::Matrix),
+        );
+        let head = "c instance 1 <stdin>:1\nc option 1 row 1\nc option 2 row 2\nc option 3 row 3\n";
+        let right = format!("{head}p cnf 3 4\n1 3 0\n-1 -3 0\n2 3 0\n-2 -3 0\n");
+        // Without an at-most-one clause, {1, 2, 3} is a model too; a clause count that lies; a
+        // variable past the header's.
+        let loose = format!("{head}p cnf 3 3\n1 3 0\n2 3 0\n-2 -3 0\n");
+        let miscounted = format!("{head}p cnf 3 5\n1 3 0\n-1 -3 0\n2 3 0\n-2 -3 0\n");
+        let past = format!("{head}p cnf 3 4\n1 3 0\n-1 -4 0\n2 3 0\n-2 -3 0\n");
+        judges(&case, &right, &[&loose, &miscounted, &past, ""]);
     }
 
     #[test]

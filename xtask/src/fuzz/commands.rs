@@ -209,7 +209,8 @@ fn flags(rng: &mut ChaCha8Rng, spec: &Spec) -> Vec<Vec<String>> {
             // `--pretty` goes only with plain solutions: clap refuses the other pairs, and a usage
             // error reaches no parser.
             let mut plain = false;
-            match rng.random_range(0..9) {
+            let mode = rng.random_range(0..9);
+            match mode {
                 0 => flags.push(single("--count")),
                 1 => flags.extend([single("--count"), pair("--limit", odd_or(rng, &["2"], 20))]),
                 2 => flags.extend([single("--all"), pair("--limit", odd_or(rng, &["3"], 20))]),
@@ -221,11 +222,17 @@ fn flags(rng: &mut ChaCha8Rng, spec: &Spec) -> Vec<Vec<String>> {
             if plain && !json && rng.random_bool(0.2) {
                 flags.push(single("--pretty"));
             }
-            let engines = ["linked", "compact", "band", "triad", "auto"];
-            let engine = rng.random_bool(0.3).then(|| pick(rng, &engines));
+            // `sat` blocks each solution and solves again: not for an unbounded count of a grid
+            // with millions.
+            let engines: &[&str] = if mode == 0 {
+                &["linked", "compact", "band", "triad", "auto"]
+            } else {
+                &["linked", "compact", "band", "triad", "auto", "sat"]
+            };
+            let engine = rng.random_bool(0.3).then(|| pick(rng, engines));
             flags.extend(engine.map(|e| pair("--engine", e)));
             // The 9×9 engines reason on their own: `basic` and `full` are a usage error with them.
-            let alone = matches!(engine, Some("band" | "triad"));
+            let alone = matches!(engine, Some("band" | "triad" | "sat"));
             if rng.random_bool(0.2) {
                 let levels = &LEVELS[..if alone { 2 } else { 4 }];
                 flags.push(pair("--propagate", pick(rng, levels)));
@@ -240,12 +247,23 @@ fn flags(rng: &mut ChaCha8Rng, spec: &Spec) -> Vec<Vec<String>> {
             }
         }
         "exact" => {
-            match rng.random_range(0..5) {
+            let mode = rng.random_range(0..5);
+            match mode {
                 0 => flags.push(single("--count")),
                 1 => flags.extend([single("--all"), pair("--limit", odd_or(rng, &["3"], 20))]),
                 2 => flags.push(pair("--limit", odd_or(rng, &["2"], 20))),
                 3 => flags.extend([single("--count"), pair("--limit", "2")]),
+                _ if !json && rng.random_bool(0.1) => flags.push(single("--cnf")),
                 _ => {}
+            }
+            // As for sudoku: no unbounded count by blocking.
+            let engines: &[&str] = if mode == 0 {
+                &["search", "auto"]
+            } else {
+                &["search", "auto", "sat"]
+            };
+            if rng.random_bool(0.3) {
+                flags.push(pair("--engine", pick(rng, engines)));
             }
             if rng.random_bool(0.3) {
                 flags.push(pair("--format", pick(rng, &["matrix", "knuth"])));
