@@ -1,8 +1,8 @@
 //! The answers of a run, checked with `cover-check`'s readers and oracles (never the solver's
 //! code) where that is cheap: for a [`Valid`] input (read again by cover-check), sudoku grids
 //! valid and keeping their givens, counts and `no solution` against a plain backtracking count,
-//! exact covers and counts against brute force, `--cnf`'s models counted against them, radar radii against brute force, target grids,
-//! their scores and a floor under the best; for `queens`, boards and counts; for `generate`, one
+//! exact covers and counts against brute force, and `--cnf`'s models counted against them, radar
+//! radii against brute force, target grids, their scores and a floor under the best; for `queens`, boards and counts; for `generate`, one
 //! solution per puzzle; for merged shard results, their count. Other outputs (JSON but radar's,
 //! `--all` of sudoku and matrices, `--rate`, `--explain`) and `gave up` are not checked.
 
