@@ -4,9 +4,11 @@
 //! DIMACS for anyone's solver ([`Encoding::write_dimacs`]), and a model
 //! mapped back to options ([`Encoding::solution`]).
 //!
-//! With the feature `cadical`, [`search`] solves it with CaDiCaL (1.9.5,
-//! MIT, built from source by the `cadical` crate: a C++ compiler is
-//! needed), chosen by measurement (issue 37, `docs/measurements.md`).
+//! With the feature `cadical`, `search` (or `solve`, for an encoding
+//! built apart, such as one of [`encode_pruned`]) solves it with CaDiCaL
+//! (1.9.5, MIT, built from source by the `cadical` crate: a C++ compiler
+//! is needed), chosen by measurement (the repository's
+//! `docs/measurements.md`, "### sat").
 //!
 //! This crate owns the encoding and the solver's use. It must not know any
 //! puzzle.
@@ -17,8 +19,8 @@
 //!   every model's solution, their items are covered (or, for a secondary
 //!   item, coloured), and every option that clashes with them is left out
 //!   before encoding, so the solver's simplification sees the residual
-//!   problem (issue 37 measured this 10× faster than the givens as
-//!   assumptions).
+//!   problem (far faster than the givens as assumptions, which hide them
+//!   from it).
 //! - A primary item covered exactly once: at least one of its options (a
 //!   clause) and at most one ([`Amo`]). With bounds `lower..=upper` (what
 //!   the givens leave of them): a totalizer counts its options in unary,
