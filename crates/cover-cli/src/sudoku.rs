@@ -271,8 +271,9 @@ pub struct SudokuArgs {
     /// fastest, measured by `cargo xtask bench bits`. A classic puzzle
     /// whose search has found no solution in 10,000 nodes (none of the
     /// public 9×9 and 16×16 sets' puzzles; hard 25×25 ones) is then
-    /// answered by `sat`, as its JSON record's `learnt` and --stats say. `triad` and `band`
-    /// are 9×9 engines; other sizes search with `compact`. `bits` is an old
+    /// answered by `sat`, as its JSON record's `learnt` and --stats say.
+    /// `triad` and `band` are 9×9 engines; other sizes search with
+    /// `compact`. `bits` is an old
     /// name of `triad`, `bands` of `band`, `dlx` of `linked`. Answers are
     /// the same with every engine (of a puzzle with several solutions the
     /// first found may differ); search nodes differ. So with `auto` those

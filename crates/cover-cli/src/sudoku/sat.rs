@@ -4,8 +4,8 @@
 //! beyond what search answers soon ([`Fallback`]: search first, within
 //! [`SEARCH_FIRST`] nodes, then learning). The solving engines sit behind
 //! the same [`GridSearch`] as the search engines, so that every mode and
-//! output is theirs; a `cover-cli` built without the `sat` feature has
-//! them not, only the CNF.
+//! output is theirs. A `cover-cli` built without the `sat` feature has
+//! only the CNF.
 //!
 //! This module owns the glue: grids from models, `--max-nodes` as a bound
 //! on conflicts, `--time-limit` as a deadline, the switch from search to
@@ -31,7 +31,7 @@ use dlx_core::{Control, Limits, Outcome, Report, Stats};
 /// How many search nodes `--engine auto` spends on a puzzle before it
 /// turns to conflict learning, if the search has found no solution by
 /// then. About 20 ms of a 25×25 search: every puzzle of the public 9×9 and
-/// 16×16 sets needs fewer, none of the 18 hard Gecode 25×25 so few
+/// 16×16 sets needs fewer, 16 of the 18 hard Gecode 25×25 far more
 /// (`docs/measurements.md`, "### sat").
 #[cfg(feature = "sat")]
 pub const SEARCH_FIRST: u64 = 10_000;
@@ -204,7 +204,7 @@ pub struct Fallback<'w> {
     pub max_nodes: Option<u64>,
     /// `--time-limit`: for both together.
     pub time_limit: Option<Duration>,
-    /// Whether the last call learnt.
+    /// What the last call learnt, if it did (`None`: search answered).
     pub learnt: Option<u64>,
 }
 
