@@ -34,10 +34,12 @@ at most K may be operated; find the smallest radius R with which the
 operated stations cover every city (a city is covered when its distance to
 a station is at most R).
 
-Input, as HDU 2295: the number of cases T, then for each case a line
-`N M K`, N lines of city coordinates and M lines of station coordinates.
-Coordinates are integers within ±1000000000; any white space may separate
-the numbers. N and M have no limit of 50.
+Input, as HDU 2295: the number of cases T alone on the first line, then for
+each case a line `N M K`, N lines of city coordinates and M lines of station
+coordinates. Coordinates are integers within ±1000000000; after T, any white
+space may separate the numbers. N and M have no limit of 50. A first line of
+several numbers is an error (T is missing, and the first case's numbers
+would be misread as T and cases).
 
 The answer is exact: R is the distance of some city–station pair, so the
 search runs over those distances (as integers, squared) and asks, for each

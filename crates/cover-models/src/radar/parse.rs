@@ -1,8 +1,10 @@
 //! The input of the radar problem and the radius as printed.
 //!
-//! The number of cases T, then for each case `N M K`, N city coordinates
-//! and M station coordinates: integers, any white space between them
-//! (the line breaks of the contest format are not required). Coordinates
+//! The number of cases T, alone on its line, then for each case `N M K`,
+//! N city coordinates and M station coordinates: integers, any white space
+//! between them (the line breaks of the contest format are not required
+//! there). T alone: an input without it would read its first case's
+//! numbers as T and cases, and answer cases it does not hold. Coordinates
 //! must lie within ±[`MAX_COORDINATE`]; N and M have no limit but what
 //! follows in the input, and N × M at most [`MAX_PAIRS`]. [`Cases`] reads
 //! one case at a time and never allocates from a count the input promises.
@@ -128,6 +130,12 @@ pub enum ParseErrorKind {
         /// Cases found.
         found: u64,
     },
+    /// More than T on the first line: the case count is likely missing.
+    #[error(
+        "the first line must hold T, the number of cases, alone; found {0:?}, \
+         which looks like a case's `N M K`: is the line with T missing?"
+    )]
+    CountNotAlone(String),
     /// Text after the last case T promised.
     #[error("unexpected {0:?} after the last case (the input promises {1})")]
     TrailingText(String, u64),
@@ -464,6 +472,11 @@ impl<R: BufRead> Iterator for Cases<R> {
                     Ok(Some(token)) => token,
                 };
                 self.header_line = token.line;
+                let rest = self.tokens.current[self.tokens.taken..].trim();
+                if token.text.is_ok() && !rest.is_empty() {
+                    let line = format!("{} {rest}", token.text.as_deref().unwrap_or(""));
+                    return self.fatal(token.line, ParseErrorKind::CountNotAlone(excerpt(&line)));
+                }
                 match Self::count(&token, "T (the number of cases)") {
                     Ok(t) => {
                         self.expected = Some(t);
@@ -589,6 +602,27 @@ mod tests {
             let r = isqrt(n);
             assert!(r * r <= n && (r + 1) * (r + 1) > n, "isqrt({n})");
         }
+    }
+
+    #[test]
+    fn a_missing_case_count_is_an_error_not_an_answer() {
+        // HDU 2295's sample without its first line: `3 3 2` would be T = 3
+        // and a case `3 2 3` of the next lines' numbers.
+        let cases = read("3 3 2\n3 4\n3 1\n5 4\n1 1\n2 2\n3 3\n");
+        assert_eq!(cases.len(), 1);
+        let error = parse_error(&cases[0]);
+        assert_eq!(error.line, 1);
+        assert!(error.fatal);
+        assert!(matches!(&error.kind, ParseErrorKind::CountNotAlone(line) if line == "3 3 2"));
+        // T alone, the rest free of line breaks, as before.
+        let cases = read("1\n1 1 1 0 0 3 4\n");
+        assert_eq!(cases.len(), 1);
+        assert_eq!(
+            format_radius(
+                cases[0].as_ref().unwrap().cities[0].squared_distance(Point { x: 3, y: 4 })
+            ),
+            "5.000000"
+        );
     }
 
     #[test]
