@@ -91,6 +91,10 @@ pub enum Verdict {
 /// `--max-nodes` first, in every command.
 pub const GAVE_UP: &str = "gave up";
 
+/// What stands in place of an instance that could not be read, in every
+/// command's text output (its error goes to standard error).
+pub const INVALID: &str = "invalid";
+
 impl Verdict {
     /// The verdict of a search that gave up or not, and found a solution
     /// or not, with these counters.

@@ -12,13 +12,14 @@ use std::collections::HashSet;
 use std::io::{self, BufRead};
 
 use clap::{Args, ValueEnum};
-use cover_models::exact::{Format, Instance, Instances, ParseError};
+use cover_models::exact::{Format, Instance, Instances, ParseError, ParseErrorKind};
+use cover_models::text;
 use dlx_core::{
     count_parallel, Control, Limits, Problem, Report, Search, Solver, SplitConfig, Stats,
 };
 use serde::Serialize;
 
-use crate::batch::{self, At, Batch, Flush, ReadInstances, Verdict, GAVE_UP};
+use crate::batch::{self, At, Batch, Flush, Invalid, ReadInstances, Verdict, GAVE_UP, INVALID};
 pub use crate::common::Mode;
 use crate::common::{self, Common, Inputs, Session, Solutions, TimeLimit};
 use crate::output::{push_json, JsonObject, Out};
@@ -64,10 +65,11 @@ answer (the solution, `No Solution!` or the count; with --all, after the
 solutions found) of an instance whose search reached N nodes, or ran SECONDS,
 first.
 
-An instance that cannot be read prints nothing on standard output: the error
-goes to standard error as `cover: FILE:LINE: message`, and the instances after
-it are still answered. (With --json it gets a line with \"status\":\"invalid\",
-so lines stay aligned with instances.)
+An instance that cannot be read prints `invalid` in place of its answer (in
+Knuth's format, and a blank line), so answers stay aligned with instances: the
+error goes to standard error as `cover: FILE:LINE: message`, and the instances
+after it are still answered. (With --json it gets a line with
+\"status\":\"invalid\".)
 
 JSON (--json), one object per instance per line:
   index      the instance's number in its file, from 1
@@ -629,7 +631,7 @@ struct ExactBatch {
 
 impl Batch for ExactBatch {
     type Instance = Instance;
-    type Error = ParseError;
+    type Error = Unreadable;
     type Worker = ();
     type Answer = Searched;
 
@@ -656,7 +658,9 @@ impl Batch for ExactBatch {
     }
 
     fn instances<'r>(&'r self, reader: Box<dyn BufRead + 'r>) -> ReadInstances<'r, Self> {
-        Box::new(Instances::new(reader, self.format))
+        Box::new(WithFormat {
+            instances: Instances::new(reader, self.format),
+        })
     }
 
     fn worker(&self) {}
@@ -699,25 +703,76 @@ impl Batch for ExactBatch {
             .collect()
     }
 
-    /// Nothing in text (the error goes to standard error), a record in
-    /// JSON.
-    fn invalid(&self, at: At<'_>, error: &ParseError, text: &mut String) {
-        if self.style.json {
-            let record = Record {
-                index: at.index,
-                file: at.file,
-                format: None,
-                line: error.line,
-                status: "invalid",
-                count: None,
-                complete: None,
-                nodes: None,
-                updates: None,
-                learnt: None,
-                error: Some(error.kind.to_string()),
-            };
-            push_json(text, &record);
+    /// `invalid` in text (a line; in Knuth's format, a block), in place
+    /// of the answer, so that answers stay aligned with instances (the
+    /// error goes to standard error); a record in JSON.
+    fn invalid(&self, at: At<'_>, unreadable: &Unreadable, text: &mut String) {
+        let error = &unreadable.error;
+        if !self.style.json {
+            // An input without a problem has no instance to stand for.
+            if !matches!(error.kind, ParseErrorKind::Empty { .. }) {
+                write_marker(text, unreadable.format, INVALID);
+            }
+            return;
         }
+        let record = Record {
+            index: at.index,
+            file: at.file,
+            format: None,
+            line: error.line,
+            status: "invalid",
+            count: None,
+            complete: None,
+            nodes: None,
+            updates: None,
+            learnt: None,
+            error: Some(error.kind.to_string()),
+        };
+        push_json(text, &record);
+    }
+}
+
+/// An instance that could not be read, and the format of its input
+/// (which says whether a line or a block stands in its place).
+#[derive(Debug)]
+pub struct Unreadable {
+    error: ParseError,
+    format: Format,
+}
+
+impl Invalid for Unreadable {
+    fn line(&self) -> usize {
+        self.error.line
+    }
+
+    fn message(&self) -> String {
+        self.error.kind.to_string()
+    }
+}
+
+/// The instances of one input, each bad one with the input's format
+/// (a matrix's until the first line says otherwise).
+struct WithFormat<R> {
+    instances: Instances<R>,
+}
+
+impl<R: BufRead> Iterator for WithFormat<R> {
+    type Item = Result<Instance, text::InputError<Unreadable>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        Some(match self.instances.next()? {
+            Ok(instance) => Ok(instance),
+            Err(text::InputError::Parse(error)) => {
+                // An item line that could not be read leaves the format
+                // undetected, but it was Knuth's.
+                let format = match error.kind {
+                    ParseErrorKind::ItemLineUnread(_) => Format::Knuth,
+                    _ => self.instances.format().unwrap_or(Format::Matrix),
+                };
+                Err(text::InputError::Parse(Unreadable { error, format }))
+            }
+            Err(text::InputError::Io(e)) => Err(text::InputError::Io(e)),
+        })
     }
 }
 

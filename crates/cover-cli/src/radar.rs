@@ -23,7 +23,7 @@ use dlx_core::Stats;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::batch::{self, At, Batch, Head, Invalid, ReadInstances, Verdict, GAVE_UP};
+use crate::batch::{self, At, Batch, Head, Invalid, ReadInstances, Verdict, GAVE_UP, INVALID};
 use crate::common::{Common, Inputs, Session, TimeLimit};
 use crate::output::{push_json, Out};
 use crate::pipeline::ChunkSizes;
@@ -51,10 +51,12 @@ const AFTER_LONG_HELP: &str = "\
 Output (text): one line per case, R rounded to 6 decimals (correctly
 rounded); `no answer` for a case with cities but no station. N = 0 answers
 0.000000. With --max-nodes N or --time-limit SECONDS, `gave up` for a case
-whose probes reached N nodes, or ran SECONDS, before the answer was decided. A case that cannot be read prints
-nothing on standard output; the error goes to standard error as `cover:
-FILE:LINE: message`, and the cases after it are still answered (when the
-reader can tell where they start).
+whose probes reached N nodes, or ran SECONDS, before the answer was decided.
+A case that cannot be read prints `invalid` in its place, so answers stay
+aligned with cases; the error goes to standard error as `cover: FILE:LINE:
+message`, and the cases after it are still answered when the reader can tell
+where they start (when it cannot, the error says so and nothing more is
+printed).
 
 JSON (--json), one object per case per line:
   index           the case's number in its file, from 1
@@ -318,6 +320,11 @@ impl Batch for RadarBatch<'_> {
                 ..Record::default()
             };
             push_json(text, &record);
+        } else if !error.fatal {
+            // In its place, so that answers stay aligned with cases. (A
+            // fatal error ends the input: no case stands there.)
+            text.push_str(INVALID);
+            text.push('\n');
         }
     }
 

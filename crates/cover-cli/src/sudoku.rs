@@ -43,7 +43,7 @@ use cover_models::text;
 use dlx_core::{Control, Limits, Outcome, Report, Stats};
 use serde::Serialize;
 
-use crate::batch::{self, At, Batch, Flush, Invalid, ReadInstances, Verdict, GAVE_UP};
+use crate::batch::{self, At, Batch, Flush, Invalid, ReadInstances, Verdict, GAVE_UP, INVALID};
 use crate::common::{Common, Inputs, Mode as Search, Session, Solutions, TimeLimit};
 use crate::output::{push_json, JsonObject, Out};
 use crate::pipeline::ChunkSizes;
@@ -63,10 +63,6 @@ pub const CHUNK: usize = 4096;
 /// [`CHUNK`]. Reading the first chunk is the only time the threads wait
 /// for input: small, it lets them start at once.
 const FIRST_CHUNK: usize = 64;
-
-/// What stands on standard output in place of a puzzle that could not be
-/// read.
-pub const INVALID: &str = "invalid";
 
 /// What stands in place of a solution when there is none.
 pub const NO_SOLUTION: &str = "no solution";

@@ -20,7 +20,7 @@ use dlx_core::Solver;
 use crate::sudoku::PropagateArg;
 use serde::Serialize;
 
-use crate::batch::{self, At, Batch, Head, ReadInstances, Verdict, GAVE_UP};
+use crate::batch::{self, At, Batch, Head, ReadInstances, Verdict, GAVE_UP, INVALID};
 use crate::common::{Common, Inputs, Session, TimeLimit};
 use crate::output::{push_json, Out};
 use crate::pipeline::ChunkSizes;
@@ -53,9 +53,9 @@ score of a puzzle whose search reached N nodes, or ran SECONDS, first (with
 --show, no grid follows).
 
 A puzzle that cannot be read (a row without 9 numbers, a value that is not
-a digit 0..9, fewer than 9 rows) prints nothing on standard output; the
-error goes to standard error as `cover: FILE:LINE: message`, and the
-puzzles after it are still answered.
+a digit 0..9, fewer than 9 rows) prints `invalid` in its place, so answers
+stay aligned with puzzles; the error goes to standard error as `cover:
+FILE:LINE: message`, and the puzzles after it are still answered.
 
 JSON (--json), one object per puzzle per line:
   index              the puzzle's number in its file, from 1
@@ -203,6 +203,10 @@ impl Batch for TargetBatch<'_> {
                 ..Record::default()
             };
             push_json(text, &record);
+        } else {
+            // In its place, so that answers stay aligned with cases.
+            text.push_str(INVALID);
+            text.push('\n');
         }
     }
 }

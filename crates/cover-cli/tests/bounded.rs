@@ -64,10 +64,11 @@ fn an_over_long_line_is_reported_and_skipped() {
     assert_eq!(lines.len(), 2, "{out}");
     assert_eq!(lines[0], "invalid");
     assert_eq!(lines[1].len(), 81);
-    // Exact: matrices before and after it are answered.
+    // Exact: it stands as `invalid`; matrices before and after it are
+    // answered.
     let input = with_long_line("1 1\n1\n\n", "\n2 2\n1 0\n0 1\n");
     let (out, err, code) = cover(&["exact"], &input);
-    assert_eq!((out.as_str(), code), ("1\n1 2\n", 2));
+    assert_eq!((out.as_str(), code), ("1\ninvalid\n1 2\n", 2));
     assert!(
         err.starts_with("cover: <stdin>:4: the line is longer"),
         "{err}"
@@ -75,7 +76,7 @@ fn an_over_long_line_is_reported_and_skipped() {
     // Target: the puzzle holding it is invalid, the next one is answered.
     let input = with_long_line(&TARGET[..TARGET.len() - 18], &format!("\n{TARGET}"));
     let (out, err, code) = cover(&["target"], &input);
-    assert_eq!((out.as_str(), code), ("2829\n", 2));
+    assert_eq!((out.as_str(), code), ("invalid\n2829\n", 2));
     assert!(
         err.starts_with("cover: <stdin>:9: the line is longer"),
         "{err}"
@@ -93,14 +94,15 @@ fn an_over_long_line_is_reported_and_skipped() {
 
 /// Knuth's item line over the limit: the problem is an error at that
 /// line, and no option line after it is taken for the item line, so
-/// nothing is answered; an option line over it is the problem's error.
+/// the problem stands as `invalid` (a block, as Knuth-format answers
+/// are); an option line over it is the problem's error.
 #[test]
 fn an_over_long_knuth_line_answers_nothing() {
     let items = "x ".repeat(OVER / 2 + 1);
     let input = format!("{items}\na b\na\nb\n");
     for args in [&["exact"][..], &["exact", "--format", "knuth"]] {
         let (out, err, code) = cover(args, input.as_bytes());
-        assert_eq!((out.as_str(), code), ("", 2), "{args:?}");
+        assert_eq!((out.as_str(), code), ("invalid\n\n", 2), "{args:?}");
         assert!(
             err.starts_with("cover: <stdin>:1: the line is longer than 4 MiB"),
             "{err}"
@@ -110,7 +112,7 @@ fn an_over_long_knuth_line_answers_nothing() {
     }
     let input = with_long_line("| items\na b\na\n", "b\n");
     let (out, err, code) = cover(&["exact"], &input);
-    assert_eq!((out.as_str(), code), ("", 2));
+    assert_eq!((out.as_str(), code), ("invalid\n\n", 2));
     assert!(
         err.starts_with("cover: <stdin>:4: the line is longer"),
         "{err}"

@@ -313,7 +313,8 @@ fn a_bad_matrix_among_good_ones() {
     let path = file("bad_middle.txt", input.as_bytes());
     let (out, err, code) = cover(&["exact", &path], b"");
     assert_eq!(code, 2);
-    assert_eq!(out, "1 2 3\n1 4 5\n");
+    // `invalid` in its place: answers stay aligned with matrices.
+    assert_eq!(out, "1 2 3\ninvalid\n1 4 5\n");
     assert_eq!(
         err,
         format!("cover: {path}:8: row has 2 values, the header says 3\n")
@@ -340,7 +341,7 @@ fn bad_values_and_lengths() {
     ];
     for (input, message) in cases {
         let (out, err, code) = cover(&["exact", "--format", "matrix"], input.as_bytes());
-        assert_eq!((out.as_str(), code), ("", 2), "{input:?}");
+        assert_eq!((out.as_str(), code), ("invalid\n", 2), "{input:?}");
         assert!(
             err.starts_with(&format!("cover: {message}")),
             "{input:?}: {err}"
@@ -353,7 +354,7 @@ fn a_header_claiming_a_billion_rows_fails_fast() {
     let start = Instant::now();
     let (out, err, code) = cover(&["exact"], b"1000000000 3\n1 0 0\n0 1 1\n");
     assert!(start.elapsed() < Duration::from_secs(5));
-    assert_eq!((out.as_str(), code), ("", 2));
+    assert_eq!((out.as_str(), code), ("invalid\n", 2));
     assert_eq!(
         err,
         "cover: <stdin>:1: the header promises 1000000000 rows but only 2 follow\n"
@@ -376,7 +377,7 @@ fn a_header_claiming_a_billion_rows_fails_fast() {
 #[test]
 fn unknown_item_in_knuth() {
     let (out, err, code) = cover(&["exact"], b"a b\na\n| comment\nb z\n");
-    assert_eq!((out.as_str(), code), ("", 2));
+    assert_eq!((out.as_str(), code), ("invalid\n\n", 2));
     assert!(err.starts_with("cover: <stdin>:4: "), "{err}");
     assert!(err.contains("\"z\""), "{err}");
 }
@@ -446,14 +447,15 @@ fn crlf_and_bom() {
 fn binary_junk() {
     let junk: Vec<u8> = (0..=255u8).cycle().take(5000).map(|b| b ^ 0x5A).collect();
     let (out, err, code) = cover(&["exact"], &junk);
-    assert_eq!((out.as_str(), code), ("", 2));
+    assert_eq!((out.as_str(), code), ("invalid\n\n", 2));
     assert!(err.starts_with("cover: <stdin>:"), "{err}");
-    // Junk inside a matrix file: the matrices after it are still answered.
+    // Junk inside a matrix file: `invalid` in its place, and the matrices
+    // after it are still answered.
     let mut input = IDENTITY.as_bytes().to_vec();
     input.extend_from_slice(b"\n\xFF\xFE\x00junk\n1 0\n\n");
     input.extend_from_slice(TWO_WAYS.as_bytes());
     let (out, err, code) = cover(&["exact"], &input);
-    assert_eq!((out.as_str(), code), ("1 2 3\n1 2\n", 2));
+    assert_eq!((out.as_str(), code), ("1 2 3\ninvalid\n1 2\n", 2));
     assert_eq!(err, "cover: <stdin>:6: the line is not valid UTF-8 text\n");
 }
 

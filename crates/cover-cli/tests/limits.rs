@@ -322,7 +322,8 @@ fn inputs_past_the_memory_caps_are_errors() {
     assert_usage_errors(&["queens 1801", "shard split --queens 1801"]);
     // A matrix past 2^24 nodes: 7 rows of 2^21 ones (with a node per
     // column and row, 16,777,226 nodes) is refused at the row that passes
-    // it, and the matrix after it is still answered.
+    // it (`invalid` in its place), and the matrix after it is still
+    // answered.
     let columns = 1 << 21;
     let mut ones = "1 ".repeat(columns);
     ones.pop();
@@ -333,7 +334,7 @@ fn inputs_past_the_memory_caps_are_errors() {
     }
     input.push_str("\n1 1\n1\n");
     let (out, err, code) = cover(&["exact"], input.as_bytes());
-    assert_eq!((out.as_str(), code), ("1\n", 2), "{err}");
+    assert_eq!((out.as_str(), code), ("invalid\n1\n", 2), "{err}");
     assert!(
         err.starts_with("cover: <stdin>:8: the problem is too large: more than 16777216 nodes"),
         "{err}"
