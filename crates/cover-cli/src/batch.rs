@@ -203,6 +203,12 @@ pub trait Batch: Sync {
     /// What `answer` means for the exit status and `--stats`.
     fn verdict(&self, answer: &Self::Answer) -> Verdict;
 
+    /// Whether a command-line argument that names no file is an instance
+    /// itself (a sudoku puzzle on one line), to be read as its own input.
+    fn is_instance_text(&self, _argument: &str) -> bool {
+        false
+    }
+
     /// The clauses learnt from conflicts, if conflict learning answered
     /// (for `--stats`).
     fn learnt(&self, _answer: &Self::Answer) -> Option<u64> {
@@ -296,6 +302,7 @@ pub fn run<B: Batch>(
         })
     };
     for input in inputs.iter() {
+        let input = input.or_text(|text| batch.is_instance_text(text));
         let Some(reader) = input.open_or_report(session) else {
             continue;
         };

@@ -40,12 +40,14 @@ impl Inputs {
     }
 }
 
-/// One input: a file, or standard input.
+/// One input: a file, standard input, or the text of an argument.
 #[derive(Debug, Clone)]
 pub struct Input {
-    /// `None` for standard input.
+    /// `None` for standard input and for an argument's text.
     path: Option<PathBuf>,
     name: String,
+    /// The text of an argument read as input (a puzzle given inline).
+    text: Option<String>,
 }
 
 impl Input {
@@ -55,12 +57,35 @@ impl Input {
             Input {
                 path: None,
                 name: "<stdin>".to_owned(),
+                text: None,
             }
         } else {
             Input {
                 path: Some(path.to_owned()),
                 name: path.display().to_string(),
+                text: None,
             }
+        }
+    }
+
+    /// This input read as text of its own (one line) rather than a file's
+    /// name, named `<argument>`, when `is_text` says its name is such text
+    /// and no file has that name: `cover sudoku 53..7....` solves that
+    /// puzzle.
+    pub fn or_text(self, is_text: impl Fn(&str) -> bool) -> Input {
+        let Some(path) = &self.path else {
+            return self;
+        };
+        let Some(text) = path.to_str() else {
+            return self;
+        };
+        if path.exists() || !is_text(text) {
+            return self;
+        }
+        Input {
+            path: None,
+            name: "<argument>".to_owned(),
+            text: Some(format!("{text}\n")),
         }
     }
 
@@ -71,6 +96,9 @@ impl Input {
 
     /// The input's size in bytes, when it is a file whose size is known.
     pub fn size(&self) -> Option<u64> {
+        if let Some(text) = &self.text {
+            return Some(text.len() as u64);
+        }
         let path = self.path.as_ref()?;
         std::fs::metadata(path)
             .ok()
@@ -80,6 +108,9 @@ impl Input {
 
     /// Opens the input for buffered reading.
     pub fn open(&self) -> io::Result<Box<dyn BufRead>> {
+        if let Some(text) = &self.text {
+            return Ok(Box::new(io::Cursor::new(text.clone().into_bytes())));
+        }
         Ok(match &self.path {
             None => Box::new(io::stdin().lock()),
             Some(path) => Box::new(BufReader::with_capacity(1 << 16, File::open(path)?)),
@@ -436,6 +467,36 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_argument_is_text_only_where_no_file_has_its_name() {
+        let dir = std::env::temp_dir().join(format!("cover-or-text-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let named = dir.join("1234");
+        let text = |input: &Input| {
+            let mut read = String::new();
+            input.open().unwrap().read_to_string(&mut read).unwrap();
+            read
+        };
+        let as_text = Input::new(&named).or_text(|_| true);
+        assert_eq!(as_text.name(), "<argument>");
+        assert_eq!(text(&as_text), format!("{}\n", named.display()));
+        std::fs::write(&named, "from the file\n").unwrap();
+        let as_file = Input::new(&named).or_text(|_| true);
+        assert_eq!(as_file.name(), named.display().to_string());
+        assert_eq!(text(&as_file), "from the file\n");
+        // Not text by the command's rule, or standard input: unchanged.
+        std::fs::remove_file(&named).unwrap();
+        assert_eq!(
+            Input::new(&named).or_text(|_| false).name(),
+            named.display().to_string()
+        );
+        assert_eq!(
+            Input::new(Path::new("-")).or_text(|_| true).name(),
+            "<stdin>"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn the_worst_status_wins() {

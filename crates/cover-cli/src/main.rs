@@ -13,6 +13,7 @@ mod batch;
 mod common;
 mod exact;
 mod generate;
+mod help;
 mod output;
 mod pipeline;
 mod play;
@@ -26,7 +27,7 @@ mod target;
 use std::io;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::common::{Common, Session, Status};
 
@@ -59,12 +60,21 @@ Examples:
   cover play                            the sudoku game, in the browser
 
 Run `cover help <COMMAND>` or `cover <COMMAND> --help` for a command's
-formats and options.";
+formats and options; `cover man [COMMAND]` prints them as a man page, and
+`cover completions SHELL` a completion script.";
+
+/// The version and the commit it was built from (`build.rs`).
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("COVER_COMMIT"),
+    ")"
+);
 
 /// Exact cover with Dancing Links: generic problems and the puzzles built
 /// on them.
 #[derive(Parser, Debug)]
-#[command(name = "cover", version, after_help = AFTER_HELP)]
+#[command(name = "cover", version = VERSION, after_help = AFTER_HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -72,8 +82,10 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    Completions(help::CompletionsArgs),
     Exact(exact::ExactArgs),
     Generate(generate::GenerateArgs),
+    Man(help::ManArgs),
     Play(play::PlayArgs),
     Queens(queens::QueensArgs),
     Radar(radar::RadarArgs),
@@ -86,7 +98,9 @@ impl Command {
     /// The flags every command shares (`play` has none of them).
     fn common(&self) -> Common {
         let common = match self {
-            Command::Play(_) => return Common::default(),
+            Command::Play(_) | Command::Completions(_) | Command::Man(_) => {
+                return Common::default()
+            }
             Command::Exact(args) => &args.common,
             Command::Generate(args) => &args.common,
             Command::Queens(args) => &args.common,
@@ -106,8 +120,10 @@ fn main() -> ExitCode {
     let common = cli.command.common();
     let mut session = Session::new();
     let result = common.init_threads().and_then(|()| match &cli.command {
+        Command::Completions(args) => help::completions(args, &mut Cli::command()),
         Command::Exact(args) => exact::run(args, &mut session),
         Command::Generate(args) => generate::run(args, &mut session),
+        Command::Man(args) => help::man(args, Cli::command()),
         Command::Play(args) => play::run(args, &mut session),
         Command::Queens(args) => queens::run(args, &mut session),
         Command::Radar(args) => radar::run(args, &mut session),
@@ -133,8 +149,6 @@ fn main() -> ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use clap::CommandFactory;
-
     use super::*;
 
     #[test]

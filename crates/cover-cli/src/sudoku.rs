@@ -189,6 +189,9 @@ usage or an I/O error.
 
 Examples:
   cover sudoku puzzles.txt                   solve each puzzle
+  cover sudoku 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79
+                                             a puzzle as an argument (read as
+                                             one when no file has its name)
   cover sudoku --count --limit 2 puzzles.txt 1 for a proper puzzle, 2 if not
   cover sudoku --symbols 0123456789ABCDEF 16x16.txt
   cover sudoku --max-nodes 1000000 big.txt   never stuck on one puzzle
@@ -1190,6 +1193,16 @@ impl Batch for SudokuBatch<'_> {
 
     fn learnt(&self, answered: &Answered) -> Option<u64> {
         answered.learnt
+    }
+
+    /// A puzzle on one line (its first word n⁴ symbols long, n from 2:
+    /// 16, 81, 256, ...), a variant line included, with no `/` in it.
+    fn is_instance_text(&self, argument: &str) -> bool {
+        let first = argument.split_whitespace().next().unwrap_or("");
+        let cells = first.chars().count();
+        !argument.contains('/')
+            && (2..=8usize).any(|n| n.pow(4) == cells)
+            && first.chars().all(|c| !c.is_control())
     }
 
     fn invalid(&self, at: At<'_>, unreadable: &Unreadable, text: &mut String) {

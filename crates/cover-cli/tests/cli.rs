@@ -643,3 +643,54 @@ fn exact_cnf() {
     );
     assert_usage_errors(&["exact --cnf --count", "exact --cnf --json"]);
 }
+
+// ---------------------------------------------------------------------------
+// Version, completions, man pages.
+
+/// `--version` names the commit the binary was built from.
+#[test]
+fn version_names_the_commit() {
+    let (out, _, code) = cover(&["--version"], b"");
+    assert_eq!(code, 0);
+    assert!(out.starts_with("cover 0."), "{out}");
+    let head = Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned());
+    match head {
+        // Built from this checkout (perhaps with changes since).
+        Some(hash) => assert!(out.contains(&format!("(commit {hash}")), "{out} vs {hash}"),
+        None => assert!(out.contains("(commit unknown)"), "{out}"),
+    }
+}
+
+/// Completions for each shell know the commands and their flags; man
+/// pages are roff, one for `cover` and one per command.
+#[test]
+fn completions_and_man_pages_come_from_the_definition() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let (out, err, code) = cover(&["completions", shell], b"");
+        assert_eq!((code, err.as_str()), (0, ""), "{shell}");
+        for word in ["sudoku", "exact", "--max-nodes", "--engine"] {
+            assert!(out.contains(word), "{shell}: {word}");
+        }
+    }
+    let (out, _, code) = cover(&["man"], b"");
+    assert_eq!(code, 0);
+    assert!(out.contains(".TH cover 1"), "{out}");
+    assert!(out.contains("sudoku"), "{out}");
+    let (out, _, code) = cover(&["man", "sudoku"], b"");
+    assert_eq!(code, 0);
+    assert!(out.contains(".TH cover-sudoku 1"), "{out}");
+    assert!(out.contains("\\-\\-engine"), "{out}");
+    let (out, err, code) = cover(&["man", "nope"], b"");
+    assert_eq!((out.as_str(), code), ("", 2));
+    assert!(
+        err.contains("no command \"nope\"; the commands: completions, exact"),
+        "{err}"
+    );
+    assert_usage_errors(&["completions", "completions tcsh"]);
+}

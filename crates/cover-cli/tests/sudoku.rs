@@ -973,3 +973,30 @@ fn label_cell(label: &str) -> (usize, char) {
     let (r, c): (usize, usize) = (r.parse().unwrap(), c.parse().unwrap());
     ((r - 1) * 9 + c - 1, digit.chars().next().unwrap())
 }
+
+/// A puzzle given as an argument, where no file has that name, is solved
+/// as if it were a line of input (`<argument>` in messages and JSON);
+/// other names stay files (a file of that name wins: a unit test of
+/// `Input::or_text`).
+#[test]
+fn a_puzzle_as_an_argument() {
+    let puzzle =
+        "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    let (out, err, code) = cover(&["sudoku", puzzle], b"");
+    assert_eq!((code, err.as_str()), (0, ""));
+    check(puzzle, out.trim_end(), NINE);
+    let (out, _, _) = cover(&["sudoku", "--json", puzzle, puzzle], b"");
+    let records = json_lines(&out);
+    assert_eq!(records.len(), 2);
+    assert_eq!(records[1]["file"], "<argument>");
+    // A bad one is an error at its place, as in a file.
+    let bad = format!("{}x", &puzzle[..80]);
+    let (out, err, code) = cover(&["sudoku", &bad, puzzle], b"");
+    assert_eq!(code, 2);
+    assert_eq!(out.lines().next(), Some("invalid"), "{out}");
+    assert!(err.starts_with("cover: <argument>:1: "), "{err}");
+    // Not a puzzle's length: a missing file, as before.
+    let (out, err, code) = cover(&["sudoku", "12345"], b"");
+    assert_eq!((out.as_str(), code), ("", 2));
+    assert!(err.contains("12345"), "{err}");
+}
