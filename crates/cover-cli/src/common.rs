@@ -141,7 +141,7 @@ pub struct Solutions {
     ///
     /// With --all, print at most N solutions; with --count, stop counting
     /// at N (and print N). Alone, the same as --all --limit N.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = parse_positive)]
     pub limit: Option<u64>,
 }
 
@@ -202,6 +202,34 @@ impl TimeLimit {
         }
         .with_time_limit(self.limit)
     }
+}
+
+/// Reads a count of 1 or more, at most `max` (`what` names the most, for
+/// the message): the messages say what is wanted in words, not in the
+/// parser's types.
+pub fn parse_count(text: &str, max: u64, what: &str) -> Result<u64, String> {
+    let digits = text.trim_start_matches('+');
+    match digits.parse::<u64>() {
+        Ok(0) => Err("must be at least 1".to_owned()),
+        Ok(n) if n <= max => Ok(n),
+        Ok(_) => Err(format!("is more than {max}, {what}")),
+        Err(_) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+            Err(format!("is more than {max}, {what}"))
+        }
+        Err(_) if text.starts_with('-') => Err("must be at least 1, not negative".to_owned()),
+        Err(_) => Err("expected a whole number, 1 or more".to_owned()),
+    }
+}
+
+/// [`parse_count`] up to `u64::MAX`.
+pub fn parse_positive(text: &str) -> Result<u64, String> {
+    parse_count(text, u64::MAX, "the most there is")
+}
+
+/// [`parse_positive`] as a `NonZeroUsize` (threads, workers, probes).
+pub fn parse_nonzero(text: &str) -> Result<NonZeroUsize, String> {
+    let n = parse_count(text, usize::MAX as u64, "the most there is")?;
+    Ok(NonZeroUsize::new(n as usize).expect("at least 1"))
 }
 
 /// Reads `--time-limit`: a number of seconds above 0, finite.
@@ -267,11 +295,14 @@ pub fn split_fits(problem: &dlx_core::Problem) -> bool {
 #[derive(Args, Debug, Clone, Default)]
 pub struct Common {
     /// Write one JSON object per instance per line instead of text.
+    ///
+    /// JSON Lines, not one JSON document: read it with `jq` (`cover ...
+    /// --json | jq .status`), or `python3 -m json.tool --json-lines`.
     #[arg(long)]
     pub json: bool,
 
     /// Use N threads [default: one per core; at most 4 per core].
-    #[arg(long, short = 'j', value_name = "N")]
+    #[arg(long, short = 'j', value_name = "N", value_parser = parse_nonzero)]
     pub jobs: Option<NonZeroUsize>,
 
     /// Print a summary to standard error at the end.
@@ -496,6 +527,32 @@ mod tests {
             "<stdin>"
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn counts_are_read_with_messages_in_words() {
+        assert_eq!(parse_positive("7"), Ok(7));
+        assert_eq!(parse_positive("+7"), Ok(7));
+        assert_eq!(parse_positive("0"), Err("must be at least 1".to_owned()));
+        assert_eq!(
+            parse_positive("-2"),
+            Err("must be at least 1, not negative".to_owned())
+        );
+        for bad in ["", "x", "1.5", "1e3", " 3"] {
+            assert_eq!(
+                parse_positive(bad),
+                Err("expected a whole number, 1 or more".to_owned()),
+                "{bad:?}"
+            );
+        }
+        assert_eq!(
+            parse_count("1801", 1800, "the largest board"),
+            Err("is more than 1800, the largest board".to_owned())
+        );
+        assert!(parse_positive("18446744073709551616")
+            .unwrap_err()
+            .starts_with("is more than 18446744073709551615"));
+        assert_eq!(parse_nonzero("3").map(NonZeroUsize::get), Ok(3));
     }
 
     #[test]

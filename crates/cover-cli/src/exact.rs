@@ -129,7 +129,7 @@ pub struct ExactArgs {
     /// other instances are still answered, so a file of many is answered
     /// in bounded time whatever is in it. A bounded count stays on one
     /// thread, so whether it gives up does not depend on --jobs.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = common::parse_positive)]
     pub max_nodes: Option<u64>,
 
     #[command(flatten)]

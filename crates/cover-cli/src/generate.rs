@@ -33,7 +33,7 @@ use dlx_core::Stats;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::common::{Common, Session};
+use crate::common::{self, Common, Session};
 use crate::output::{self, Out};
 use crate::progress::Ticker;
 
@@ -149,7 +149,7 @@ pub struct GenerateArgs {
 
     /// How many puzzles to make.
     #[arg(long, value_name = "N", default_value_t = 1,
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = common::parse_positive)]
     pub count: u64,
 
     /// The seed of the random numbers [default: from the clock].
@@ -181,7 +181,7 @@ pub struct GenerateArgs {
 
     /// Give up on --clues, --difficulty and --rating after N puzzles made
     /// for one.
-    #[arg(long, value_name = "N", default_value = "1000")]
+    #[arg(long, value_name = "N", default_value = "1000", value_parser = parse_attempts)]
     pub attempts: NonZeroU32,
 
     #[command(flatten)]
@@ -347,6 +347,12 @@ fn in_order<T: Send>(
     }
     ticker.finish();
     Ok(())
+}
+
+/// Reads `--attempts`: 1 or more, within a `u32`.
+fn parse_attempts(text: &str) -> Result<NonZeroU32, String> {
+    let n = common::parse_count(text, u64::from(u32::MAX), "the most attempts")?;
+    Ok(NonZeroU32::new(n as u32).expect("at least 1"))
 }
 
 /// Runs `cover generate`.

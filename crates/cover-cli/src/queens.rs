@@ -53,11 +53,20 @@ Examples:
 
 /// Solve the N-queens problem: place N queens on an N×N board so that none
 /// attacks another.
+/// Reads N: 1 up to the largest board.
+fn parse_board(text: &str) -> Result<u64, String> {
+    common::parse_count(
+        text,
+        cover_models::queens::MAX_N as u64,
+        "the largest board `cover queens` takes",
+    )
+}
+
 #[derive(Args, Debug, Clone)]
 #[command(after_long_help = AFTER_LONG_HELP)]
 pub struct QueensArgs {
     /// The size of the board.
-    #[arg(value_name = "N", value_parser = clap::value_parser!(u64).range(1..=cover_models::queens::MAX_N as u64))]
+    #[arg(value_name = "N", value_parser = parse_board)]
     pub n: u64,
 
     #[command(flatten)]
@@ -73,7 +82,7 @@ pub struct QueensArgs {
     /// status "gave_up"; with --all, after the boards found by then) and
     /// the exit status 1. A bounded count stays on one thread, so whether
     /// it gives up does not depend on --jobs.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = common::parse_positive)]
     pub max_nodes: Option<u64>,
 
     #[command(flatten)]

@@ -24,7 +24,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::batch::{self, At, Batch, Head, Invalid, ReadInstances, Verdict, GAVE_UP, INVALID};
-use crate::common::{Common, Inputs, Session, TimeLimit};
+use crate::common::{self, Common, Inputs, Session, TimeLimit};
 use crate::output::{push_json, Out};
 use crate::pipeline::ChunkSizes;
 
@@ -103,7 +103,7 @@ pub struct RadarArgs {
     pub svg: Option<PathBuf>,
 
     /// Candidate radii probed at once per case [default: one per thread].
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = common::parse_nonzero)]
     pub probes: Option<NonZeroUsize>,
 
     /// Give up on a case once its probes have taken N search nodes.
@@ -114,7 +114,7 @@ pub struct RadarArgs {
     /// at most --probes times N nodes. Which radii are probed depends on
     /// --probes (by default the number of threads), so whether a hard
     /// case gives up may too; give --probes for runs that must agree.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = common::parse_positive)]
     pub max_nodes: Option<u64>,
 
     #[command(flatten)]

@@ -188,7 +188,7 @@ pub struct SplitArgs {
     pub stats: bool,
 
     /// Estimate on N threads [default: one per core; at most 4 per core].
-    #[arg(long, short = 'j', value_name = "N")]
+    #[arg(long, short = 'j', value_name = "N", value_parser = common::parse_nonzero)]
     pub jobs: Option<NonZeroUsize>,
 
     /// The split always writes JSON, and sets up its own threads.
@@ -224,7 +224,7 @@ pub struct RunArgs {
 
     /// Give up on a shard after N search nodes: it gets no result line
     /// (see below), and the exit status is 1.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = common::parse_positive)]
     pub max_nodes: Option<u64>,
 
     #[command(flatten)]
@@ -264,7 +264,7 @@ pub struct ForecastArgs {
     pub results: Inputs,
 
     /// How many shards run at once (machines times the jobs of each).
-    #[arg(long, value_name = "N", default_value = "1")]
+    #[arg(long, value_name = "N", default_value = "1", value_parser = common::parse_nonzero)]
     pub workers: NonZeroUsize,
 
     /// Write the forecast as one JSON object.

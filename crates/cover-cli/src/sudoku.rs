@@ -44,7 +44,7 @@ use dlx_core::{Control, Limits, Outcome, Report, Stats};
 use serde::Serialize;
 
 use crate::batch::{self, At, Batch, Flush, Invalid, ReadInstances, Verdict, GAVE_UP, INVALID};
-use crate::common::{Common, Inputs, Mode as Search, Session, Solutions, TimeLimit};
+use crate::common::{self, Common, Inputs, Mode as Search, Session, Solutions, TimeLimit};
 use crate::output::{push_json, JsonObject, Out};
 use crate::pipeline::ChunkSizes;
 
@@ -227,7 +227,7 @@ pub struct SudokuArgs {
     /// may end (solved, or with more solutions) a few nodes past N. With
     /// `--engine sat` N bounds the conflicts; with `auto`, the search, and
     /// then the conflicts if learning follows.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = common::parse_positive)]
     pub max_nodes: Option<u64>,
 
     #[command(flatten)]

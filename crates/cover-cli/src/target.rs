@@ -21,7 +21,7 @@ use crate::sudoku::PropagateArg;
 use serde::Serialize;
 
 use crate::batch::{self, At, Batch, Head, ReadInstances, Verdict, GAVE_UP, INVALID};
-use crate::common::{Common, Inputs, Session, TimeLimit};
+use crate::common::{self, Common, Inputs, Session, TimeLimit};
 use crate::output::{push_json, Out};
 use crate::pipeline::ChunkSizes;
 
@@ -99,7 +99,7 @@ pub struct TargetArgs {
     /// Its answer is then `gave up` (JSON status "gave_up"), and the exit
     /// status is 1; the other puzzles are still answered, so a file of
     /// many puzzles is answered in bounded time whatever is in it.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = common::parse_positive)]
     pub max_nodes: Option<u64>,
 
     #[command(flatten)]
@@ -207,6 +207,10 @@ impl Batch for TargetBatch<'_> {
             // In its place, so that answers stay aligned with cases.
             text.push_str(INVALID);
             text.push('\n');
+            // With --show, each answer is a block ended by a blank line.
+            if self.args.show {
+                text.push('\n');
+            }
         }
     }
 }

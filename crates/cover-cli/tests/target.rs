@@ -165,7 +165,15 @@ fn puzzles_without_solution_print_minus_one() {
 fn bad_puzzles_are_reported_and_the_others_answered() {
     let path = fixture("bad_input.in");
     let (stdout, stderr, code) = cover(&["target", &path], b"");
-    assert_eq!((stdout.as_str(), code), ("2829\n2852\n", 2));
+    // `invalid` in place of each bad puzzle (a block of its own with
+    // --show), so answers stay aligned with puzzles.
+    let invalid = "invalid\n".repeat(4);
+    assert_eq!(
+        (stdout.as_str(), code),
+        (format!("2829\n{invalid}2852\ninvalid\n").as_str(), 2)
+    );
+    let (shown, _, _) = cover(&["target", "--show", &path], b"");
+    assert!(shown.contains("\n\ninvalid\n\ninvalid\n\n"), "{shown}");
     let messages: Vec<&str> = stderr.lines().collect();
     assert_eq!(messages.len(), 5, "{stderr}");
     assert!(messages[0].starts_with(&format!("cover: {path}:18: ")));
