@@ -105,14 +105,19 @@ pub struct TargetArgs {
     #[command(flatten)]
     pub time_limit: TimeLimit,
 
-    /// How much sudoku reasoning between the branch and bound's choices
-    /// (as `cover sudoku --propagate`; `auto`, the default, is `full`).
-    /// With reasoning the search branches first on the 21 cells that set
-    /// the score (centre, corners, ring 2), the one with the fewest
-    /// candidates, then on any cell with the fewest; without, on the
-    /// engine's item with the fewest options. The score is the same either
-    /// way.
-    #[arg(long, value_enum, value_name = "LEVEL", default_value_t = PropagateArg::Auto)]
+    /// How much sudoku reasoning between the branch and bound's choices:
+    /// `auto` (the default) and `full`: singles, box-line and
+    /// all-different by matching; `basic`: singles, box-line, naked and
+    /// hidden pairs and triples; `none`: the plain exact-cover search.
+    ///
+    /// (`cover sudoku`'s `auto` is none on 9×9; here it is `full`, see
+    /// `cargo xtask bench propagate target`.) With reasoning the search branches first on
+    /// the 21 cells that set the score (centre, corners, ring 2), the one
+    /// with the fewest candidates, then on any cell with the fewest;
+    /// without, on the engine's item with the fewest options. The score is
+    /// the same either way.
+    #[arg(long, value_enum, value_name = "LEVEL", default_value_t = PropagateArg::Auto,
+          hide_possible_values = true)]
     pub propagate: PropagateArg,
 
     #[command(flatten)]
