@@ -3,6 +3,21 @@
 //! This crate turns inputs into [`dlx_core::Problem`]s and solutions back into
 //! answers. It owns parsers and puzzle models; it never prints, never picks an
 //! exit code and never touches the links (that is `dlx-core`'s job).
+//!
+//! # Example
+//! ```
+//! use cover_models::sudoku::{Engine, Puzzles, Solver};
+//!
+//! // One puzzle a line (any n²×n² size; `.` or `0` for an empty cell).
+//! let text = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n";
+//! let puzzle = Puzzles::new(text.as_bytes(), None).next().unwrap().unwrap();
+//! let mut solver = Solver::new(Engine::Auto);
+//! let (solution, _report) = solver.first(&puzzle);
+//! let grid = solution.expect("the puzzle has a solution");
+//! assert_eq!(&grid[..9], &[5, 3, 4, 6, 7, 8, 9, 1, 2]);
+//! // Unique: counting up to two finds one.
+//! assert_eq!(solver.count(&puzzle, Some(2)).stats.solutions, 1);
+//! ```
 #![deny(missing_docs)]
 
 pub mod exact;
