@@ -330,6 +330,40 @@ pub fn run<B: Batch>(
     out.flush()
 }
 
+/// A reader of instances whose parse errors are each given what the
+/// reader knows when it reports them (the input's layout or format, which
+/// says what stands in an unreadable instance's place): `context(reader,
+/// error)`. I/O errors pass unchanged.
+pub struct WithContext<I, F> {
+    reader: I,
+    context: F,
+}
+
+impl<I, F> WithContext<I, F> {
+    /// Wraps `reader`.
+    pub fn new(reader: I, context: F) -> Self {
+        WithContext { reader, context }
+    }
+}
+
+impl<T, E, E2, I, F> Iterator for WithContext<I, F>
+where
+    I: Iterator<Item = Result<T, InputError<E>>>,
+    F: FnMut(&I, E) -> E2,
+{
+    type Item = Result<T, InputError<E2>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        Some(match self.reader.next()? {
+            Ok(instance) => Ok(instance),
+            Err(InputError::Parse(error)) => {
+                Err(InputError::Parse((self.context)(&self.reader, error)))
+            }
+            Err(InputError::Io(e)) => Err(InputError::Io(e)),
+        })
+    }
+}
+
 /// One read instance, or why it could not be read.
 pub type Item<B> = Result<<B as Batch>::Instance, InputError<<B as Batch>::Error>>;
 

@@ -13,13 +13,14 @@ use std::io::{self, BufRead};
 
 use clap::{Args, ValueEnum};
 use cover_models::exact::{Format, Instance, Instances, ParseError, ParseErrorKind};
-use cover_models::text;
 use dlx_core::{
     count_parallel, Control, Limits, Problem, Report, Search, Solver, SplitConfig, Stats,
 };
 use serde::Serialize;
 
-use crate::batch::{self, At, Batch, Flush, Invalid, ReadInstances, Verdict, GAVE_UP, INVALID};
+use crate::batch::{
+    self, At, Batch, Flush, Invalid, ReadInstances, Verdict, WithContext, GAVE_UP, INVALID,
+};
 pub use crate::common::Mode;
 use crate::common::{self, Common, Inputs, Session, Solutions, TimeLimit};
 use crate::output::{push_json, JsonObject, Out};
@@ -658,9 +659,21 @@ impl Batch for ExactBatch {
     }
 
     fn instances<'r>(&'r self, reader: Box<dyn BufRead + 'r>) -> ReadInstances<'r, Self> {
-        Box::new(WithFormat {
-            instances: Instances::new(reader, self.format),
-        })
+        // Each bad instance with the input's format (a matrix's until the
+        // first line says otherwise).
+        let context = |instances: &Instances<_>, error: ParseError| {
+            // An item line that could not be read leaves the format
+            // undetected, but it was Knuth's.
+            let format = match error.kind {
+                ParseErrorKind::ItemLineUnread(_) => Format::Knuth,
+                _ => instances.format().unwrap_or(Format::Matrix),
+            };
+            Unreadable { error, format }
+        };
+        Box::new(WithContext::new(
+            Instances::new(reader, self.format),
+            context,
+        ))
     }
 
     fn worker(&self) {}
@@ -747,32 +760,6 @@ impl Invalid for Unreadable {
 
     fn message(&self) -> String {
         self.error.kind.to_string()
-    }
-}
-
-/// The instances of one input, each bad one with the input's format
-/// (a matrix's until the first line says otherwise).
-struct WithFormat<R> {
-    instances: Instances<R>,
-}
-
-impl<R: BufRead> Iterator for WithFormat<R> {
-    type Item = Result<Instance, text::InputError<Unreadable>>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        Some(match self.instances.next()? {
-            Ok(instance) => Ok(instance),
-            Err(text::InputError::Parse(error)) => {
-                // An item line that could not be read leaves the format
-                // undetected, but it was Knuth's.
-                let format = match error.kind {
-                    ParseErrorKind::ItemLineUnread(_) => Format::Knuth,
-                    _ => self.instances.format().unwrap_or(Format::Matrix),
-                };
-                Err(text::InputError::Parse(Unreadable { error, format }))
-            }
-            Err(text::InputError::Io(e)) => Err(text::InputError::Io(e)),
-        })
     }
 }
 

@@ -36,14 +36,15 @@ use cover_models::sudoku::human::{
 };
 use cover_models::sudoku::logic::Geometry;
 use cover_models::sudoku::{
-    Engine, Entries, Entry, InputError, Layout, Level, ParseError, Puzzle, Puzzles, Size, Solver,
-    Symbols, SymbolsError,
+    Engine, Entries, Entry, Layout, Level, ParseError, Puzzle, Puzzles, Size, Solver, Symbols,
+    SymbolsError,
 };
-use cover_models::text;
 use dlx_core::{Control, Limits, Outcome, Report, Stats};
 use serde::Serialize;
 
-use crate::batch::{self, At, Batch, Flush, Invalid, ReadInstances, Verdict, GAVE_UP, INVALID};
+use crate::batch::{
+    self, At, Batch, Flush, Invalid, ReadInstances, Verdict, WithContext, GAVE_UP, INVALID,
+};
 use crate::common::{self, Common, Inputs, Mode as Search, Session, Solutions, TimeLimit};
 use crate::output::{push_json, JsonObject, Out};
 use crate::pipeline::ChunkSizes;
@@ -999,30 +1000,6 @@ impl Invalid for Unreadable {
     }
 }
 
-/// The puzzles of one input, classic and variant, each bad one with the
-/// layout at its place.
-struct WithLayout<R> {
-    entries: Entries<R>,
-}
-
-impl<R: BufRead> Iterator for WithLayout<R> {
-    type Item = Result<Entry, text::InputError<Unreadable>>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        let unreadable = |error, layout: Option<Layout>| {
-            Err(text::InputError::Parse(Unreadable {
-                error,
-                layout: layout.unwrap_or(Layout::Line),
-            }))
-        };
-        Some(match self.entries.next()? {
-            Ok(entry) => Ok(entry),
-            Err(InputError::Parse(error)) => unreadable(error, self.entries.layout()),
-            Err(InputError::Io(e)) => Err(text::InputError::Io(e)),
-        })
-    }
-}
-
 /// What [`answer`] asks of an engine: the methods of the search engines'
 /// [`Solver`] it calls, which the SAT engine has too.
 pub trait GridSearch {
@@ -1130,9 +1107,13 @@ impl Batch for SudokuBatch<'_> {
     }
 
     fn instances<'r>(&'r self, reader: Box<dyn BufRead + 'r>) -> ReadInstances<'r, Self> {
-        Box::new(WithLayout {
-            entries: Puzzles::new(reader, self.args.symbols.clone()).entries(),
-        })
+        // Each bad puzzle with the layout at its place.
+        let context = |entries: &Entries<_>, error| Unreadable {
+            error,
+            layout: entries.layout().unwrap_or(Layout::Line),
+        };
+        let entries = Puzzles::new(reader, self.args.symbols.clone()).entries();
+        Box::new(WithContext::new(entries, context))
     }
 
     fn worker(&self) -> Worker {

@@ -128,8 +128,8 @@ pub fn solve(
             stats,
         };
     }
-    // CaDiCaL's configuration for satisfiable instances: on the 18 hard
-    // 25×25 sudoku, about four fifths of the default's time (issue 37).
+    // CaDiCaL's configuration for satisfiable instances: the faster on
+    // hard puzzles (docs/measurements.md, "### sat").
     let mut solver: cadical::Solver<Watch> =
         cadical::Solver::with_config("sat").expect("CaDiCaL has a configuration `sat`");
     solver.set_callbacks(Some(Watch {

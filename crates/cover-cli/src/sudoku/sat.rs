@@ -30,9 +30,8 @@ use dlx_core::{Control, Limits, Outcome, Report, Stats};
 
 /// How many search nodes `--engine auto` spends on a puzzle before it
 /// turns to conflict learning, if the search has found no solution by
-/// then. About 20 ms of a 25×25 search: every puzzle of the public 9×9 and
-/// 16×16 sets needs fewer, 16 of the 18 hard Gecode 25×25 far more
-/// (`docs/measurements.md`, "### sat").
+/// then: more than the public 9×9 and 16×16 puzzles need, far less than
+/// the hard 25×25 cost by learning (`docs/measurements.md`, "### sat").
 #[cfg(feature = "sat")]
 pub const SEARCH_FIRST: u64 = 10_000;
 
@@ -107,9 +106,9 @@ impl SatEngine {
 }
 
 /// The options of `puzzle` that the sudoku rules (singles, box-line,
-/// all-different by matching) rule out at the root, before encoding: on
-/// the 18 hard 25×25 about a seventh of the candidates, and a seventh of
-/// the solver's time. Every option when the rules find no solution.
+/// all-different by matching) rule out at the root, before encoding: a
+/// smaller CNF is solved sooner (`docs/measurements.md`, "### sat").
+/// Every option when the rules find no solution.
 fn ruled_out(
     model: &Model,
     geometry: &Geometry,
