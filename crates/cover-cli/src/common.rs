@@ -196,11 +196,9 @@ impl TimeLimit {
     /// The limits of a search that starts now: `max_nodes` nodes and this
     /// time limit.
     pub fn limits(&self, max_nodes: Option<u64>) -> Limits {
-        Limits {
-            node_budget: max_nodes,
-            ..Limits::none()
-        }
-        .with_time_limit(self.limit)
+        Limits::none()
+            .with_node_budget(max_nodes)
+            .with_time_limit(self.limit)
     }
 }
 
@@ -569,12 +567,14 @@ mod tests {
     #[test]
     fn summary_names_every_counter() {
         let mut session = Session::new();
-        let stats = Stats {
-            nodes: 7,
-            updates: 49,
-            solutions: 2,
-            cleansings: 0,
-            propagated: 0,
+        let stats = {
+            let mut stats = Stats::default();
+            stats.nodes = 7;
+            stats.updates = 49;
+            stats.solutions = 2;
+            stats.cleansings = 0;
+            stats.propagated = 0;
+            stats
         };
         session.answered(true, stats);
         session.answered(false, stats);

@@ -13,9 +13,7 @@ use std::io::{self, BufRead};
 
 use clap::{Args, ValueEnum};
 use cover_models::exact::{Format, Instance, Instances, ParseError, ParseErrorKind};
-use dlx_core::{
-    count_parallel, Control, Limits, Problem, Report, Search, Solver, SplitConfig, Stats,
-};
+use dlx_core::{count_parallel, Control, Problem, Report, Solver, SplitConfig, Stats};
 use serde::Serialize;
 
 use crate::batch::{
@@ -261,13 +259,10 @@ fn learn(
     visit: &mut dyn FnMut(&[usize]) -> Control,
 ) -> Searched {
     let bounds = style.time_limit.limits(style.max_nodes);
-    let limits = Limits {
-        max_solutions: match style.mode {
-            Mode::First => Some(1),
-            Mode::All { limit } | Mode::Count { limit } => limit,
-        },
-        ..bounds
-    };
+    let limits = bounds.with_max_solutions(match style.mode {
+        Mode::First => Some(1),
+        Mode::All { limit } | Mode::Count { limit } => limit,
+    });
     let counting = matches!(style.mode, Mode::Count { .. });
     let report = cover_sat::search(problem, &[], &limits, cover_sat::Amo::Auto, |options| {
         if counting {
@@ -281,9 +276,10 @@ fn learn(
         count: report.stats.solutions,
         complete: report.outcome.is_complete(),
         gave_up: report.outcome.gave_up(),
-        stats: Stats {
-            solutions: report.stats.solutions,
-            ..searched
+        stats: {
+            let mut stats = searched;
+            stats.solutions = report.stats.solutions;
+            stats
         },
         learnt: Some(report.stats.learnt),
     }
@@ -401,19 +397,13 @@ where
         && mode == (Mode::Count { limit: None })
         && common::split_fits(problem)
     {
-        let config = SplitConfig {
-            deadline: bounds.deadline,
-            ..SplitConfig::default()
-        };
+        let config = SplitConfig::default().with_deadline(bounds.deadline);
         let report = count_parallel(problem, &[], &config)
             .expect("no options are given, so none is unknown");
         return searched(report);
     }
     let mut solver = Solver::new(problem);
-    let limits = |limit: Option<u64>| Limits {
-        max_solutions: limit,
-        ..bounds.clone()
-    };
+    let limits = |limit: Option<u64>| bounds.clone().with_max_solutions(limit);
     let report = match mode {
         Mode::First => solver.search(&[], &limits(Some(1)), &mut visit),
         Mode::All { limit } => solver.search(&[], &limits(limit), &mut visit),

@@ -443,10 +443,11 @@ fn run_variant(
     in_order(args.count, make, |index, made| {
         let made = made.as_ref().map_err(|e| anyhow::anyhow!("{e}"))?;
         write_variant(&mut out, args, seed, index, made)?;
-        let stats = Stats {
-            nodes: made.effort.nodes,
-            solutions: 1,
-            ..Stats::default()
+        let stats = {
+            let mut stats = Stats::default();
+            stats.nodes = made.effort.nodes;
+            stats.solutions = 1;
+            stats
         };
         session.answered(made.target_met, stats);
         if !made.target_met {

@@ -8,7 +8,6 @@
 //! queen is in the left half (and the middle file of an odd board) and
 //! weighs them, which halves the work.
 
-use dlx_core::Search;
 use std::io::Write;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -117,20 +116,15 @@ fn count(queens: &Queens, given: &[usize], limit: Option<u64>, bounds: &Limits) 
         || bounds.node_budget.is_some()
         || !common::split_fits(problem)
     {
-        let limits = Limits {
-            max_solutions: limit,
-            ..bounds.clone()
-        };
+        let limits = bounds.clone().with_max_solutions(limit);
         return Solver::new(problem)
             .count_with(given, &limits)
             .expect("given options come from the model");
     }
     let progress = Arc::new(SplitProgress::default());
-    let config = SplitConfig {
-        progress: Some(Arc::clone(&progress)),
-        deadline: bounds.deadline,
-        ..SplitConfig::default()
-    };
+    let config = SplitConfig::default()
+        .with_progress(Some(Arc::clone(&progress)))
+        .with_deadline(bounds.deadline);
     let ticker = Ticker::start("counting", move || {
         (
             progress.parts_done.load(Ordering::Relaxed),
@@ -160,11 +154,9 @@ pub fn run(args: &QueensArgs, session: &mut Session) -> anyhow::Result<()> {
                 let left = args
                     .max_nodes
                     .map(|most| most.saturating_sub(stats.nodes).max(1));
-                let bounds = Limits {
-                    node_budget: left,
-                    deadline,
-                    ..Limits::none()
-                };
+                let bounds = Limits::none()
+                    .with_node_budget(left)
+                    .with_deadline(deadline);
                 let report = count(&queens, &[option], None, &bounds);
                 total += weight * report.stats.solutions;
                 stats += report.stats;
@@ -178,11 +170,9 @@ pub fn run(args: &QueensArgs, session: &mut Session) -> anyhow::Result<()> {
             // the weighted total.
             stats.solutions = total;
         } else {
-            let bounds = Limits {
-                node_budget: args.max_nodes,
-                deadline,
-                ..Limits::none()
-            };
+            let bounds = Limits::none()
+                .with_node_budget(args.max_nodes)
+                .with_deadline(deadline);
             let report = count(&queens, &[], args.solutions.limit, &bounds);
             complete = report.outcome.is_complete();
             gave_up = report.outcome.gave_up();
@@ -195,12 +185,10 @@ pub fn run(args: &QueensArgs, session: &mut Session) -> anyhow::Result<()> {
         } else {
             Some(1)
         };
-        let limits = Limits {
-            max_solutions: limit,
-            node_budget: args.max_nodes,
-            deadline,
-            ..Limits::none()
-        };
+        let limits = Limits::none()
+            .with_max_solutions(limit)
+            .with_node_budget(args.max_nodes)
+            .with_deadline(deadline);
         let mut boards = Vec::new();
         let mut failed = None;
         let report = Solver::new(queens.problem())

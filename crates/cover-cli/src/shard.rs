@@ -392,13 +392,14 @@ impl ResultLine {
     }
 
     fn stats(&self) -> Stats {
-        Stats {
-            nodes: self.nodes,
-            updates: self.updates,
-            solutions: self.count,
-            cleansings: self.cleansings,
-            // Shards search without propagators.
-            propagated: 0,
+        {
+            let mut stats = Stats::default();
+            stats.nodes = self.nodes;
+            stats.updates = self.updates;
+            stats.solutions = self.count;
+            stats.cleansings = self.cleansings;
+            stats.propagated = 0;
+            stats
         }
     }
 }
@@ -474,11 +475,10 @@ fn split(args: &SplitArgs, session: &mut Session) -> anyhow::Result<()> {
     let problem = load(args.file.as_ref(), &args.source, session)?;
     let start = Instant::now();
     let digest = dlx_core::digest(&problem);
-    let config = ShardConfig {
-        shards: args.shards as usize,
-        probes: args.probes as usize,
-        seed: args.seed,
-    };
+    let config = ShardConfig::default()
+        .with_shards(args.shards as usize)
+        .with_probes(args.probes as usize)
+        .with_seed(args.seed);
     // Each thread estimates with a copy of the links: no more than fit.
     let jobs = common::threads(args.jobs).min(common::copies_fit(&problem));
     let threads = common::thread_pool(NonZeroUsize::new(jobs))?;
@@ -1101,12 +1101,14 @@ fn ranges(numbers: impl Iterator<Item = u64>, most: usize) -> (String, u64) {
 
 /// `a + b`, counter by counter, unless one overflows.
 fn checked_sum(a: Stats, b: Stats) -> Option<Stats> {
-    Some(Stats {
-        nodes: a.nodes.checked_add(b.nodes)?,
-        updates: a.updates.checked_add(b.updates)?,
-        solutions: a.solutions.checked_add(b.solutions)?,
-        cleansings: a.cleansings.checked_add(b.cleansings)?,
-        propagated: a.propagated.checked_add(b.propagated)?,
+    Some({
+        let mut stats = Stats::default();
+        stats.nodes = a.nodes.checked_add(b.nodes)?;
+        stats.updates = a.updates.checked_add(b.updates)?;
+        stats.solutions = a.solutions.checked_add(b.solutions)?;
+        stats.cleansings = a.cleansings.checked_add(b.cleansings)?;
+        stats.propagated = a.propagated.checked_add(b.propagated)?;
+        stats
     })
 }
 

@@ -565,18 +565,12 @@ fn judge(
     style: Style,
     catalogue: Catalogue,
 ) -> (Judged, Report) {
-    let gave_up = |stats| Report {
-        outcome: Outcome::NodeBudget,
-        stats,
-    };
+    let gave_up = |stats| Report::new(Outcome::NodeBudget, stats);
     let (solutions, stats) = match counted {
         Ok(counted) => counted,
         Err(stats) => return (Judged::GaveUp, gave_up(stats)),
     };
-    let report = Report {
-        outcome: Outcome::SolutionLimit,
-        stats,
-    };
+    let report = Report::new(Outcome::SolutionLimit, stats);
     match solutions {
         0 => return (Judged::NoSolution, report),
         1 => {}
@@ -780,10 +774,7 @@ pub fn answer(
     text: &mut String,
     flush: &mut dyn FnMut(&mut String) -> io::Result<()>,
 ) -> io::Result<Answered> {
-    let limits = |limit: Option<u64>| Limits {
-        max_solutions: limit,
-        ..Limits::none()
-    };
+    let limits = |limit: Option<u64>| Limits::none().with_max_solutions(limit);
     let mut first: Option<String> = None;
     let (found, report) = match style.mode {
         Mode::Rate | Mode::Explain => {
@@ -909,10 +900,7 @@ fn every_solution_json(
     text: &mut String,
     flush: &mut dyn FnMut(&mut String) -> io::Result<()>,
 ) -> io::Result<Answered> {
-    let limits = Limits {
-        max_solutions: limit,
-        ..Limits::none()
-    };
+    let limits = Limits::none().with_max_solutions(limit);
     let mut record = JsonObject::begin(text);
     record.field(text, "index", &origin.index);
     record.field(text, "file", origin.file);

@@ -185,13 +185,11 @@ fn the_same_seed_makes_the_same_split() {
 /// does with results that pass their check.
 fn recheck(line: &mut Value) {
     let number = |field: &str| line[field].as_u64().unwrap_or(0);
-    let stats = dlx_core::Stats {
-        solutions: number("count"),
-        nodes: number("nodes"),
-        updates: number("updates"),
-        cleansings: number("cleansings"),
-        ..dlx_core::Stats::default()
-    };
+    let mut stats = dlx_core::Stats::default();
+    stats.solutions = number("count");
+    stats.nodes = number("nodes");
+    stats.updates = number("updates");
+    stats.cleansings = number("cleansings");
     let micros = (line["seconds"].as_f64().unwrap() * 1e6).round() as u64;
     let check = dlx_core::result_check(
         line["digest"].as_str().unwrap(),

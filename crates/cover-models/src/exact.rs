@@ -753,7 +753,6 @@ mod tests {
     use dlx_core::Solver;
 
     use super::*;
-    use dlx_core::Search;
 
     /// Reads every instance of `input` in `format` (detected when `None`).
     fn read(input: &[u8], format: Option<Format>) -> Vec<Result<Instance, InputError>> {

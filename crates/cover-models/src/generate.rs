@@ -58,7 +58,6 @@
 //!
 //! A [`Rater`] grades existing puzzles the same way (for `cover sudoku`).
 
-use dlx_core::Search;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
@@ -559,11 +558,9 @@ impl Generator {
         let cells = self.size.cells();
         // The empty grid is solved with few backtracks in almost every
         // order; the budget drops the rare order that thrashes.
-        let limits = Limits {
-            max_solutions: Some(1),
-            node_budget: Some(64 * cells as u64),
-            ..Limits::none()
-        };
+        let limits = Limits::none()
+            .with_max_solutions(Some(1))
+            .with_node_budget(Some(64 * cells as u64));
         loop {
             // From the identity every time, so that the grid depends on
             // `rng` alone, not on the grids made before.
@@ -718,10 +715,7 @@ impl Generator {
     /// The number of solutions of `cells` (0 empty), stopping at `limit`.
     pub fn solutions(&mut self, cells: &[u8], limit: Option<u64>) -> u64 {
         if let Some(bits) = &mut self.bits {
-            let limits = Limits {
-                max_solutions: limit,
-                ..Limits::none()
-            };
+            let limits = Limits::none().with_max_solutions(limit);
             return bits
                 .search(cells, &limits, |_| Control::Continue)
                 .1
@@ -729,10 +723,7 @@ impl Generator {
         }
         self.givens.clear();
         self.model.givens(cells, &mut self.givens);
-        let limits = Limits {
-            max_solutions: limit,
-            ..Limits::none()
-        };
+        let limits = Limits::none().with_max_solutions(limit);
         let model = &self.model;
         self.checker
             .get_or_insert_with(|| {

@@ -186,7 +186,6 @@ mod tests {
     use dlx_core::{Control, Limits, Solver};
 
     use super::*;
-    use dlx_core::Search;
 
     /// OEIS A000170.
     const COUNTS: [u64; 11] = [1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680];

@@ -390,11 +390,9 @@ fn restarted_searches_give_checked_grids_within_the_budget() {
     }
     let rules = Rules::classic(9).with_anti_knight();
     let mut solver = VariantSolver::new(&rules, &[0; 81]).unwrap();
-    let budget = Limits {
-        max_solutions: Some(1),
-        node_budget: Some(700),
-        ..Limits::none()
-    };
+    let budget = Limits::none()
+        .with_max_solutions(Some(1))
+        .with_node_budget(Some(700));
     // The plain run alone takes millions of nodes; 700 are spent over two
     // runs and the search stops, however many runs it took.
     let report = solver.count(&budget);

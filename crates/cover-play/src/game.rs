@@ -664,10 +664,7 @@ fn unique_solution(size: Size, givens: &[u8], budget: &Budget) -> Result<Vec<u8>
     let puzzle = line_puzzle(size, givens);
     let mut first = None;
     let mut found = 0u64;
-    let limits = Limits {
-        cancel: budget.cancel.clone(),
-        ..Limits::solutions(2)
-    };
+    let limits = Limits::solutions(2).with_cancel(budget.cancel.clone());
     let report = SOLVER.with_borrow_mut(|solver| {
         solver.max_nodes(Some(budget.nodes));
         solver.solve(&puzzle, &limits, |grid| {
@@ -752,11 +749,9 @@ fn unique_variant_solution(
     }
     let mut solver =
         VariantSolver::new(rules, givens).map_err(|e| GameError::BadRequest(e.to_string()))?;
-    let limits = Limits {
-        node_budget: Some(budget.nodes),
-        cancel: budget.cancel.clone(),
-        ..Limits::solutions(2)
-    };
+    let limits = Limits::solutions(2)
+        .with_node_budget(Some(budget.nodes))
+        .with_cancel(budget.cancel.clone());
     let mut first = None;
     let mut found = 0u64;
     let report = solver.search(&limits, |grid| {

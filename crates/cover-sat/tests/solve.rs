@@ -80,26 +80,17 @@ fn limits_stop_the_search_as_the_engines_do() {
     let all = search(&problem, &[], &Limits::none(), Amo::Auto, none).unwrap();
     assert_eq!((all.outcome, all.stats.solutions), (Outcome::Exhausted, 0));
     assert!(all.stats.learnt > 10, "{:?}", all.stats);
-    let budget = Limits {
-        node_budget: Some(5),
-        ..Limits::none()
-    };
+    let budget = Limits::none().with_node_budget(Some(5));
     let cut = search(&problem, &[], &budget, Amo::Auto, none).unwrap();
     assert_eq!(cut.outcome, Outcome::NodeBudget);
-    let past = Limits {
-        deadline: Some(Instant::now()),
-        ..Limits::none()
-    };
+    let past = Limits::none().with_deadline(Some(Instant::now()));
     assert_eq!(
         search(&problem, &[], &past, Amo::Auto, none)
             .unwrap()
             .outcome,
         Outcome::TimeLimit
     );
-    let cancelled = Limits {
-        cancel: Some(Arc::new(AtomicBool::new(true))),
-        ..Limits::none()
-    };
+    let cancelled = Limits::none().with_cancel(Some(Arc::new(AtomicBool::new(true))));
     assert_eq!(
         search(&problem, &[], &cancelled, Amo::Auto, none)
             .unwrap()

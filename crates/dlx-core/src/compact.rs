@@ -238,6 +238,7 @@ key!(u32);
 
 /// How a [`CompactSolver`] undoes a branch point.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Undo {
     /// Copy the whole state before trying an item's first option, copy it
     /// back before each next one. Cheapest for small states, but memory
@@ -482,6 +483,8 @@ impl CompactSolver {
         with_engine!(&mut self.engine, c => c.donate())
     }
 }
+
+crate::engine::inherent_search!(CompactSolver);
 
 impl Search for CompactSolver {
     fn search<V: Visitor + ?Sized>(

@@ -15,8 +15,10 @@ use std::time::{Duration, Instant};
 
 use crate::propagate::Domain;
 
-/// What the search has done so far.
+/// What the search has done so far. Counters may be added in a later
+/// version: start from [`Stats::default`] to make one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct Stats {
     /// Search nodes: levels entered (the root included) plus solutions found.
     pub nodes: u64,
@@ -43,8 +45,20 @@ impl std::ops::AddAssign for Stats {
     }
 }
 
-/// Limits on one search. The default has none.
+/// Limits on one search. The default has none; the `with_` methods add
+/// one each:
+/// ```
+/// use std::time::Duration;
+/// use dlx_core::Limits;
+///
+/// let limits = Limits::none()
+///     .with_max_solutions(10)
+///     .with_node_budget(1_000_000)
+///     .with_time_limit(Some(Duration::from_secs(5)));
+/// assert_eq!(limits.max_solutions, Some(10));
+/// ```
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct Limits {
     /// Stop after this many solutions.
     pub max_solutions: Option<u64>,
@@ -72,10 +86,35 @@ impl Limits {
 
     /// Stop after `n` solutions.
     pub fn solutions(n: u64) -> Limits {
-        Limits {
-            max_solutions: Some(n),
-            ..Limits::default()
-        }
+        Limits::none().with_max_solutions(n)
+    }
+
+    /// These limits, stopping after `max` solutions (`None`: no limit).
+    pub fn with_max_solutions(mut self, max: impl Into<Option<u64>>) -> Limits {
+        self.max_solutions = max.into();
+        self
+    }
+
+    /// These limits, within a budget of `nodes` search nodes (`None`: no
+    /// budget).
+    pub fn with_node_budget(mut self, nodes: impl Into<Option<u64>>) -> Limits {
+        self.node_budget = nodes.into();
+        self
+    }
+
+    /// These limits, stopping as soon as `flag` is raised (`None`: no
+    /// flag).
+    pub fn with_cancel(mut self, flag: impl Into<Option<Arc<AtomicBool>>>) -> Limits {
+        self.cancel = flag.into();
+        self
+    }
+
+    /// These limits, stopping once `deadline` has passed (`None`: no
+    /// deadline). Unlike [`Limits::with_time_limit`], this replaces the
+    /// deadline they had.
+    pub fn with_deadline(mut self, deadline: impl Into<Option<Instant>>) -> Limits {
+        self.deadline = deadline.into();
+        self
     }
 
     /// These limits, with a deadline `limit` from now, or the one they
@@ -96,8 +135,9 @@ fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
     }
 }
 
-/// Why a search ended.
+/// Why a search ended. Later versions may add reasons.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Outcome {
     /// Every branch was explored: the solution count is exact.
     Exhausted,
@@ -219,8 +259,10 @@ impl Deadline {
     }
 }
 
-/// What a finished search reports.
+/// What a finished search reports (made by [`Report::new`] outside this
+/// crate, as later versions may report more).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Report {
     /// Why it ended.
     pub outcome: Outcome,
@@ -228,8 +270,16 @@ pub struct Report {
     pub stats: Stats,
 }
 
+impl Report {
+    /// A search that ended for `outcome` after counting `stats`.
+    pub fn new(outcome: Outcome, stats: Stats) -> Report {
+        Report { outcome, stats }
+    }
+}
+
 /// A visitor's answer after each solution.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Control {
     /// Keep searching.
     Continue,
@@ -252,8 +302,9 @@ impl<F: FnMut(&[usize]) -> Control> Visitor for F {
 
 /// What both exact-cover engines, [`Solver`](crate::Solver) and
 /// [`CompactSolver`](crate::CompactSolver), do: stream the solutions that
-/// contain some given options, and the conveniences built on that. Bring
-/// it into scope (`use dlx_core::Search;`) to call any of these.
+/// contain some given options, and the conveniences built on that. Both
+/// engines also have these as inherent methods; the trait is for code
+/// generic over the engine.
 pub trait Search {
     /// Streams every solution containing the `given` options to `visitor`,
     /// within `limits`: each solution lists the given options first, then
@@ -295,6 +346,57 @@ pub trait Search {
         self.search(given, limits, &mut |_: &[usize]| Control::Continue)
     }
 }
+
+/// [`Search`]'s methods as inherent methods of an engine, so that
+/// `solver.count()` works without importing the trait (rustc would
+/// otherwise point at `Iterator::count`).
+macro_rules! inherent_search {
+    ($engine:ty) => {
+        impl $engine {
+            /// Streams every solution containing the `given` options to
+            /// `visitor`, within `limits` ([`Search::search`](crate::Search::search)).
+            pub fn search<V: crate::Visitor + ?Sized>(
+                &mut self,
+                given: &[usize],
+                limits: &crate::Limits,
+                visitor: &mut V,
+            ) -> Result<crate::Report, crate::UnknownOption> {
+                <Self as crate::Search>::search(self, given, limits, visitor)
+            }
+
+            /// Finds the first solution in the search order
+            /// ([`Search::first`](crate::Search::first)).
+            pub fn first(&mut self) -> Option<Vec<usize>> {
+                <Self as crate::Search>::first(self)
+            }
+
+            /// Finds the first solution that contains the `given` options
+            /// ([`Search::first_with`](crate::Search::first_with)).
+            pub fn first_with(
+                &mut self,
+                given: &[usize],
+            ) -> Result<Option<Vec<usize>>, crate::UnknownOption> {
+                <Self as crate::Search>::first_with(self, given)
+            }
+
+            /// Counts all solutions ([`Search::count`](crate::Search::count)).
+            pub fn count(&mut self) -> u64 {
+                <Self as crate::Search>::count(self)
+            }
+
+            /// Counts the solutions that contain the `given` options, within
+            /// `limits` ([`Search::count_with`](crate::Search::count_with)).
+            pub fn count_with(
+                &mut self,
+                given: &[usize],
+                limits: &crate::Limits,
+            ) -> Result<crate::Report, crate::UnknownOption> {
+                <Self as crate::Search>::count_with(self, given, limits)
+            }
+        }
+    };
+}
+pub(crate) use inherent_search;
 
 /// A visitor that also follows the search as it goes, so that it can cut
 /// branches: branch and bound, or any other model-specific pruning, without

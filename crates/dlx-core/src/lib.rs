@@ -42,7 +42,7 @@
 //!
 //! ## Example
 //! ```
-//! use dlx_core::{Problem, Search, Solver};
+//! use dlx_core::{Problem, Solver};
 //!
 //! // Items 0..4 are primary; item 4 is secondary.
 //! let mut builder = Problem::builder(4, 1);
@@ -61,7 +61,7 @@
 //!
 //! ## Colours and multiplicities
 //! ```
-//! use dlx_core::{Bounds, Problem, ProblemError, Search, Solver};
+//! use dlx_core::{Bounds, Problem, ProblemError, Solver};
 //!
 //! // Two primary items and a secondary cell that options may share when
 //! // they give it the same colour (Knuth's DLX2).
@@ -105,12 +105,38 @@
 //! );
 //! ```
 //!
+//! A built [`Problem`] takes more options, colours and bounds through
+//! [`Problem::into_builder`]. [`Limits`] and the configurations of the
+//! split and shard searches are made from their defaults by `with_`
+//! methods; the structs and enums that may grow in later versions are
+//! `#[non_exhaustive]`. [`prelude`] holds the names most searches use.
+//!
+//! ## Features
+//! - `parallel` (default): the split searches ([`count_parallel`] and the
+//!   rest), on rayon's threads.
+//! - `shard` (default, implies `parallel`): [`plan`], [`run_shard`] and
+//!   the rest, with SHA-256 digests and seeded random probes.
+//!
+//! Without them (`default-features = false`) the crate depends on
+//! `thiserror` and `hashbrown` only.
+//!
+//! ## Build it optimised
+//! The search is over an order of magnitude slower unoptimised. In a
+//! debug build, optimise this crate alone with
+//! `[profile.dev.package.dlx-core] opt-level = 3` in your `Cargo.toml`.
+//!
 //! ## Architecture invariants
 //! - The engine never prints and never reads files.
 //! - Links are restored after every search, however it ended (a
 //!   propagator's removals included).
 //! - The search is iterative: depth is limited by memory, not the stack.
 #![deny(missing_docs)]
+// The crate docs name the split and shard searches, absent without their
+// features.
+#![cfg_attr(
+    not(all(feature = "parallel", feature = "shard")),
+    allow(rustdoc::broken_intra_doc_links)
+)]
 // Unsafe code in two modules only, each block with its SAFETY comment: the
 // measured hot loops of the links and of the compact engine.
 #![deny(unsafe_code)]
@@ -125,8 +151,18 @@ mod problem;
 mod propagate;
 mod repeat;
 mod search;
+#[cfg(feature = "shard")]
 mod shard;
+#[cfg(feature = "parallel")]
 mod split;
+
+/// The names most searches use, for a glob import:
+/// `use dlx_core::prelude::*;`.
+pub mod prelude {
+    pub use crate::{
+        Control, Limits, Outcome, Problem, ProblemBuilder, Report, Search, Solver, Stats, Visitor,
+    };
+}
 
 pub use compact::{CompactSolver, TooWide, Undo, MAX_COMPACT_ITEMS, MAX_ITEM_OPTIONS};
 pub use engine::{
@@ -136,10 +172,12 @@ pub use problem::{Bounds, Colour, Problem, ProblemBuilder, ProblemError, MAX_NOD
 pub use propagate::{Domain, Propagator, Verdict};
 pub use repeat::{RepeatReport, RepeatSolver};
 pub use search::{PropagationUnsupported, Solutions, Solver, CLOSED};
+#[cfg(feature = "shard")]
 pub use shard::{
     digest, plan, result_check, run_shard, run_shard_within, run_top, shard_check, Shard,
     ShardConfig, ShardError, ShardPlan,
 };
+#[cfg(feature = "parallel")]
 pub use split::{
     count_compact_parallel, count_compact_resumed, count_parallel, count_parallel_with,
     first_compact_parallel, first_compact_resumed, search_parallel, search_parallel_with, split,

@@ -127,6 +127,7 @@ impl Colour {
 }
 
 /// The colour numbered `number` (from 1).
+#[cfg(feature = "shard")]
 pub(crate) fn colour_numbered(number: u32) -> Colour {
     Colour(NonZeroU32::new(number).expect("colours are numbered from 1"))
 }
@@ -177,6 +178,34 @@ impl Problem {
     /// known by number only.
     pub fn builder(primary: usize, secondary: usize) -> ProblemBuilder {
         ProblemBuilder::new(primary, secondary)
+    }
+
+    /// A builder holding this problem, to add options, colours and bounds
+    /// to it (its items stay as they are). A problem read from a file, or
+    /// made by a model, can so be extended before it is searched:
+    /// ```
+    /// use dlx_core::{Problem, Solver};
+    ///
+    /// let mut builder = Problem::named(["a", "b"], Vec::<String>::new()).unwrap();
+    /// builder.add_named_option(["a", "b"]).unwrap();
+    /// let problem = builder.build();
+    /// assert_eq!(Solver::new(&problem).count(), 1);
+    ///
+    /// let mut more = problem.into_builder();
+    /// more.add_named_option(["a"]).unwrap();
+    /// more.add_named_option(["b"]).unwrap();
+    /// assert_eq!(Solver::new(&more.build()).count(), 2);
+    /// ```
+    pub fn into_builder(self) -> ProblemBuilder {
+        let mut builder = ProblemBuilder::new(self.primary_count(), self.secondary_count());
+        builder.names = table_of(&self.names);
+        builder.colours = table_of(&self.colour_names);
+        builder.problem = Problem {
+            names: Names::default(),
+            colour_names: Names::default(),
+            ..self
+        };
+        builder
     }
 
     /// Starts a problem whose items have names (primary names first). A
@@ -316,6 +345,16 @@ impl Problem {
     pub fn node_count(&self) -> usize {
         self.item_count() + 1 + self.incidence_count() + self.option_count() + 1
     }
+}
+
+/// A table of `names`, which were unique when first declared.
+fn table_of(names: &Names) -> NameTable {
+    let mut table = NameTable::default();
+    for index in 0..names.len() {
+        let added = table.add(names.get(index).unwrap_or_default());
+        debug_assert!(added.is_ok(), "names were unique when declared");
+    }
+    table
 }
 
 /// Declares `name` in `names`, unless it is there already.
@@ -680,6 +719,51 @@ mod tests {
         let p = b.build();
         assert_eq!(p.option_count(), 1);
         assert_eq!(p.incidence_count(), 2);
+    }
+
+    #[test]
+    fn a_problem_extended_is_the_problem_built_at_once() {
+        let mut once = Problem::named(["a", "b", "c"], ["x"]).unwrap();
+        once.set_named_bounds("c", Bounds { lower: 1, upper: 2 })
+            .unwrap();
+        once.add_named_coloured_option([("a", None), ("x", Some("red"))])
+            .unwrap();
+        once.add_named_option(["b", "c"]).unwrap();
+        let first = once.clone().build();
+        once.add_named_coloured_option([("c", None), ("x", Some("blue"))])
+            .unwrap();
+        once.add_named_coloured_option([("b", None), ("x", Some("red"))])
+            .unwrap();
+        let whole = once.build();
+
+        let mut more = first.clone().into_builder();
+        // Names, colours and the duplicate check work as before.
+        assert_eq!(more.item_by_name("x"), Some(3));
+        assert_eq!(
+            more.add_named_option(["a", "a"]),
+            Err(ProblemError::DuplicateItem {
+                option: 2,
+                item: "a".into()
+            })
+        );
+        more.add_named_coloured_option([("c", None), ("x", Some("blue"))])
+            .unwrap();
+        more.add_named_coloured_option([("b", None), ("x", Some("red"))])
+            .unwrap();
+        assert_eq!(more.build(), whole);
+        // Nothing added: the same problem.
+        assert_eq!(first.clone().into_builder().build(), first);
+        // Numbered items, and bounds set after the fact.
+        let mut numbered = Problem::builder(2, 0);
+        numbered.add_option([0]).unwrap();
+        let mut more = numbered.build().into_builder();
+        more.set_bounds(1, Bounds { lower: 0, upper: 1 }).unwrap();
+        more.add_option([0, 1]).unwrap();
+        let p = more.build();
+        assert_eq!(
+            (p.option_count(), p.bounds(1)),
+            (2, Some(Bounds { lower: 0, upper: 1 }))
+        );
     }
 
     #[test]

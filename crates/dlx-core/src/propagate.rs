@@ -77,6 +77,7 @@ pub trait Domain {
 
 /// What a propagator concluded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Verdict {
     /// The node may have solutions: search on.
     Live,

@@ -57,6 +57,7 @@ use crate::problem::Problem;
 
 /// What a repeat-cover search reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RepeatReport {
     /// Why the search ended: [`Outcome::Exhausted`] when the answer is
     /// proven, [`Outcome::NodeBudget`], [`Outcome::Cancelled`] or

@@ -423,9 +423,9 @@ impl Solver {
     pub fn solutions(
         &mut self,
         given: &[usize],
-        limits: Limits,
+        limits: &Limits,
     ) -> Result<Solutions<'_>, UnknownOption> {
-        self.begin(given, limits)?;
+        self.begin(given, limits.clone())?;
         Ok(Solutions {
             solver: self,
             outcome: None,
@@ -1368,6 +1368,8 @@ impl Solver {
         step
     }
 }
+
+crate::engine::inherent_search!(Solver);
 
 impl Search for Solver {
     /// The links are restored when this returns, however the search ended.

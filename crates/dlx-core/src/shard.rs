@@ -36,8 +36,9 @@ use crate::engine::{Control, Limits, Outcome, Report, Stats, UnknownOption};
 use crate::problem::Problem;
 use crate::search::Solver;
 
-/// How to cut.
+/// How to cut: the default, changed by the `with_` methods.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct ShardConfig {
     /// At least this many shards (fewer only when the whole tree has fewer
     /// nodes to cut at).
@@ -58,6 +59,26 @@ impl Default for ShardConfig {
     }
 }
 
+impl ShardConfig {
+    /// This cut, into at least `shards` shards.
+    pub fn with_shards(mut self, shards: usize) -> ShardConfig {
+        self.shards = shards;
+        self
+    }
+
+    /// This cut, estimating each size by `probes` random probes.
+    pub fn with_probes(mut self, probes: usize) -> ShardConfig {
+        self.probes = probes;
+        self
+    }
+
+    /// This cut, with the probes seeded by `seed`.
+    pub fn with_seed(mut self, seed: u64) -> ShardConfig {
+        self.seed = seed;
+        self
+    }
+}
+
 /// One piece of the search: the subtrees below its prefixes, neighbours
 /// in the search's order.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,6 +92,7 @@ pub struct Shard {
 
 /// A search cut into shards.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct ShardPlan {
     /// The shards, in the search's order.
     pub shards: Vec<Shard>,
@@ -371,6 +393,7 @@ fn pack(pieces: Vec<Piece>, wanted: usize) -> Vec<Shard> {
 
 /// Why a shard cannot be run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ShardError {
     /// A prefix names an option the problem does not have.
     #[error(transparent)]
@@ -503,7 +526,6 @@ pub fn digest(problem: &Problem) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Search;
 
     /// The counters of the whole search, run serially.
     fn serial_stats(problem: &Problem) -> Stats {

@@ -32,12 +32,13 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::compact::CompactSolver;
-use crate::engine::{Control, Limits, Outcome, Report, Search, Stats, UnknownOption};
+use crate::engine::{Control, Limits, Outcome, Report, Stats, UnknownOption};
 use crate::problem::Problem;
 use crate::search::Solver;
 
-/// How to split.
+/// How to split: the default, changed by the `with_` methods.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct SplitConfig {
     /// Grow the split depth until there are at least this many prefixes
     /// (or the search is no deeper). The default, 2048, keeps two threads
@@ -78,6 +79,7 @@ impl Default for SplitConfig {
 
 /// The prefixes of a split, and what the levels above them found.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Split {
     /// The split depth.
     pub depth: usize,
@@ -300,8 +302,9 @@ where
 }
 
 /// How [`first_compact_parallel`] and [`count_compact_parallel`] share one
-/// search between threads.
+/// search between threads: the default, changed by the `with_` methods.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct ShareConfig {
     /// Search alone this many nodes before sharing: most searches end
     /// sooner, and then nothing is shared (nor cloned).
@@ -326,6 +329,64 @@ impl Default for ShareConfig {
             cancel: None,
             deadline: None,
         }
+    }
+}
+
+impl SplitConfig {
+    /// This split, grown until it has at least `prefixes` prefixes.
+    pub fn with_min_prefixes(mut self, prefixes: usize) -> SplitConfig {
+        self.min_prefixes = prefixes;
+        self
+    }
+
+    /// This split, never deeper than `depth` levels.
+    pub fn with_max_depth(mut self, depth: usize) -> SplitConfig {
+        self.max_depth = depth;
+        self
+    }
+
+    /// This split, stopped as soon as `flag` is raised.
+    pub fn with_cancel(mut self, flag: impl Into<Option<Arc<AtomicBool>>>) -> SplitConfig {
+        self.cancel = flag.into();
+        self
+    }
+
+    /// This split, stopped once `deadline` has passed.
+    pub fn with_deadline(mut self, deadline: impl Into<Option<Instant>>) -> SplitConfig {
+        self.deadline = deadline.into();
+        self
+    }
+
+    /// This split, counting the subproblems done in `progress`.
+    pub fn with_progress(mut self, progress: impl Into<Option<Arc<SplitProgress>>>) -> SplitConfig {
+        self.progress = progress.into();
+        self
+    }
+}
+
+impl ShareConfig {
+    /// This sharing, after `nodes` nodes searched alone.
+    pub fn with_solo_nodes(mut self, nodes: u64) -> ShareConfig {
+        self.solo_nodes = nodes;
+        self
+    }
+
+    /// This sharing, looking for idle threads every `nodes` nodes.
+    pub fn with_slice_nodes(mut self, nodes: u64) -> ShareConfig {
+        self.slice_nodes = nodes;
+        self
+    }
+
+    /// This sharing, stopped as soon as `flag` is raised.
+    pub fn with_cancel(mut self, flag: impl Into<Option<Arc<AtomicBool>>>) -> ShareConfig {
+        self.cancel = flag.into();
+        self
+    }
+
+    /// This sharing, stopped once `deadline` has passed.
+    pub fn with_deadline(mut self, deadline: impl Into<Option<Instant>>) -> ShareConfig {
+        self.deadline = deadline.into();
+        self
     }
 }
 

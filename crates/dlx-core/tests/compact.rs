@@ -15,8 +15,6 @@
 
 mod common;
 
-use dlx_core::Search;
-
 use common::{exact_specs, sorted, with_fillers, Spec};
 use dlx_core::{
     count_compact_parallel, count_compact_resumed, first_compact_parallel, first_compact_resumed,
@@ -158,7 +156,7 @@ proptest! {
         if total >= k {
             prop_assert_eq!(report.outcome, Outcome::SolutionLimit);
         }
-        let limits = Limits { node_budget: Some(budget), ..Limits::none() };
+        let limits = Limits::none().with_node_budget(Some(budget));
         let report = compact.count_with(&[], &limits).unwrap();
         // The budget is checked on entering a level; solutions found on
         // the last one still count as nodes.
@@ -259,10 +257,7 @@ fn sliced(
         found.push(s.to_vec());
         Control::Continue
     };
-    let mut limits = Limits {
-        node_budget: Some(slice),
-        ..Limits::none()
-    };
+    let mut limits = Limits::none().with_node_budget(Some(slice));
     let mut report = solver.search(given, &limits, &mut record).unwrap();
     let mut stops = 0;
     while report.outcome == Outcome::NodeBudget {
@@ -321,17 +316,12 @@ fn check_shared(
     serial_first: &Option<Vec<usize>>,
 ) -> Result<(), TestCaseError> {
     // A search begun alone, stopped by its budget, then shared.
-    let config = ShareConfig {
-        slice_nodes: 1,
-        ..ShareConfig::default()
-    };
+    let config = ShareConfig::default().with_slice_nodes(1);
     for budget in [0, 1, 3] {
         let mut alone = None;
-        let limits = Limits {
-            max_solutions: Some(1),
-            node_budget: Some(budget),
-            ..Limits::none()
-        };
+        let limits = Limits::none()
+            .with_max_solutions(Some(1))
+            .with_node_budget(Some(budget));
         let stopped = compact
             .search(given, &limits, &mut |s: &[usize]| {
                 alone = Some(s.to_vec());
@@ -342,11 +332,9 @@ fn check_shared(
         let first = alone.or(shared).map(|s| sorted(&s));
         prop_assert_eq!(&first, serial_first, "budget {}", budget);
         for limit in [None, Some(2)] {
-            let limits = Limits {
-                max_solutions: limit,
-                node_budget: Some(budget),
-                ..Limits::none()
-            };
+            let limits = Limits::none()
+                .with_max_solutions(limit)
+                .with_node_budget(Some(budget));
             let stopped = compact
                 .search(given, &limits, &mut |_: &[usize]| Control::Continue)
                 .unwrap();
@@ -356,11 +344,9 @@ fn check_shared(
         }
     }
     for (solo_nodes, slice_nodes) in [(0, 1), (1, 1), (2, 5), (1000, 1000)] {
-        let config = ShareConfig {
-            solo_nodes,
-            slice_nodes,
-            ..ShareConfig::default()
-        };
+        let config = ShareConfig::default()
+            .with_solo_nodes(solo_nodes)
+            .with_slice_nodes(slice_nodes);
         let (first, report) = first_compact_parallel(compact, given, &config).unwrap();
         prop_assert_eq!(first.map(|s| sorted(&s)), serial_first.clone());
         prop_assert_eq!(report.stats.solutions, u64::from(serial_first.is_some()));
@@ -448,10 +434,7 @@ fn cancels_limits_and_errors_around_shared_searches() {
     let problem = builder.build();
     let mut compact = CompactSolver::new(&problem).unwrap();
     let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
-    let config = ShareConfig {
-        cancel: Some(cancel),
-        ..ShareConfig::default()
-    };
+    let config = ShareConfig::default().with_cancel(Some(cancel));
     for threads in [1, 3] {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -466,10 +449,7 @@ fn cancels_limits_and_errors_around_shared_searches() {
         });
     }
 
-    let budget = Limits {
-        node_budget: Some(5),
-        ..Limits::none()
-    };
+    let budget = Limits::none().with_node_budget(Some(5));
     let mut count = |_: &[usize]| Control::Continue;
     let stopped = compact.search(&[], &budget, &mut count).unwrap();
     assert_eq!(stopped.outcome, Outcome::NodeBudget);

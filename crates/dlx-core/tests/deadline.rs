@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use dlx_core::{
     count_compact_parallel, count_parallel, first_compact_parallel, search_parallel, CompactSolver,
-    Control, Deadline, Limits, Outcome, Problem, Search, ShareConfig, Solver, SplitConfig,
+    Control, Deadline, Limits, Outcome, Problem, ShareConfig, Solver, SplitConfig,
 };
 
 /// N queens as exact cover: ranks and files primary, diagonals secondary
@@ -59,10 +59,7 @@ fn kinds() -> Vec<(&'static str, Problem)> {
 }
 
 fn past() -> Limits {
-    Limits {
-        deadline: Some(Instant::now()),
-        ..Limits::none()
-    }
+    Limits::none().with_deadline(Some(Instant::now()))
 }
 
 fn soon() -> Limits {
@@ -88,7 +85,7 @@ fn a_past_deadline_stops_the_linked_engine_at_its_root() {
         assert_eq!((report.stats.nodes, found), (0, 0), "{kind}");
         assert!(solver.links_equal(&Solver::new(&problem)), "{kind}");
         // The iterator, and a search below a prefix, stop the same way.
-        assert_eq!(solver.solutions(&[], past()).unwrap().count(), 0, "{kind}");
+        assert_eq!(solver.solutions(&[], &past()).unwrap().count(), 0, "{kind}");
         let report = solver
             .search_below(&[0], 1, &past(), &mut |_: &[usize]| Control::Continue)
             .unwrap();
@@ -114,21 +111,16 @@ fn a_past_deadline_stops_the_compact_engine_and_the_parallel_searches() {
     );
     assert_eq!(compact.count(), 92);
 
-    let config = SplitConfig {
-        deadline: Some(Instant::now()),
-        ..SplitConfig::default()
-    };
+    let config = SplitConfig::default().with_deadline(Some(Instant::now()));
     let report = count_parallel(&problem, &[], &config).unwrap();
     assert_eq!(report.outcome, Outcome::TimeLimit);
     let report = search_parallel(&problem, &[], &config, |_: &[usize]| Control::Continue).unwrap();
     assert_eq!(report.outcome, Outcome::TimeLimit);
 
-    let share = ShareConfig {
-        solo_nodes: 1,
-        slice_nodes: 1,
-        deadline: Some(Instant::now()),
-        ..ShareConfig::default()
-    };
+    let share = ShareConfig::default()
+        .with_solo_nodes(1)
+        .with_slice_nodes(1)
+        .with_deadline(Some(Instant::now()));
     let (first, report) = first_compact_parallel(&mut compact, &[], &share).unwrap();
     assert_eq!((first, report.outcome), (None, Outcome::TimeLimit));
     let report = count_compact_parallel(&mut compact, &[], None, &share).unwrap();
@@ -163,20 +155,15 @@ fn a_near_deadline_ends_long_searches_in_every_engine() {
         compact.count_with(&[], &soon()).unwrap().outcome
     });
     timed("split", &mut || {
-        let config = SplitConfig {
-            deadline: soon().deadline,
-            ..SplitConfig::default()
-        };
+        let config = SplitConfig::default().with_deadline(soon().deadline);
         pool.install(|| count_parallel(&problem, &[], &config))
             .unwrap()
             .outcome
     });
     timed("shared", &mut || {
-        let share = ShareConfig {
-            solo_nodes: 1_000,
-            deadline: soon().deadline,
-            ..ShareConfig::default()
-        };
+        let share = ShareConfig::default()
+            .with_solo_nodes(1_000)
+            .with_deadline(soon().deadline);
         pool.install(|| count_compact_parallel(&mut compact, &[], None, &share))
             .unwrap()
             .outcome
@@ -208,10 +195,8 @@ fn the_check_passes_exactly_when_the_clock_says() {
     );
     // The sooner of two deadlines stands.
     let sooner = Instant::now();
-    let limits = Limits {
-        deadline: Some(sooner),
-        ..Limits::none()
-    }
-    .with_time_limit(Some(Duration::from_secs(60)));
+    let limits = Limits::none()
+        .with_deadline(Some(sooner))
+        .with_time_limit(Some(Duration::from_secs(60)));
     assert_eq!(limits.deadline, Some(sooner));
 }

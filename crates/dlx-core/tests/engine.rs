@@ -21,7 +21,6 @@
 
 mod common;
 
-use dlx_core::Search;
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -58,7 +57,7 @@ fn stream(
 
 /// Runs the `solutions` iterator to its end and reports as `finish` does.
 fn iterate(solver: &mut Solver, given: &[usize], limits: Limits) -> (Report, Vec<Vec<usize>>) {
-    let mut it = solver.solutions(given, limits).expect("valid givens");
+    let mut it = solver.solutions(given, &limits).expect("valid givens");
     let found: Vec<Vec<usize>> = it.by_ref().collect();
     (it.finish(), found)
 }
@@ -119,7 +118,7 @@ proptest! {
     fn split_search_adds_up_to_the_serial_one(spec in specs(), min_prefixes in 1usize..40) {
         let problem = spec.build();
         let serial = Solver::new(&problem).count_with(&[], &Limits::none()).unwrap();
-        let config = SplitConfig { min_prefixes, ..SplitConfig::default() };
+        let config = SplitConfig::default().with_min_prefixes(min_prefixes);
         let parallel = count_parallel(&problem, &[], &config).unwrap();
         prop_assert_eq!(parallel, serial);
         let found = std::sync::Mutex::new(BTreeSet::new());
@@ -167,7 +166,7 @@ proptest! {
         let (_, found) = unlimited(&mut solver);
         prop_assert_eq!(&first, &found.first().cloned());
         prop_assert_eq!(&first, &solver.first_with(&[]).unwrap());
-        let from_iter = solver.solutions(&[], Limits::none()).unwrap().next();
+        let from_iter = solver.solutions(&[], &Limits::none()).unwrap().next();
         prop_assert_eq!(&first, &from_iter);
         prop_assert_eq!(first.is_some(), !spec.solutions(&[]).is_empty());
     }
@@ -232,7 +231,7 @@ proptest! {
         assert_restored(&solver, &problem, "a solution limit")?;
 
         let budget = budget.index(report.stats.nodes as usize + 1) as u64;
-        let limits = Limits { node_budget: Some(budget), ..Limits::none() };
+        let limits = Limits::none().with_node_budget(Some(budget));
         let budgeted = solver.count_with(&[], &limits).unwrap();
         assert_restored(&solver, &problem, "a node budget")?;
         prop_assert_eq!(solver.count_with(&[], &limits).unwrap(), budgeted);
@@ -255,13 +254,13 @@ proptest! {
 
         // The iterator dropped after `cut` solutions, or finished early.
         let taken: Vec<Vec<usize>> = solver
-            .solutions(&[], Limits::none())
+            .solutions(&[], &Limits::none())
             .unwrap()
             .take(cut)
             .collect();
         prop_assert_eq!(&taken[..], &all[..cut]);
         assert_restored(&solver, &problem, "dropping the iterator")?;
-        let mut it = solver.solutions(&[], Limits::none()).unwrap();
+        let mut it = solver.solutions(&[], &Limits::none()).unwrap();
         let taken = it.by_ref().take(cut).count();
         let finished = it.finish();
         prop_assert_eq!(finished.stats.solutions, taken as u64);
@@ -272,7 +271,7 @@ proptest! {
 
         // Cancelled before the start.
         let flag = Arc::new(AtomicBool::new(true));
-        let cancelled = Limits { cancel: Some(flag), ..Limits::none() };
+        let cancelled = Limits::none().with_cancel(Some(flag));
         solver.count_with(&[], &cancelled).unwrap();
         assert_restored(&solver, &problem, "a cancelled search")?;
 
@@ -281,7 +280,7 @@ proptest! {
             let given: Vec<usize> = given.iter().map(|i| i.index(spec.options.len())).collect();
             stream(&mut solver, &given, &Limits::none()).unwrap();
             assert_restored(&solver, &problem, "a search with givens")?;
-            solver.solutions(&given, Limits::none()).unwrap().next();
+            solver.solutions(&given, &Limits::none()).unwrap().next();
             assert_restored(&solver, &problem, "an iterator with givens")?;
             solver.count_with(&given, &limits).unwrap();
             assert_restored(&solver, &problem, "givens and a node budget")?;
@@ -363,7 +362,7 @@ proptest! {
         let mut solver = Solver::new(&problem);
         let (full, all) = unlimited(&mut solver);
         let b = budget.index(full.stats.nodes as usize + 2) as u64;
-        let limits = Limits { node_budget: Some(b), ..Limits::none() };
+        let limits = Limits::none().with_node_budget(Some(b));
         let (report, found) = stream(&mut solver, &[], &limits).unwrap();
         let levels = report.stats.nodes - report.stats.solutions;
         prop_assert!(levels <= b, "{} levels entered with budget {}", levels, b);
@@ -400,7 +399,7 @@ proptest! {
         let problem = spec.build();
         let mut solver = Solver::new(&problem);
         let flag = Arc::new(AtomicBool::new(true));
-        let limits = Limits { cancel: Some(flag), ..Limits::none() };
+        let limits = Limits::none().with_cancel(Some(flag));
         let (report, found) = stream(&mut solver, &[], &limits).unwrap();
         prop_assert_eq!(report.outcome, Outcome::Cancelled);
         prop_assert_eq!(report.stats.solutions, 0);
@@ -418,7 +417,7 @@ proptest! {
         let mut solver = Solver::new(&problem);
         let (full, all) = unlimited(&mut solver);
         let flag = Arc::new(AtomicBool::new(false));
-        let limits = Limits { cancel: Some(flag.clone()), ..Limits::none() };
+        let limits = Limits::none().with_cancel(Some(flag.clone()));
         let mut found: Vec<Vec<usize>> = Vec::new();
         let report = solver
             .search(&[], &limits, &mut |options: &[usize]| {
@@ -531,10 +530,7 @@ fn cancel_from_the_visitor_stops_the_search() {
     let mut solver = Solver::new(&p);
     assert_eq!(solver.count(), 2);
     let flag = Arc::new(AtomicBool::new(false));
-    let limits = Limits {
-        cancel: Some(flag.clone()),
-        ..Limits::none()
-    };
+    let limits = Limits::none().with_cancel(Some(flag.clone()));
     let mut found = 0;
     let report = solver
         .search(&[], &limits, &mut |_: &[usize]| {
@@ -592,10 +588,7 @@ fn deep_search_is_iterative() {
 fn budget_bounds_levels_entered() {
     let p = problem(1, 0, &[&[0], &[0], &[0]]);
     let mut solver = Solver::new(&p);
-    let limits = Limits {
-        node_budget: Some(1),
-        ..Limits::none()
-    };
+    let limits = Limits::none().with_node_budget(Some(1));
     let report = solver.count_with(&[], &limits).unwrap();
     assert_eq!(report.stats.nodes, 4, "{report:?}");
     assert_eq!(report.outcome, Outcome::Exhausted);
@@ -609,18 +602,12 @@ fn cancelled_before_start_without_primary_items() {
     let p = problem(0, 1, &[]);
     let mut solver = Solver::new(&p);
     let flag = Arc::new(AtomicBool::new(true));
-    let limits = Limits {
-        cancel: Some(flag),
-        ..Limits::none()
-    };
+    let limits = Limits::none().with_cancel(Some(flag));
     let report = solver.count_with(&[], &limits).unwrap();
     assert_eq!(report.outcome, Outcome::Cancelled, "{report:?}");
     assert_eq!(report.stats.solutions, 0);
 
-    let limits = Limits {
-        node_budget: Some(0),
-        ..Limits::none()
-    };
+    let limits = Limits::none().with_node_budget(Some(0));
     let report = solver.count_with(&[], &limits).unwrap();
     assert_eq!(report.outcome, Outcome::NodeBudget, "{report:?}");
     assert_eq!(report.stats.nodes, 0);

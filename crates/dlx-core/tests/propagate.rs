@@ -298,7 +298,7 @@ proptest! {
             linked.set_propagator(Some(propagator)).unwrap();
             for limits in [
                 Limits::solutions(stop_at),
-                Limits { node_budget: Some(stop_at * 2), ..Limits::none() },
+                Limits::none().with_node_budget(Some(stop_at * 2)),
             ] {
                 let mut seen = 0;
                 let _ = linked.search(&[], &limits, &mut |s: &[usize]| {
@@ -308,7 +308,7 @@ proptest! {
                 }).unwrap();
                 prop_assert!(linked.links_equal(&Solver::new(&problem)));
                 // The iterator, dropped early.
-                let mut solutions = linked.solutions(&[], Limits::none()).unwrap();
+                let mut solutions = linked.solutions(&[], &Limits::none()).unwrap();
                 let _ = solutions.next();
                 drop(solutions);
                 prop_assert!(linked.links_equal(&Solver::new(&problem)));
@@ -343,13 +343,13 @@ proptest! {
         for propagator in propagators(&spec) {
             let mut linked = Solver::new(&problem);
             linked.set_propagator(Some(propagator.box_clone())).unwrap();
-            let config = SplitConfig { min_prefixes: 4, ..SplitConfig::default() };
+            let config = SplitConfig::default().with_min_prefixes(4);
             let report = pool.install(|| count_parallel_with(&linked, &[], &config)).unwrap();
             prop_assert_eq!(report.stats.solutions, expected);
 
             let mut compact = CompactSolver::new(&problem).unwrap();
             compact.set_propagator(Some(propagator));
-            let share = ShareConfig { solo_nodes: 1, slice_nodes: 1, ..ShareConfig::default() };
+            let share = ShareConfig::default().with_solo_nodes(1).with_slice_nodes(1);
             let (first, _) = pool.install(|| first_compact_parallel(&mut compact, &[], &share)).unwrap();
             // A solution, when there is one; not necessarily the serial
             // search's first (see the propagate module).

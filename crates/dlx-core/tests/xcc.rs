@@ -13,7 +13,7 @@ use std::sync::Arc;
 use common::{bounded_coloured_specs, sorted, Spec};
 use dlx_core::{
     count_parallel, run_shard, run_top, search_parallel, Bounds, Control, Limits, Outcome, Problem,
-    Search, ShardConfig, Solver, SplitConfig,
+    ShardConfig, Solver, SplitConfig,
 };
 use proptest::prelude::*;
 
@@ -85,7 +85,7 @@ proptest! {
         prop_assert_eq!(report.stats.solutions, total.min(after));
         prop_assert!(solver.links_equal(&fresh));
         // A node budget.
-        let limits = Limits { node_budget: Some(after), ..Limits::none() };
+        let limits = Limits::none().with_node_budget(Some(after));
         let report = solver.count_with(&[], &limits).unwrap();
         prop_assert!(report.stats.solutions <= total);
         prop_assert!(solver.links_equal(&fresh));
@@ -98,14 +98,14 @@ proptest! {
         prop_assert!(solver.links_equal(&fresh));
         // A cancel flag raised from the first solution on.
         let flag = Arc::new(AtomicBool::new(false));
-        let limits = Limits { cancel: Some(Arc::clone(&flag)), ..Limits::none() };
+        let limits = Limits::none().with_cancel(Some(Arc::clone(&flag)));
         solver.search(&[], &limits, &mut |_: &[usize]| {
             flag.store(true, Ordering::Relaxed);
             Control::Continue
         }).unwrap();
         prop_assert!(solver.links_equal(&fresh));
         // The iterator dropped half way.
-        let mut solutions = solver.solutions(&[], Limits::none()).unwrap();
+        let mut solutions = solver.solutions(&[], &Limits::none()).unwrap();
         for _ in 0..after {
             if solutions.next().is_none() {
                 break;
@@ -120,7 +120,7 @@ proptest! {
         let problem = spec.build();
         let serial = Solver::new(&problem).count_with(&[], &Limits::none()).unwrap();
         let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
-        let config = SplitConfig { min_prefixes: prefixes, ..SplitConfig::default() };
+        let config = SplitConfig::default().with_min_prefixes(prefixes);
         let parallel = pool.install(|| count_parallel(&problem, &[], &config)).unwrap();
         prop_assert_eq!(parallel.stats, serial.stats);
         // The parallel stream holds the same solutions.
@@ -145,7 +145,7 @@ proptest! {
         let problem = spec.build();
         let fresh = Solver::new(&problem);
         let serial = Solver::new(&problem).count_with(&[], &Limits::none()).unwrap();
-        let config = ShardConfig { shards, probes: 3, seed };
+        let config = ShardConfig::default().with_shards(shards).with_probes(3).with_seed(seed);
         let plan = dlx_core::plan(&problem, &config).unwrap();
         let mut solver = Solver::new(&problem);
         let mut total = run_top(&mut solver, &plan.top).unwrap();

@@ -334,10 +334,7 @@ fn bench_target(runs: usize, quick: bool) -> Result<()> {
     let mut plain_solver = model.solver(None);
     let table =
         Table::new("puzzle 6|givens 6|score 6|seconds 10|nodes 10|plain nodes 14|plain s 10");
-    let plain_limits = Limits {
-        node_budget: Some(plain_budget),
-        ..Limits::none()
-    };
+    let plain_limits = Limits::none().with_node_budget(Some(plain_budget));
     let mut slowest = Duration::ZERO;
     for (p, puzzle) in puzzles.iter().enumerate() {
         let (mut best_time, mut plain_time) = (Duration::MAX, Duration::MAX);

@@ -113,10 +113,7 @@ fn compare_bounds(
         "bounds compared on the first {compared} puzzles (a search stops after {NODE_BUDGET} nodes):"
     );
     let table = Table::new("bound -8|nodes 14|seconds 10|stopped 9|other score 12");
-    let limits = Limits {
-        node_budget: Some(NODE_BUDGET),
-        ..Limits::none()
-    };
+    let limits = Limits::none().with_node_budget(Some(NODE_BUDGET));
     for bound in Bound::ALL {
         let (mut nodes, mut stopped, mut other) = (0, 0, 0);
         let start = Instant::now();

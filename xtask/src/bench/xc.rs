@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use cover_models::exact::Instances;
-use dlx_core::{Limits, Problem, Search, Solver};
+use dlx_core::{Limits, Problem, Solver};
 
 use super::harness::{fixed, read_reference, xc_dir, Table};
 use crate::flags::Flags;

@@ -147,14 +147,14 @@ impl GridSearch for SatEngine {
         limits: &Limits,
         visit: &mut dyn FnMut(&[u8]) -> Control,
     ) -> Report {
-        let limits = Limits {
-            node_budget: self.max_nodes.or(limits.node_budget),
-            deadline: self
-                .time_limit
-                .map(|t| Instant::now() + t)
-                .or(limits.deadline),
-            ..limits.clone()
-        };
+        let limits = limits
+            .clone()
+            .with_node_budget(self.max_nodes.or(limits.node_budget))
+            .with_deadline(
+                self.time_limit
+                    .map(|t| Instant::now() + t)
+                    .or(limits.deadline),
+            );
         let (model, encoding) = self.encode(puzzle);
         let mut grid = vec![0u8; puzzle.cells.len()];
         let report = cover_sat::solve(&encoding, &limits, |options: &[usize]| {
@@ -162,20 +162,15 @@ impl GridSearch for SatEngine {
             visit(&grid)
         });
         self.learnt = report.stats.learnt;
-        Report {
-            outcome: report.outcome,
-            stats: Stats {
-                solutions: report.stats.solutions,
-                ..Stats::default()
-            },
-        }
+        Report::new(report.outcome, {
+            let mut stats = Stats::default();
+            stats.solutions = report.stats.solutions;
+            stats
+        })
     }
 
     fn count(&mut self, puzzle: &Puzzle, limit: Option<u64>) -> Report {
-        let limits = Limits {
-            max_solutions: limit,
-            ..Limits::none()
-        };
+        let limits = Limits::none().with_max_solutions(limit);
         self.solve(puzzle, &limits, &mut |_| Control::Continue)
     }
 
@@ -240,13 +235,11 @@ impl Fallback<'_> {
         self.sat.limit(self.max_nodes, left);
         let report = run(self.sat);
         self.learnt = self.sat.learnt();
-        Report {
-            outcome: report.outcome,
-            stats: Stats {
-                solutions: report.stats.solutions,
-                ..searched
-            },
-        }
+        Report::new(report.outcome, {
+            let mut stats = searched;
+            stats.solutions = report.stats.solutions;
+            stats
+        })
     }
 
     fn deadline(&self) -> Option<Instant> {
@@ -304,14 +297,8 @@ impl GridSearch for Fallback<'_> {
         self.bound_search(self.max_nodes, deadline);
         let wanted = limits.max_solutions.unwrap_or(u64::MAX);
         let mut handed = first.stats.solutions;
-        let again_limits = Limits {
-            max_solutions: None,
-            ..limits.clone()
-        };
-        let mut full = Report {
-            outcome: Outcome::Exhausted,
-            stats: Stats::default(),
-        };
+        let again_limits = limits.clone().with_max_solutions(None);
+        let mut full = Report::new(Outcome::Exhausted, Stats::default());
         if handed < wanted {
             full = self.solver.solve(puzzle, &again_limits, |grid| {
                 if seen.contains(grid) {
@@ -331,7 +318,7 @@ impl GridSearch for Fallback<'_> {
         let mut stats = first.stats;
         stats += full.stats;
         stats.solutions = handed;
-        Report { outcome, stats }
+        Report::new(outcome, stats)
     }
 
     fn count(&mut self, puzzle: &Puzzle, limit: Option<u64>) -> Report {
@@ -350,10 +337,7 @@ impl GridSearch for Fallback<'_> {
         let mut stats = first.stats;
         stats += full.stats;
         stats.solutions = full.stats.solutions;
-        Report {
-            outcome: full.outcome,
-            stats,
-        }
+        Report::new(full.outcome, stats)
     }
 
     fn learnt(&self) -> Option<u64> {
@@ -421,10 +405,7 @@ mod tests {
             learnt: None,
         };
         let mut handed = Vec::new();
-        let limits = Limits {
-            max_solutions: limit,
-            ..Limits::none()
-        };
+        let limits = Limits::none().with_max_solutions(limit);
         let all = fallback.solve(puzzle, &limits, &mut |grid| {
             handed.push(grid.to_vec());
             Control::Continue

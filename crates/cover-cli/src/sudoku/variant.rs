@@ -72,11 +72,12 @@ pub fn answer(
     let mut solver = VariantSolver::new(&puzzle.rules, &puzzle.cells)
         .expect("the reader checks a variant's cells against its rules");
     // The clock starts with the search, as for classic puzzles.
-    let limits = |max_solutions: Option<u64>| Limits {
-        max_solutions,
-        node_budget: style.max_nodes,
-        deadline: style.time_limit.limit.map(|limit| Instant::now() + limit),
-        cancel: None,
+    let limits = |max_solutions: Option<u64>| {
+        Limits::none()
+            .with_max_solutions(max_solutions)
+            .with_node_budget(style.max_nodes)
+            .with_deadline(style.time_limit.limit.map(|limit| Instant::now() + limit))
+            .with_cancel(None)
     };
     let mut first: Option<String> = None;
     let report: Report = match style.mode {
@@ -198,12 +199,13 @@ fn answer_by_logic_variant(
     let started = Instant::now();
     let mut solver = VariantSolver::new(&puzzle.rules, &puzzle.cells)
         .expect("the reader checks a variant's cells against its rules");
-    let report = solver.count(&Limits {
-        max_solutions: Some(2),
-        node_budget: style.max_nodes,
-        deadline: style.time_limit.limit.map(|limit| started + limit),
-        cancel: None,
-    });
+    let report = solver.count(
+        &Limits::none()
+            .with_max_solutions(Some(2))
+            .with_node_budget(style.max_nodes)
+            .with_deadline(style.time_limit.limit.map(|limit| started + limit))
+            .with_cancel(None),
+    );
     let counted: Counted = if report.outcome.gave_up() {
         Err(report.stats)
     } else {

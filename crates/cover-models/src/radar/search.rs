@@ -131,12 +131,10 @@ impl Probe<'_> {
                 stats: Stats::default(),
             };
         }
-        let limits = Limits {
-            cancel: Some(cancel),
-            node_budget: self.node_budget,
-            deadline: self.deadline,
-            ..Limits::none()
-        };
+        let limits = Limits::none()
+            .with_cancel(Some(cancel))
+            .with_node_budget(self.node_budget)
+            .with_deadline(self.deadline);
         let (verdict, stats) = decide(self.case, self.squared_radius, &limits);
         match verdict {
             // Covered here: every probe above is covered too.

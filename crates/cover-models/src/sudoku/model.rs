@@ -18,7 +18,6 @@
 //! uses one of them for 9×9 puzzles searched without a propagator, where
 //! they are the fastest.
 
-use dlx_core::Search;
 use dlx_core::{
     count_compact_resumed, first_compact_resumed, CompactSolver, Control, Limits, Outcome, Problem,
     Report, ShareConfig, Solver as Linked, Stats,
@@ -374,10 +373,7 @@ impl Solver {
         let capped;
         let limits = match self.max_nodes {
             Some(most) if limits.node_budget.is_none_or(|budget| budget > most) => {
-                capped = Limits {
-                    node_budget: Some(most),
-                    ..limits.clone()
-                };
+                capped = limits.clone().with_node_budget(Some(most));
                 &capped
             }
             _ => limits,
@@ -399,11 +395,7 @@ impl Solver {
             (None, Some(linked)) => linked.search(&givens, limits, &mut on_solution),
             (None, None) => unreachable!("one engine is always built"),
         }
-        .unwrap_or(Report {
-            // Unreachable: the givens are options of the model.
-            outcome: Outcome::Exhausted,
-            stats: Stats::default(),
-        });
+        .unwrap_or(Report::new(Outcome::Exhausted, Stats::default()));
         self.givens = givens;
         self.grid = grid;
         report
@@ -420,23 +412,20 @@ impl Solver {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        let limits = Limits {
-            node_budget: budget.map(|nodes| nodes.saturating_sub(1)),
-            ..limits.clone()
-        };
+        let limits = limits
+            .clone()
+            .with_node_budget(budget.map(|nodes| nodes.saturating_sub(1)));
         let engine = self.engine;
         let (outcome, stats) = self
             .nine
             .get_or_insert_with(|| NineSolver::for_engine(engine))
             .search(&puzzle.cells, &limits, visit);
-        Report {
-            outcome,
-            stats: Stats {
-                nodes: stats.guesses + 1,
-                solutions: stats.solutions,
-                ..Stats::default()
-            },
-        }
+        Report::new(outcome, {
+            let mut counted = Stats::default();
+            counted.nodes = stats.guesses + 1;
+            counted.solutions = stats.solutions;
+            counted
+        })
     }
 
     /// The compact engine of `puzzle`'s size, when it searches (to share
@@ -466,11 +455,9 @@ impl Solver {
 
     /// How a search that must end by `deadline` is shared between threads.
     fn share_config(&self, deadline: Option<Instant>) -> ShareConfig {
-        ShareConfig {
-            solo_nodes: self.split_after.unwrap_or(u64::MAX),
-            deadline,
-            ..ShareConfig::default()
-        }
+        ShareConfig::default()
+            .with_solo_nodes(self.split_after.unwrap_or(u64::MAX))
+            .with_deadline(deadline)
     }
 
     /// The first solution of `puzzle`, with the search's report.
@@ -492,12 +479,10 @@ impl Solver {
             return self.first_restarted(puzzle, &restarts, visit);
         }
         let mut visit = Some(visit);
-        let limits = Limits {
-            max_solutions: Some(1),
-            node_budget: self.solo_budget(puzzle),
-            deadline: self.deadline(),
-            ..Limits::none()
-        };
+        let limits = Limits::none()
+            .with_max_solutions(Some(1))
+            .with_node_budget(self.solo_budget(puzzle))
+            .with_deadline(self.deadline());
         let report = self.solve(puzzle, &limits, |grid| {
             if let Some(visit) = visit.take() {
                 visit(grid);
@@ -541,12 +526,10 @@ impl Solver {
         let report = loop {
             restarts.store(restart, Ordering::Relaxed);
             let left = most.saturating_sub(stats.nodes);
-            let limits = Limits {
-                max_solutions: Some(1),
-                node_budget: Some(budget.min(left)),
-                deadline,
-                ..Limits::none()
-            };
+            let limits = Limits::none()
+                .with_max_solutions(Some(1))
+                .with_node_budget(Some(budget.min(left)))
+                .with_deadline(deadline);
             let report = self.solve(puzzle, &limits, |grid| {
                 if let Some(visit) = visit.take() {
                     visit(grid);
@@ -557,10 +540,7 @@ impl Solver {
             stats += report.stats;
             stats.solutions = solutions;
             if report.outcome != Outcome::NodeBudget || stats.nodes >= most {
-                break Report {
-                    outcome: report.outcome,
-                    stats,
-                };
+                break Report::new(report.outcome, stats);
             }
             restart += 1;
             budget = budget.saturating_add(budget / 2);
@@ -572,12 +552,10 @@ impl Solver {
 
     /// Counts the solutions of `puzzle`, stopping at `limit` when given.
     pub fn count(&mut self, puzzle: &Puzzle, limit: Option<u64>) -> Report {
-        let limits = Limits {
-            max_solutions: limit,
-            node_budget: self.solo_budget(puzzle),
-            deadline: self.deadline(),
-            ..Limits::none()
-        };
+        let limits = Limits::none()
+            .with_max_solutions(limit)
+            .with_node_budget(self.solo_budget(puzzle))
+            .with_deadline(self.deadline());
         let report = self.solve(puzzle, &limits, |_| Control::Continue);
         if report.outcome != Outcome::NodeBudget || self.max_nodes.is_some() {
             return report;
@@ -934,10 +912,7 @@ mod tests {
             assert_eq!(report.outcome, Outcome::NodeBudget, "{engine:?}");
             assert!((1..288).contains(&report.stats.solutions), "{engine:?}");
             // A tighter budget of the caller's own stands.
-            let limits = Limits {
-                node_budget: Some(3),
-                ..Limits::none()
-            };
+            let limits = Limits::none().with_node_budget(Some(3));
             let report = bounded.solve(&empty, &limits, |_| Control::Continue);
             assert_eq!(report.stats.nodes, 3, "{engine:?}");
             // The last node is the solution's: one fewer levels suffice.
@@ -1022,10 +997,7 @@ mod tests {
         assert_eq!((got, report.outcome), (None, Outcome::NodeBudget));
         assert_eq!(report.stats.nodes, needed - 1);
         // A tighter budget of the caller's own stands.
-        let limits = Limits {
-            node_budget: Some(3),
-            ..Limits::none()
-        };
+        let limits = Limits::none().with_node_budget(Some(3));
         let report = bounded.solve(&p, &limits, |_| Control::Continue);
         assert_eq!(
             (report.outcome, report.stats.nodes),

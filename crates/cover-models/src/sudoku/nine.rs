@@ -158,20 +158,14 @@ mod tests {
             run(solver, &empty, &Limits::solutions(0)).1,
             Outcome::SolutionLimit
         );
-        let budget = Limits {
-            node_budget: Some(3),
-            ..Limits::none()
-        };
+        let budget = Limits::none().with_node_budget(Some(3));
         let (_, outcome, stats) = run(solver, &empty, &budget);
         assert_eq!((outcome, stats.guesses), (Outcome::NodeBudget, 3));
         let (outcome, stats) = solver.search(&empty, &Limits::solutions(5), |_| Control::Stop);
         assert_eq!((outcome, stats.solutions), (Outcome::Stopped, 1));
-        let cancelled = Limits {
-            cancel: Some(std::sync::Arc::new(std::sync::atomic::AtomicBool::new(
-                true,
-            ))),
-            ..Limits::none()
-        };
+        let cancelled = Limits::none().with_cancel(Some(std::sync::Arc::new(
+            std::sync::atomic::AtomicBool::new(true),
+        )));
         assert_eq!(run(solver, &empty, &cancelled).1, Outcome::Cancelled);
     }
 }

@@ -72,7 +72,7 @@
 use std::collections::HashSet;
 
 use dlx_core::{
-    CompactSolver, Control, Limits, Outcome, Problem, Propagator, Report, Search, Solver, Stats,
+    CompactSolver, Control, Limits, Outcome, Problem, Propagator, Report, Solver, Stats,
 };
 use rand::rngs::ChaCha8Rng;
 use rand::seq::SliceRandom;
@@ -1273,14 +1273,14 @@ impl VariantSolver {
     ) -> Report {
         let max = limits.max_solutions;
         if self.dead || max == Some(0) {
-            return Report {
-                outcome: if self.dead {
+            return Report::new(
+                if self.dead {
                     Outcome::Exhausted
                 } else {
                     Outcome::SolutionLimit
                 },
-                stats: Stats::default(),
-            };
+                Stats::default(),
+            );
         }
         // Restarts where they were measured to pay (see RESTART_NODES).
         let restarts = max == Some(1)
@@ -1313,11 +1313,10 @@ impl VariantSolver {
                 (Some(user), Some(restart)) => Some(user.min(restart)),
                 (user, restart) => user.or(restart),
             };
-            let run_limits = Limits {
-                max_solutions: None,
-                node_budget: budget,
-                ..limits.clone()
-            };
+            let run_limits = limits
+                .clone()
+                .with_max_solutions(None)
+                .with_node_budget(budget);
             let (engine, order) = match &mut shuffled {
                 None => (&mut *engine, None),
                 Some((engine, order)) => (engine, Some(order.as_slice())),
@@ -1382,13 +1381,11 @@ impl VariantSolver {
             shuffled = Some((Engine::new(&reordered, propagator), order));
             run += 1;
         };
-        Report {
-            outcome,
-            stats: Stats {
-                solutions: found,
-                ..stats
-            },
-        }
+        Report::new(outcome, {
+            let mut stats = stats;
+            stats.solutions = found;
+            stats
+        })
     }
 
     /// Counts the solutions within `limits`.

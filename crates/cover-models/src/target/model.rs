@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 
-use dlx_core::{Control, Domain, Limits, Problem, Propagator, Search, Solver, Stats, Verdict};
+use dlx_core::{Control, Domain, Limits, Problem, Propagator, Solver, Stats, Verdict};
 
 use super::grid::{box_of, score, weight, Grid, CELLS, SCORING_CELLS, SIDE};
 use super::parse::TargetPuzzle;

@@ -140,10 +140,7 @@ fn limits_and_stopping() {
         (report.outcome, report.stats.solutions),
         (Outcome::Stopped, 1)
     );
-    let budget = Limits {
-        node_budget: Some(5),
-        ..Limits::none()
-    };
+    let budget = Limits::none().with_node_budget(Some(5));
     assert_eq!(solver.count(&budget).outcome, Outcome::NodeBudget);
     // A fallback group's rejected solutions are not counted toward a limit.
     let caged = Rules::classic(4).with_cage(&[0, 1], Some(3)).unwrap();
