@@ -43,6 +43,7 @@ pub const MAX_PROBLEM_NODES: usize = 1 << 24;
 
 /// An input format of `cover exact`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Format {
     /// `N M` and N rows of M zeros and ones.
     Matrix,

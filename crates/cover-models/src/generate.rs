@@ -360,7 +360,7 @@ pub enum GenerateError {
 /// The random stream of attempt `attempt` at puzzle `index` of `seed`:
 /// ChaCha8 keyed by the three numbers (little-endian), so that it depends
 /// on nothing else.
-pub fn puzzle_rng(seed: u64, index: u64, attempt: u32) -> ChaCha8Rng {
+pub(crate) fn puzzle_rng(seed: u64, index: u64, attempt: u32) -> ChaCha8Rng {
     let mut key = [0u8; 32];
     key[..8].copy_from_slice(&seed.to_le_bytes());
     key[8..16].copy_from_slice(&index.to_le_bytes());
@@ -456,7 +456,7 @@ impl Generator {
             }
             made = attempt;
             let mut rng = puzzle_rng(seed, index, attempt - 1);
-            let solution = self.full_grid(&mut rng);
+            let solution = self.full_grid_from(&mut rng);
             let (cells, minimal) = self.remove_clues(&mut rng, &solution, request);
             let clues = cells.iter().filter(|&&d| d != 0).count();
             // The search measure is taken once, of the puzzle returned.
@@ -545,9 +545,14 @@ impl Generator {
         }
     }
 
-    /// A random full grid: the first solution of the empty grid with the
-    /// options in a random order.
-    pub fn full_grid(&mut self, rng: &mut ChaCha8Rng) -> Vec<u8> {
+    /// A random full grid, the same for the same `seed`: the first
+    /// solution of the empty grid with the options in a random order.
+    pub fn full_grid(&mut self, seed: u64) -> Vec<u8> {
+        self.full_grid_from(&mut puzzle_rng(seed, 0, 0))
+    }
+
+    /// [`Generator::full_grid`] drawn from `rng`.
+    pub(crate) fn full_grid_from(&mut self, rng: &mut ChaCha8Rng) -> Vec<u8> {
         if let Some(grid) = self
             .bits
             .as_mut()
@@ -922,7 +927,7 @@ mod tests {
             let (mut forced, mut free) = (0, 0);
             for i in 0..[0, 0, 40, 30, 6][n] {
                 let mut rng = puzzle_rng(11, i, 0);
-                let solution = checker.full_grid(&mut rng);
+                let solution = checker.full_grid_from(&mut rng);
                 let mut puzzle = solution.clone();
                 let mut order: Vec<usize> = (0..puzzle.len()).collect();
                 order.shuffle(&mut rng);

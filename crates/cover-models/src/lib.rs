@@ -6,11 +6,15 @@
 //!
 //! # Example
 //! ```
-//! use cover_models::sudoku::{Engine, Puzzles, Solver};
+//! use cover_models::sudoku::{self, Engine, Puzzle, Solver};
 //!
-//! // One puzzle a line (any n²×n² size; `.` or `0` for an empty cell).
-//! let text = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n";
-//! let puzzle = Puzzles::new(text.as_bytes(), None).next().unwrap().unwrap();
+//! // One puzzle in one call (any n²×n² size; `.` or `0` for an empty cell).
+//! let text = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+//! let solved = sudoku::solve(text).unwrap().expect("the puzzle has a solution");
+//! assert!(solved.starts_with("534678912"));
+//!
+//! // Many puzzles: one solver, kept (`Puzzles` reads them from a reader).
+//! let puzzle: Puzzle = text.parse().unwrap();
 //! let mut solver = Solver::new(Engine::Auto);
 //! let (solution, _report) = solver.first(&puzzle);
 //! let grid = solution.expect("the puzzle has a solution");

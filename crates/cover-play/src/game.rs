@@ -22,8 +22,8 @@ use cover_models::sudoku::variant::{Rules, VariantSolver};
 use cover_models::sudoku::variant_generate::{self, VariantKind, VariantRequest};
 use cover_models::sudoku::variant_line;
 use cover_models::sudoku::{
-    Engine, InputError, Layout, Level, Notation, ParseError, ParseErrorKind, Puzzle, Puzzles,
-    Separator, Size, Solver, Symbols,
+    Engine, InputError, Level, Notation, ParseError, ParseErrorKind, Puzzle, Puzzles, Size, Solver,
+    Symbols,
 };
 use dlx_core::{Control, Limits, Outcome};
 use serde::{Deserialize, Serialize};
@@ -621,14 +621,9 @@ fn grid_size(grid: &[u8], what: &str) -> Result<Size, GameError> {
     Ok(size)
 }
 
-fn line_puzzle(size: Size, cells: &[u8]) -> Puzzle {
-    Puzzle {
-        size,
-        cells: cells.to_vec(),
-        line: 1,
-        layout: Layout::Line,
-        notation: Notation::Numbers(Separator::Space),
-    }
+fn line_puzzle(size: Size, cells: &[u8]) -> Result<Puzzle, GameError> {
+    Puzzle::from_cells(size, cells.to_vec())
+        .ok_or_else(|| GameError::BadRequest(format!("the cells do not make a {size} sudoku")))
 }
 
 /// The cells whose digit appears again in their row, column or box.
@@ -661,7 +656,7 @@ fn unique_solution(size: Size, givens: &[u8], budget: &Budget) -> Result<Vec<u8>
             "the givens repeat a digit in a row, column or box".into(),
         ));
     }
-    let puzzle = line_puzzle(size, givens);
+    let puzzle = line_puzzle(size, givens)?;
     let mut first = None;
     let mut found = 0u64;
     let limits = Limits::solutions(2).with_cancel(budget.cancel.clone());
@@ -1115,7 +1110,7 @@ fn read_variant(rules: Rules, givens: Vec<u8>) -> Result<Readings, GameError> {
     if Variant::of(&rules).is_none() {
         let size = Size::from_side(side).expect("a classic size");
         return Ok(Readings {
-            puzzles: vec![line_puzzle(size, &givens)],
+            puzzles: vec![line_puzzle(size, &givens)?],
             variant: None,
         });
     }

@@ -140,6 +140,55 @@ impl Separator {
     }
 }
 
+/// Reads the one puzzle of a text, in any layout [`Puzzles`] reads:
+/// `"53..7....6..195..."`, a grid, numbers separated by spaces.
+impl std::str::FromStr for Puzzle {
+    type Err = ParseError;
+
+    fn from_str(text: &str) -> Result<Puzzle, ParseError> {
+        let mut puzzles = Puzzles::new(text.as_bytes(), None);
+        let first = match puzzles.next() {
+            Some(Ok(puzzle)) => puzzle,
+            Some(Err(InputError::Parse(error))) => return Err(error),
+            // A byte slice cannot fail to read; nothing read is no puzzle.
+            Some(Err(InputError::Io(_))) | None => {
+                return Err(ParseError {
+                    line: 1,
+                    kind: ParseErrorKind::NoPuzzle,
+                })
+            }
+        };
+        match puzzles.next() {
+            None => Ok(first),
+            Some(Ok(next)) => Err(ParseError {
+                line: next.line,
+                kind: ParseErrorKind::NotAlone,
+            }),
+            Some(Err(InputError::Parse(error))) => Err(error),
+            Some(Err(InputError::Io(_))) => Ok(first),
+        }
+    }
+}
+
+/// Solves the one puzzle of `text` (any layout [`Puzzles`] reads) and
+/// writes its first solution on one line, in the puzzle's symbols;
+/// `Ok(None)` when it has none. For many puzzles, keep one [`Solver`].
+/// ```
+/// let solved = cover_models::sudoku::solve(
+///     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+/// );
+/// assert_eq!(
+///     solved.unwrap().unwrap(),
+///     "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+/// );
+/// assert!(cover_models::sudoku::solve("53..7").is_err());
+/// ```
+pub fn solve(text: &str) -> Result<Option<String>, ParseError> {
+    let puzzle: Puzzle = text.parse()?;
+    let (grid, _) = Solver::new(Engine::Auto).first(&puzzle);
+    Ok(grid.map(|grid| puzzle.line_form(&grid)))
+}
+
 /// How the cells of a puzzle are written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Notation {
@@ -151,8 +200,10 @@ pub enum Notation {
     Numbers(Separator),
 }
 
-/// One puzzle as read.
+/// One puzzle as read ([`Puzzles`], or `"53..7...".parse()`), or made
+/// from its cells ([`Puzzle::from_cells`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Puzzle {
     /// Its size.
     pub size: Size,
@@ -167,6 +218,27 @@ pub struct Puzzle {
 }
 
 impl Puzzle {
+    /// The puzzle of `size` with these `cells`, row by row (0 for empty,
+    /// else the digit `1..=n²`), written on one line in the size's
+    /// default symbols (numbers separated by spaces where it has none);
+    /// `None` when the cells do not fill that size or hold a larger digit.
+    pub fn from_cells(size: Size, cells: Vec<u8>) -> Option<Puzzle> {
+        if cells.len() != size.cells() || cells.iter().any(|&d| usize::from(d) > size.side()) {
+            return None;
+        }
+        let notation = match Symbols::default_for(size) {
+            Some(symbols) => Notation::Compact(Arc::new(symbols)),
+            None => Notation::Numbers(Separator::Space),
+        };
+        Some(Puzzle {
+            size,
+            cells,
+            line: 1,
+            layout: Layout::Line,
+            notation,
+        })
+    }
+
     /// The number of given (non-empty) cells.
     pub fn givens(&self) -> usize {
         self.cells.iter().filter(|&&d| d != 0).count()
@@ -174,6 +246,7 @@ impl Puzzle {
 
     fn write_cell(&self, out: &mut String, digit: u8) {
         match &self.notation {
+            Notation::Compact(_) | Notation::Spaced(..) if digit == 0 => out.push('.'),
             Notation::Compact(symbols) | Notation::Spaced(symbols, _) => {
                 out.push(symbols.symbol(digit))
             }
@@ -199,12 +272,16 @@ impl Puzzle {
                 let mut buffer = [0u8; 64];
                 for chunk in cells.chunks(buffer.len()) {
                     for (byte, &d) in buffer.iter_mut().zip(chunk) {
-                        *byte = ascii[d as usize - 1];
+                        // An empty cell (0) wraps past the symbols: `.`.
+                        *byte = ascii
+                            .get(d.wrapping_sub(1) as usize)
+                            .copied()
+                            .unwrap_or(b'.');
                     }
                     match std::str::from_utf8(&buffer[..chunk.len()]) {
                         Ok(text) => out.push_str(text),
                         // Unreachable: `ascii_symbols` are ASCII.
-                        Err(_) => out.extend(chunk.iter().map(|&d| symbols.symbol(d))),
+                        Err(_) => chunk.iter().for_each(|&d| self.write_cell(out, d)),
                     }
                 }
                 return;
@@ -257,7 +334,8 @@ impl Puzzle {
         }
     }
 
-    /// `grid` on one line in the puzzle's notation, without a line end.
+    /// `grid` on one line in the puzzle's notation, without a line end
+    /// (an empty cell, 0, as `.`, or `0` in numbers).
     pub fn line_form(&self, grid: &[u8]) -> String {
         let mut out = String::with_capacity(grid.len() * 2);
         self.write_cells(&mut out, grid);
@@ -361,5 +439,47 @@ mod tests {
         p.write_pretty(&mut out, &p.cells.clone());
         let first = out.lines().nth(1).unwrap();
         assert!(first.starts_with("|  1  2  3  4 |  5"), "{first}");
+    }
+
+    #[test]
+    fn one_puzzle_parses_from_a_string_and_only_one() {
+        let line =
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+        let puzzle: Puzzle = line.parse().unwrap();
+        assert_eq!((puzzle.size.side(), puzzle.givens()), (9, 30));
+        // The same puzzle as a grid, with a comment.
+        let grid: String = line
+            .as_bytes()
+            .chunks(9)
+            .map(|row| format!("{}\n", String::from_utf8_lossy(row)))
+            .collect();
+        let from_grid: Puzzle = format!("# a grid\n{grid}").parse().unwrap();
+        assert_eq!(from_grid.cells, puzzle.cells);
+        let error = |text: &str| text.parse::<Puzzle>().unwrap_err();
+        assert_eq!(error("").kind, ParseErrorKind::NoPuzzle);
+        assert_eq!(error("# nothing\n\n").kind, ParseErrorKind::NoPuzzle);
+        let two = error(&format!("{line}\n{line}\n"));
+        assert_eq!((two.line, two.kind), (2, ParseErrorKind::NotAlone));
+        assert!(matches!(
+            error("12345").kind,
+            ParseErrorKind::NotASize { .. }
+        ));
+        assert_eq!(
+            solve(&format!("{line}\n{line}")).unwrap_err().kind,
+            ParseErrorKind::NotAlone
+        );
+        assert_eq!(solve("11..............").unwrap(), None);
+    }
+
+    #[test]
+    fn a_puzzle_made_from_cells_is_checked_and_written_in_default_symbols() {
+        let four = Size::new(2).unwrap();
+        let cells = vec![1, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 4];
+        let puzzle = Puzzle::from_cells(four, cells.clone()).unwrap();
+        assert_eq!(puzzle.line_form(&puzzle.cells), "1.....2........4");
+        assert_eq!(Puzzle::from_cells(four, cells[1..].to_vec()), None);
+        let mut five = cells;
+        five[0] = 5;
+        assert_eq!(Puzzle::from_cells(four, five), None);
     }
 }

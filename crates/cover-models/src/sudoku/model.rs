@@ -126,6 +126,7 @@ impl Model {
 
 /// Which engine searches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Engine {
     /// The fastest for the puzzle on this machine: for 9×9 without a
     /// propagator (its reasoning is its own) [`Engine::Triad`], or
@@ -487,7 +488,8 @@ impl Solver {
             if let Some(visit) = visit.take() {
                 visit(grid);
             }
-            Control::Stop
+            // The limit of one stops the search, reported as such.
+            Control::Continue
         });
         if report.outcome != Outcome::NodeBudget || self.max_nodes.is_some() {
             return report;
@@ -534,7 +536,7 @@ impl Solver {
                 if let Some(visit) = visit.take() {
                     visit(grid);
                 }
-                Control::Stop
+                Control::Continue
             });
             let solutions = report.stats.solutions;
             stats += report.stats;
@@ -632,6 +634,32 @@ mod tests {
         Engine::Compact,
         Engine::Linked,
     ];
+
+    #[test]
+    fn a_first_solution_found_is_reported_as_the_limit_reached() {
+        let solvable = [
+            "1...........2..3",
+            HARD,
+            "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+        ];
+        // Two 1s in the first row: no solution.
+        let stuck = "11..............";
+        for engine in ENGINES {
+            for level in [Level::None, Level::Full] {
+                let mut solver = Solver::new(engine);
+                solver.propagate(level);
+                for text in solvable {
+                    let (grid, report) = solver.first(&puzzle(text));
+                    let at = format!("{engine:?} {level:?} {text}");
+                    assert!(grid.is_some(), "{at}");
+                    assert_eq!(report.outcome, Outcome::SolutionLimit, "{at}");
+                    assert_eq!(report.stats.solutions, 1, "{at}");
+                }
+                let (grid, report) = solver.first(&puzzle(stuck));
+                assert_eq!((grid, report.outcome), (None, Outcome::Exhausted));
+            }
+        }
+    }
 
     #[test]
     fn every_engine_solves_and_agrees() {

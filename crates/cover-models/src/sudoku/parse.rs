@@ -142,6 +142,12 @@ pub enum ParseErrorKind {
     /// An f-puzzles JSON document longer than [`MAX_JSON_BYTES`].
     #[error("the JSON document is longer than {MAX_JSON_BYTES} bytes")]
     JsonTooLong,
+    /// Text read as one puzzle ([`Puzzle`]'s `FromStr`) that has none.
+    #[error("no puzzle in the text")]
+    NoPuzzle,
+    /// Text read as one puzzle that holds another, which starts here.
+    #[error("a second puzzle starts here, where one was expected")]
+    NotAlone,
 }
 
 /// The longest f-puzzles JSON document read (a 16×16 with every rule is
