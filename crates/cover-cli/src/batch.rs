@@ -146,9 +146,9 @@ impl<K: Display> Invalid for cover_models::text::LineError<K> {
 /// What a batch command is made of; see the [module](self) docs.
 pub trait Batch: Sync {
     /// One instance, as read.
-    type Instance: Send + Sync;
+    type Instance: Send + Sync + 'static;
     /// Why one instance could not be read.
-    type Error: Invalid + Send + Sync;
+    type Error: Invalid + Send + Sync + 'static;
     /// What one thread keeps between instances (a solver, say); made by
     /// [`Batch::worker`], kept for the whole run.
     type Worker: Send;
@@ -489,6 +489,10 @@ impl<B: Batch> Printer<'_, B> {
                 start = end;
             }
         }
+        // Freeing the instances (an allocation or two each) is work this
+        // thread, the pipeline's one serial stage, need not do.
+        let instances = chunk.items;
+        rayon::spawn(move || drop(instances));
         Ok(())
     }
 

@@ -53,8 +53,7 @@
 //!
 //! The cuts come from the public 9×9 sets (the easy cut just above
 //! "forced moves only", the extreme cut just below the easiest of the
-//! hardest set); their calibration is in `docs/measurements.md`. Other
-//! sizes use the same nodes per cell, uncalibrated.
+//! hardest set). Other sizes use the same nodes per cell, uncalibrated.
 //!
 //! A [`Rater`] grades existing puzzles the same way (for `cover sudoku`).
 

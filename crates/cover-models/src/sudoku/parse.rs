@@ -353,6 +353,27 @@ fn classify(text: &str) -> Kind<'_> {
     }
 }
 
+/// The place of the first byte of `bytes` that `hit` holds for. A block
+/// of 16 bytes is tested whole, without an early exit, which compilers
+/// turn into vector compares: every line is scanned so, on the one
+/// thread that reads, the serial stage of a parallel run.
+#[inline]
+fn first_match(bytes: &[u8], hit: impl Fn(u8) -> bool) -> Option<usize> {
+    const BLOCK: usize = 16;
+    let mut blocks = bytes.chunks_exact(BLOCK);
+    let mut start = 0;
+    for block in &mut blocks {
+        if block.iter().fold(false, |any, &b| any | hit(b)) {
+            break;
+        }
+        start += BLOCK;
+    }
+    bytes[start..]
+        .iter()
+        .position(|&b| hit(b))
+        .map(|k| start + k)
+}
+
 fn is_separator(c: char) -> bool {
     c.is_whitespace() || c == ',' || c == '|'
 }
@@ -847,10 +868,8 @@ impl<R: BufRead> Puzzles<R> {
     fn compact_line(&mut self, number: usize, text: &str) -> Option<Puzzle> {
         // By bytes: a compact line is all ASCII (else it is not one).
         let bytes = text.as_bytes();
-        let end = bytes
-            .iter()
-            .position(|&b| b.is_ascii_whitespace() || b == b':')
-            .unwrap_or(bytes.len());
+        let end =
+            first_match(bytes, |b| b.is_ascii_whitespace() || b == b':').unwrap_or(bytes.len());
         let bytes = &bytes[..end];
         let size = match &self.custom {
             Some(symbols) => Some(symbols.size()).filter(|s| s.cells() == bytes.len())?,
@@ -1199,7 +1218,7 @@ impl<R: BufRead> Puzzles<R> {
         // Only a line with white space can carry fields, and a link string
         // has no classic puzzle's length: the usual classic line pays one
         // scan and is left to the classic reader.
-        let spaced = text.bytes().any(|b| b == b' ' || b == b'\t');
+        let spaced = first_match(text.as_bytes(), |b| b == b' ' || b == b'\t').is_some();
         if !spaced && Size::from_cells(text.len()).is_some() && !is_link(text) {
             return None;
         }
@@ -1383,6 +1402,7 @@ impl<R: BufRead> Puzzles<R> {
                 Layout::Line => self.line_puzzle(line.number, content).map_err(Into::into),
                 Layout::Grid => self.grid_puzzle(line.number, content),
             };
+            self.lines.recycle(text);
             return Some(puzzle.map(Entry::Classic));
         }
         self.done = true;
@@ -1407,6 +1427,17 @@ mod tests {
 
     const LINE9: &str =
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+    proptest::proptest! {
+        #[test]
+        fn first_match_is_the_first_position(
+            bytes in proptest::collection::vec(proptest::sample::select(b" \t:.1x\r".to_vec()), 0..70),
+            target in proptest::sample::select(b" \t:.1x\r".to_vec()),
+        ) {
+            let want = bytes.iter().position(|&b| b == target);
+            proptest::prop_assert_eq!(first_match(&bytes, |b| b == target), want);
+        }
+    }
 
     #[test]
     fn a_line_puzzle() {

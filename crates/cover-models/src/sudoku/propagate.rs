@@ -38,8 +38,7 @@ pub enum Level {
 impl Level {
     /// The rules this level runs on a grid of `size`; `None` for no
     /// propagator at all. `Auto` is the fastest level for the size on the
-    /// public sets: none for 4×4 and 9×9, full from 16×16 on (measured in
-    /// `docs/measurements.md`).
+    /// public sets: none for 4×4 and 9×9, full from 16×16 on.
     pub fn rules_for(self, size: Size) -> Option<Rules> {
         match self {
             Level::Auto if size.box_side() >= 4 => Some(Rules::FULL),

@@ -34,8 +34,8 @@
 //!   and runs of them), on digits a cage needs that can only lie in one
 //!   region, and it branches on the cells whose rules failed most. Each
 //!   solution is checked too, as forced moves are taken without it. The
-//!   alternative, measured slower on generated killers and thermometers
-//!   (`docs/measurements.md`), enumerates: the cells tied by cages with a
+//!   alternative, measured slower on generated killers and thermometers,
+//!   enumerates: the cells tied by cages with a
 //!   sum and by thermometers (overlapping ones merged into one group) get
 //!   one option per assignment of digits to the whole group that keeps
 //!   every rule inside it (sums, increasing thermometers, and no item
