@@ -19,7 +19,8 @@ use dlx_core::{
 use serde::Serialize;
 
 use crate::batch::{
-    self, At, Batch, Flush, Invalid, ReadInstances, Verdict, WithContext, GAVE_UP, INVALID,
+    self, gave_up_after, At, Batch, Flush, Invalid, ReadInstances, Verdict, WithContext, GAVE_UP,
+    INVALID,
 };
 pub use crate::common::Mode;
 use crate::common::{self, Common, Inputs, Session, Solutions, TimeLimit};
@@ -62,9 +63,9 @@ Output (text):
           line when there is none.
   --count prints one number per instance instead.
 With --max-nodes N or --time-limit SECONDS, `gave up` stands in place of the
-answer (the solution, `No Solution!` or the count; with --all, after the
-solutions found) of an instance whose search reached N nodes, or ran SECONDS,
-first.
+answer (the solution or `No Solution!`; with --all, after the solutions
+found; with --count, `gave up after N solutions`, N those found by then) of
+an instance whose search reached N nodes, or ran SECONDS, first.
 
 An instance that cannot be read prints `invalid` in place of its answer (in
 Knuth's format, and a blank line), so answers stay aligned with instances: the
@@ -554,7 +555,7 @@ pub fn answer(
         flush.finish()?;
         match style.mode {
             _ if searched.gave_up && matches!(style.mode, Mode::Count { .. }) => {
-                text.push_str(GAVE_UP);
+                text.push_str(&gave_up_after(searched.count));
                 text.push('\n');
             }
             _ if searched.gave_up => write_marker(text, instance.format, GAVE_UP),

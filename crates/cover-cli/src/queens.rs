@@ -20,7 +20,7 @@ use dlx_core::{
 };
 use serde::Serialize;
 
-use crate::batch::{Verdict, GAVE_UP};
+use crate::batch::{gave_up_after, Verdict, GAVE_UP};
 use crate::common::{self, Common, Session, Solutions, TimeLimit};
 use crate::output::{self, Out};
 use crate::progress::Ticker;
@@ -32,8 +32,9 @@ the number of solutions. N = 2 and N = 3 have no solution: `no solution`,
 exit status 1.
 
 With --max-nodes N or --time-limit SECONDS, `gave up` stands in place of the
-answer (after the boards found, with --all) when the search reached N nodes,
-or ran SECONDS, first; exit status 1.
+answer (after the boards found, with --all; with --count, `gave up after N
+solutions`, N those found by then) when the search reached N nodes, or ran
+SECONDS, first; exit status 1.
 
 N is at most 1800: the problem of an N×N board has 5N² nodes, and the
 largest takes about 400 MB.
@@ -248,6 +249,8 @@ pub fn run(args: &QueensArgs, session: &mut Session) -> anyhow::Result<()> {
             updates: stats.updates,
         };
         output::write_json_line(&mut out, &record)?;
+    } else if gave_up && args.solutions.count {
+        writeln!(out, "{}", gave_up_after(found))?;
     } else if gave_up {
         writeln!(out, "{GAVE_UP}")?;
     } else if args.solutions.count {

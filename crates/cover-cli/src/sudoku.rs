@@ -43,7 +43,8 @@ use dlx_core::{Control, Limits, Outcome, Report, Stats};
 use serde::Serialize;
 
 use crate::batch::{
-    self, At, Batch, Flush, Invalid, ReadInstances, Verdict, WithContext, GAVE_UP, INVALID,
+    self, gave_up_after, At, Batch, Flush, Invalid, ReadInstances, Verdict, WithContext, GAVE_UP,
+    INVALID,
 };
 use crate::common::{self, Common, Inputs, Mode as Search, Session, Solutions, TimeLimit};
 use crate::output::{push_json, JsonObject, Out};
@@ -147,9 +148,9 @@ A puzzle that cannot be read is reported on standard error as
 `cover: FILE:LINE: reason`, and `invalid` stands in its place on standard
 output, so answers stay aligned with puzzles; the other puzzles are answered.
 With --max-nodes N or --time-limit SECONDS, `gave up` stands in place of the
-answer (the solution, `no solution` or the count; with --all, after the
-solutions found) of a puzzle whose search reached N nodes, or ran SECONDS,
-first. With --rate and --explain, N bounds the search that proves the
+answer (the solution or `no solution`; with --all, after the solutions
+found; with --count, `gave up after N solutions`, N those found by then) of
+a puzzle whose search reached N nodes, or ran SECONDS, first. With --rate and --explain, N bounds the search that proves the
 puzzle unique, and SECONDS that search and the logic together.
 
 JSON (--json), one object per puzzle per line:
@@ -846,7 +847,7 @@ pub fn answer(
             let report = solver.count(puzzle, limit);
             if !style.json {
                 if report.outcome.gave_up() {
-                    text.push_str(GAVE_UP);
+                    text.push_str(&gave_up_after(report.stats.solutions));
                 } else {
                     text.push_str(&report.stats.solutions.to_string());
                 }

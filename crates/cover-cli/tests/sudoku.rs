@@ -501,7 +501,25 @@ fn max_nodes_gives_up_in_place_and_exits_1() {
                 ],
                 input.as_bytes(),
             );
-            assert_eq!(out, "gave up\n1\n0\n", "{engine} --jobs {jobs}");
+            // The count so far, as the JSON record's count says.
+            let (json, _, _) = cover(
+                &[
+                    "sudoku",
+                    "--engine",
+                    engine,
+                    "--max-nodes",
+                    "20",
+                    "--count",
+                    "--json",
+                    "--jobs",
+                    jobs,
+                ],
+                input.as_bytes(),
+            );
+            let found = &json_lines(&json)[0]["count"];
+            let s = if found == 1 { "" } else { "s" };
+            let want = format!("gave up after {found} solution{s}\n1\n0\n");
+            assert_eq!(out, want, "{engine} --jobs {jobs}");
         }
         let (out, _, _) = cover(
             &["sudoku", "--engine", engine, "--max-nodes", "20", "--json"],
