@@ -260,6 +260,64 @@ fn grids_come_back_as_grids() {
     assert_eq!(first.split(' ').count(), 9, "{first}");
 }
 
+/// `text` with a blank line after every `band` rows of each grid but its
+/// last band (grids as pasted from forums); other lines kept.
+fn with_band_gaps(text: &str, band: usize, side: usize) -> String {
+    let mut out = String::new();
+    let mut rows = 0;
+    for line in text.lines() {
+        out.push_str(line);
+        out.push('\n');
+        let is_row = !line.trim().is_empty() && !line.starts_with('#');
+        if is_row {
+            rows += 1;
+            if rows % band == 0 && rows < side {
+                out.push('\n');
+            }
+            rows %= side;
+        }
+    }
+    out
+}
+
+#[test]
+fn grids_with_blank_lines_between_bands_read_as_without() {
+    for (name, band, side) in [
+        ("grid_9x9_spaced.txt", 3, 9),
+        ("poj3076_sample.in", 4, 16),
+        ("grid_16x16_letters.txt", 4, 16),
+    ] {
+        let plain = read(name);
+        let gapped = with_band_gaps(&plain, band, side);
+        let rows = plain
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
+        let grids = rows.count() / side;
+        let gaps = grids * (side / band - 1);
+        assert_eq!(
+            gapped.lines().count(),
+            plain.lines().count() + gaps,
+            "{name}"
+        );
+        // (The last grid of the letters file has no solution: exit 1.)
+        let (want, _, status) = cover(&["sudoku"], plain.as_bytes());
+        assert!(
+            want.lines().filter(|l| !l.is_empty()).count() >= side,
+            "{name}"
+        );
+        let (out, err, code) = cover(&["sudoku"], gapped.as_bytes());
+        assert_eq!(
+            (out.as_str(), err.as_str(), code),
+            (want.as_str(), "", status),
+            "{name}"
+        );
+        // Two such grids one after the other, a blank line between.
+        let (out, err, code) = cover(&["sudoku"], format!("{gapped}\n{gapped}").as_bytes());
+        assert_eq!(out, format!("{want}{want}"), "{name}: {err}");
+        assert_eq!(code, status, "{name}");
+    }
+}
+
 #[test]
 fn pretty_grids_read_back() {
     let puzzles = read("tdoku_test_puzzles_with_counts.txt");
