@@ -127,7 +127,8 @@ pub struct ExactArgs {
     /// Give up on an instance after N search nodes.
     ///
     /// Its answer is then `gave up` (JSON status "gave_up"; with --all,
-    /// after the solutions found by then), and the exit status is 1; the
+    /// after the solutions found by then; with --count, `gave up after N
+    /// solutions`), and the exit status is 1; the
     /// other instances are still answered, so a file of many is answered
     /// in bounded time whatever is in it. A bounded count stays on one
     /// thread, so whether it gives up does not depend on --jobs.

@@ -86,7 +86,8 @@ pub struct QueensArgs {
     pub symmetry: bool,
 
     /// Give up after N search nodes: the answer is then `gave up` (JSON
-    /// status "gave_up"; with --all, after the boards found by then) and
+    /// status "gave_up"; with --all, after the boards found by then; with
+    /// --count, `gave up after N solutions`) and
     /// the exit status 1. A bounded count stays on one thread, so whether
     /// it gives up does not depend on --jobs.
     #[arg(long, value_name = "N", value_parser = common::parse_positive)]
