@@ -809,6 +809,66 @@ fn explain_prints_the_logical_steps() {
     assert_eq!((out.as_str(), code), ("no solution\n\n", 1));
 }
 
+/// Every --explain answer is a block ending in a blank line, an unreadable
+/// puzzle's `invalid` too, so that answers split at blank lines stay
+/// aligned with puzzles; the help says the format.
+#[test]
+fn explain_answers_are_blocks_as_the_help_says() {
+    let easy = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    let input = format!("{easy}\n12\n{}\n", ".".repeat(81));
+    let (out, _, code) = cover(&["sudoku", "--explain"], input.as_bytes());
+    assert_eq!(code, 2);
+    let blocks: Vec<&str> = out.split_terminator("\n\n").collect();
+    assert_eq!(blocks.len(), 3, "{out}");
+    assert!(blocks[0].lines().last().unwrap().starts_with("solved: "));
+    assert_eq!(&blocks[1..], ["invalid", "not unique"]);
+    assert!(out.ends_with("\n\n"));
+    help_mentions(
+        &["sudoku", "--help"],
+        &[
+            "RATING TECHNIQUE on DIGITS in UNITS (CELLS): RESULTS",
+            "`rRcC = D` (placed) or `rRcC ≠ D`",
+            "stuck: no technique applies",
+            "docs/explain.md",
+        ],
+    );
+}
+
+/// The example of docs/explain.md is what the binary prints: each of its
+/// output lines is a line of the answer, in order.
+#[test]
+fn the_explain_doc_example_is_what_the_binary_prints() {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/explain.md"
+    ))
+    .unwrap();
+    let puzzle =
+        "250000907008079002300002040029030000030265090000090320070800009100920600902000084";
+    let example = doc
+        .split("```text")
+        .nth(2)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
+    assert!(example.contains(puzzle), "{example}");
+    let (explained, _, _) = cover(&["sudoku", "--explain"], format!("{puzzle}\n").as_bytes());
+    let (rated, _, _) = cover(&["sudoku", "--rate"], format!("{puzzle}\n").as_bytes());
+    let printed = format!("{explained}{rated}");
+    let mut lines = printed.lines();
+    for shown in example.lines().map(str::trim_end) {
+        if shown.is_empty() || shown == "…" || shown.starts_with("$ ") || shown.starts_with("    |")
+        {
+            continue;
+        }
+        assert!(
+            lines.any(|line| line == shown),
+            "{shown:?} is not printed: {printed}"
+        );
+    }
+}
+
 /// A 25×25 puzzle of Gecode's examples (a minimal one with more givens): by default (full
 /// propagation from 16×16 on) it is solved, and the solution checks; the
 /// plain search (`compact`: `auto` would turn to conflict learning) gives
