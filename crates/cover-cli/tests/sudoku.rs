@@ -264,14 +264,14 @@ fn grids_come_back_as_grids() {
 /// last band (grids as pasted from forums); other lines kept.
 fn with_band_gaps(text: &str, band: usize, side: usize) -> String {
     let mut out = String::new();
-    let mut rows = 0;
+    let mut rows: usize = 0;
     for line in text.lines() {
         out.push_str(line);
         out.push('\n');
         let is_row = !line.trim().is_empty() && !line.starts_with('#');
         if is_row {
             rows += 1;
-            if rows % band == 0 && rows < side {
+            if rows.is_multiple_of(band) && rows < side {
                 out.push('\n');
             }
             rows %= side;

@@ -980,7 +980,7 @@ impl<R: BufRead> Puzzles<R> {
     /// `end` or the end of the input.
     fn band_gap(&mut self, side: usize, rows: usize, gaps: usize) -> io::Result<bool> {
         let band = Size::from_side(side).map_or(side, Size::box_side);
-        if rows == 0 || rows >= side || rows % band != 0 || gaps + 1 != rows / band {
+        if rows == 0 || rows >= side || !rows.is_multiple_of(band) || gaps + 1 != rows / band {
             return Ok(false);
         }
         // The lines looked at are held until read: at most one line's limit.
