@@ -45,6 +45,17 @@ pub fn json_numbers(value: &serde_json::Value, what: &str) -> Result<Vec<usize>,
         .ok_or(format!("a {what} is not a number"))
 }
 
+/// The solutions found by a count that gave up, read from its line
+/// `gave up after N solutions` (`solution` for one); `None` for any other
+/// line.
+pub fn gave_up_count(line: &str) -> Option<u64> {
+    let rest = line.strip_prefix("gave up after ")?;
+    let (n, word) = rest.split_once(' ')?;
+    let n: u64 = n.parse().ok()?;
+    let want = if n == 1 { "solution" } else { "solutions" };
+    (word == want).then_some(n)
+}
+
 /// The line numbers that `cover: FILE:LINE: message` errors name.
 pub fn error_lines(stderr: &str) -> Vec<usize> {
     stderr
@@ -52,4 +63,26 @@ pub fn error_lines(stderr: &str) -> Vec<usize> {
         .filter_map(|l| l.strip_prefix("cover: "))
         .filter_map(|l| l.split(':').nth(1)?.parse().ok())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gave_up_counts_are_read_only_from_their_line() {
+        assert_eq!(gave_up_count("gave up after 3 solutions"), Some(3));
+        assert_eq!(gave_up_count("gave up after 1 solution"), Some(1));
+        assert_eq!(gave_up_count("gave up after 0 solutions"), Some(0));
+        for line in [
+            "gave up",
+            "gave up after 1 solutions",
+            "gave up after 2 solution",
+            "gave up after x solutions",
+            "gave up after 3 solutions!",
+            "3",
+        ] {
+            assert_eq!(gave_up_count(line), None, "{line}");
+        }
+    }
 }

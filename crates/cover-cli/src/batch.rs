@@ -91,6 +91,14 @@ pub enum Verdict {
 /// `--max-nodes` first, in every command.
 pub const GAVE_UP: &str = "gave up";
 
+/// What stands in place of a count (`--count`) when the search gave up:
+/// [`GAVE_UP`] and the solutions found by then, on one line, as JSON's
+/// `count` (with `complete` false) gives them.
+pub fn gave_up_after(found: u64) -> String {
+    let plural = if found == 1 { "" } else { "s" };
+    format!("{GAVE_UP} after {found} solution{plural}")
+}
+
 /// What stands in place of an instance that could not be read, in every
 /// command's text output (its error goes to standard error).
 pub const INVALID: &str = "invalid";

@@ -182,7 +182,8 @@ pub struct TimeLimit {
     /// allowed: 0.5).
     ///
     /// Its answer is then `gave up`, as at --max-nodes (JSON status
-    /// "gave_up"; with --all, after the solutions found by then), and the
+    /// "gave_up"; with --all, after the solutions found by then; with
+    /// --count, `gave up after N solutions`), and the
     /// exit status is 1; the other instances are still answered. The
     /// clock of an instance starts when its search does, and is read as
     /// the search goes down a level (every node where nodes are slow), so

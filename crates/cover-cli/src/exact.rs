@@ -17,7 +17,8 @@ use dlx_core::{count_parallel, Control, Problem, Report, Solver, SplitConfig, St
 use serde::Serialize;
 
 use crate::batch::{
-    self, At, Batch, Flush, Invalid, ReadInstances, Verdict, WithContext, GAVE_UP, INVALID,
+    self, gave_up_after, At, Batch, Flush, Invalid, ReadInstances, Verdict, WithContext, GAVE_UP,
+    INVALID,
 };
 pub use crate::common::Mode;
 use crate::common::{self, Common, Inputs, Session, Solutions, TimeLimit};
@@ -60,9 +61,9 @@ Output (text):
           line when there is none.
   --count prints one number per instance instead.
 With --max-nodes N or --time-limit SECONDS, `gave up` stands in place of the
-answer (the solution, `No Solution!` or the count; with --all, after the
-solutions found) of an instance whose search reached N nodes, or ran SECONDS,
-first.
+answer (the solution or `No Solution!`; with --all, after the solutions
+found; with --count, `gave up after N solutions`, N those found by then) of
+an instance whose search reached N nodes, or ran SECONDS, first.
 
 An instance that cannot be read prints `invalid` in place of its answer (in
 Knuth's format, and a blank line), so answers stay aligned with instances: the
@@ -124,7 +125,8 @@ pub struct ExactArgs {
     /// Give up on an instance after N search nodes.
     ///
     /// Its answer is then `gave up` (JSON status "gave_up"; with --all,
-    /// after the solutions found by then), and the exit status is 1; the
+    /// after the solutions found by then; with --count, `gave up after N
+    /// solutions`), and the exit status is 1; the
     /// other instances are still answered, so a file of many is answered
     /// in bounded time whatever is in it. A bounded count stays on one
     /// thread, so whether it gives up does not depend on --jobs.
@@ -542,7 +544,7 @@ pub fn answer(
         flush.finish()?;
         match style.mode {
             _ if searched.gave_up && matches!(style.mode, Mode::Count { .. }) => {
-                text.push_str(GAVE_UP);
+                text.push_str(&gave_up_after(searched.count));
                 text.push('\n');
             }
             _ if searched.gave_up => write_marker(text, instance.format, GAVE_UP),

@@ -43,7 +43,8 @@ line), or a line without end for 256 MiB, ends that input.
 
 Every command that searches (exact, sudoku, queens, radar, target, shard run)
 takes --max-nodes N and --time-limit SECONDS: a search stopped by either
-prints `gave up` in place of its answer (JSON status \"gave_up\").
+prints `gave up` in place of its answer (JSON status \"gave_up\"); a count
+(--count) prints `gave up after N solutions`, N those found by then.
 --jobs starts at most 4 threads per core, whatever it asks for.
 
 Exit status: 0 every instance has a solution; 1 all input was valid but some

@@ -8,8 +8,8 @@
 //! queen is in the left half (and the middle file of an odd board) and
 //! weighs them, which halves the work.
 
-use std::io::Write;
-use std::sync::atomic::Ordering;
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use clap::Args;
@@ -19,7 +19,7 @@ use dlx_core::{
 };
 use serde::Serialize;
 
-use crate::batch::{Verdict, GAVE_UP};
+use crate::batch::{gave_up_after, Verdict, GAVE_UP};
 use crate::common::{self, Common, Session, Solutions, TimeLimit};
 use crate::output::{self, Out};
 use crate::progress::Ticker;
@@ -31,11 +31,18 @@ the number of solutions. N = 2 and N = 3 have no solution: `no solution`,
 exit status 1.
 
 With --max-nodes N or --time-limit SECONDS, `gave up` stands in place of the
-answer (after the boards found, with --all) when the search reached N nodes,
-or ran SECONDS, first; exit status 1.
+answer (after the boards found, with --all; with --count, `gave up after N
+solutions`, N those found by then) when the search reached N nodes, or ran
+SECONDS, first; exit status 1.
 
 N is at most 1800: the problem of an N×N board has 5N² nodes, and the
 largest takes about 400 MB.
+
+When standard error is a terminal, a search that runs over a second shows
+a progress line there (the solutions found so far, or the parts of a search
+split across threads done), and an unbounded --count of 18 queens or more
+first says, on one line, that it may take very long and how to bound it.
+Into a pipe or a file, nothing of this is written.
 
 JSON (--json), one object: n, status (\"solved\", \"no_solution\" or
 \"gave_up\"),
@@ -78,7 +85,8 @@ pub struct QueensArgs {
     pub symmetry: bool,
 
     /// Give up after N search nodes: the answer is then `gave up` (JSON
-    /// status "gave_up"; with --all, after the boards found by then) and
+    /// status "gave_up"; with --all, after the boards found by then; with
+    /// --count, `gave up after N solutions`) and
     /// the exit status 1. A bounded count stays on one thread, so whether
     /// it gives up does not depend on --jobs.
     #[arg(long, value_name = "N", value_parser = common::parse_positive)]
@@ -117,9 +125,20 @@ fn count(queens: &Queens, given: &[usize], limit: Option<u64>, bounds: &Limits) 
         || !common::split_fits(problem)
     {
         let limits = bounds.clone().with_max_solutions(limit);
-        return Solver::new(problem)
-            .count_with(given, &limits)
+        // The solutions found so far, for the progress line on a terminal.
+        let found = Arc::new(AtomicU64::new(0));
+        let shown = Arc::clone(&found);
+        let ticker = Ticker::start_open("counting", "solutions found", move || {
+            shown.load(Ordering::Relaxed)
+        });
+        let report = Solver::new(problem)
+            .search(given, &limits, &mut |_: &[usize]| {
+                found.fetch_add(1, Ordering::Relaxed);
+                Control::Continue
+            })
             .expect("given options come from the model");
+        ticker.finish();
+        return report;
     }
     let progress = Arc::new(SplitProgress::default());
     let config = SplitConfig::default()
@@ -137,9 +156,35 @@ fn count(queens: &Queens, given: &[usize], limit: Option<u64>, bounds: &Limits) 
     report
 }
 
+/// From this board on, an unbounded count takes minutes (18: 666,090,624
+/// boards), and each size about six times the one before.
+const LONG_COUNT: u64 = 18;
+
+/// The hint said before an unbounded count of a large board: how to bound
+/// it. `None` for a bounded count (nodes, time or a limit), a small board,
+/// or no count.
+fn long_count_hint(args: &QueensArgs) -> Option<String> {
+    let bounded = args.max_nodes.is_some()
+        || args.time_limit.limit.is_some()
+        || args.solutions.limit.is_some();
+    (args.solutions.count && !bounded && args.n >= LONG_COUNT).then(|| {
+        format!(
+            "counting every board of {n} queens may take very long (from {LONG_COUNT} on, \
+             minutes, then about six times longer for each size): --time-limit SECONDS or \
+             --max-nodes N stops it with the boards found by then, and `cover shard split \
+             --queens {n}` spreads it over machines",
+            n = args.n
+        )
+    })
+}
+
 /// Runs `cover queens`.
 pub fn run(args: &QueensArgs, session: &mut Session) -> anyhow::Result<()> {
     let queens = Queens::new(args.n as usize)?;
+    // Said to a person only: a pipe or a test gets the answer alone.
+    if let Some(hint) = long_count_hint(args).filter(|_| std::io::stderr().is_terminal()) {
+        output::error(hint);
+    }
     // The clock starts once the board is built: every search counts.
     let deadline = args.time_limit.limits(None).deadline;
     let mut out = Out::stdout();
@@ -191,6 +236,15 @@ pub fn run(args: &QueensArgs, session: &mut Session) -> anyhow::Result<()> {
             .with_deadline(deadline);
         let mut boards = Vec::new();
         let mut failed = None;
+        // One board is written once the search (and its progress line on a
+        // terminal) is done; every board (--all) is its own progress.
+        let every = args.solutions.all || args.solutions.limit.is_some();
+        let mut first = String::new();
+        let ticker = if every {
+            None
+        } else {
+            Some(Ticker::start_open("searching", "", || 0))
+        };
         let report = Solver::new(queens.problem())
             .search(&[], &limits, &mut |solution: &[usize]| {
                 let board = queens.board(solution);
@@ -199,20 +253,26 @@ pub fn run(args: &QueensArgs, session: &mut Session) -> anyhow::Result<()> {
                     boards.push(board);
                     return Control::Continue;
                 }
+                if !every {
+                    first = draw(&board);
+                    return Control::Continue;
+                }
                 // Text is written as it is found, and not kept.
                 if let Err(e) = out.write_all(draw(&board).as_bytes()) {
                     failed = Some(e);
                     return Control::Stop;
                 }
-                if args.solutions.all || args.solutions.limit.is_some() {
-                    if let Err(e) = writeln!(out) {
-                        failed = Some(e);
-                        return Control::Stop;
-                    }
+                if let Err(e) = writeln!(out) {
+                    failed = Some(e);
+                    return Control::Stop;
                 }
                 Control::Continue
             })
             .expect("no options are given");
+        if let Some(ticker) = ticker {
+            ticker.finish();
+        }
+        out.write_all(first.as_bytes())?;
         if let Some(e) = failed {
             return Err(e.into());
         }
@@ -236,6 +296,8 @@ pub fn run(args: &QueensArgs, session: &mut Session) -> anyhow::Result<()> {
             updates: stats.updates,
         };
         output::write_json_line(&mut out, &record)?;
+    } else if gave_up && args.solutions.count {
+        writeln!(out, "{}", gave_up_after(found))?;
     } else if gave_up {
         writeln!(out, "{GAVE_UP}")?;
     } else if args.solutions.count {

@@ -39,7 +39,8 @@ each case a line `N M K`, N lines of city coordinates and M lines of station
 coordinates. Coordinates are integers within ±1000000000; after T, any white
 space may separate the numbers. N and M have no limit of 50. A first line of
 several numbers is an error (T is missing, and the first case's numbers
-would be misread as T and cases).
+would be misread as T and cases), and so is an input without T (empty, or
+blank lines only): `0` is the input of no cases.
 
 The answer is exact: R is the distance of some city–station pair, so the
 search runs over those distances (as integers, squared) and asks, for each

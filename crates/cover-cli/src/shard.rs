@@ -21,6 +21,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{self, BufRead, Write};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use anyhow::bail;
@@ -51,7 +52,8 @@ per shard:
   shard     its number, 0 to of-1; the first (shard 0, and more for a very
             large split) hold the top of the tree: the nodes that were cut,
             each counted alone; tiny, and run like any other
-  digest    SHA-256 of the problem: `run` refuses a shard of another problem
+  digest    SHA-256 of the problem: `run` refuses the shards of another
+            problem (said once: pass the problem the plan was made from)
   plan      names this split: results of two splits are never mixed
   prefixes  each a list of option numbers (from 0, in input order; null: an
             item closed with fewer covers than it may take)
@@ -427,6 +429,12 @@ fn load(file: Option<&PathBuf>, source: &Source, session: &mut Session) -> anyho
     let mut instances = Instances::new(reader, source.format.map(Into::into));
     let instance = match instances.next() {
         Some(Ok(instance)) => instance,
+        Some(Err(InputError::Parse(_))) if holds_split_lines(path) => bail!(
+            "{}:1: this is a file of shard (or result) lines, not a problem: give the \
+             problem file (a Knuth or matrix file) first, as in `cover shard run PROBLEM \
+             SHARDS` (for `run`, the problem the plan was made from), or --queens N",
+            input.name()
+        ),
         Some(Err(InputError::Parse(e))) => bail!("{}:{}: {}", input.name(), e.line(), e.message()),
         Some(Err(InputError::Io(e))) => bail!("{}: {e}", input.name()),
         None => bail!("{}: no problem in the input", input.name()),
@@ -448,6 +456,31 @@ fn load(file: Option<&PathBuf>, source: &Source, session: &mut Session) -> anyho
         Some(Err(InputError::Parse(e))) => bail!("{}:{}: {}", input.name(), e.line(), e.message()),
         Some(Err(InputError::Io(e))) => bail!("{}: {e}", input.name()),
     }
+}
+
+/// Whether the file at `path` (not standard input, which cannot be read
+/// again) starts with a line of a split, shard or result: a JSON object
+/// with a digest and a plan, given where the problem belongs.
+fn holds_split_lines(path: &Path) -> bool {
+    if path == Path::new("-") {
+        return false;
+    }
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    // A line of a split holds at most one line's limit; its start says.
+    let mut lines = LineReader::new(io::BufReader::new(file));
+    while let Ok(Some(line)) = lines.next_line() {
+        let Ok(text) = line.text else {
+            return false;
+        };
+        if text.trim().is_empty() {
+            continue;
+        }
+        let value: Result<serde_json::Value, _> = serde_json::from_str(&text);
+        return value.is_ok_and(|v| v.get("digest").is_some() && v.get("plan").is_some());
+    }
+    false
 }
 
 /// The most option numbers in the prefixes of one line of the top: a
@@ -559,6 +592,7 @@ fn run_shards(args: &RunArgs, session: &mut Session) -> anyhow::Result<()> {
         digest: dlx_core::digest(&problem),
         problem,
         problem_name,
+        foreign: Mutex::new(HashSet::new()),
         max_nodes: args.max_nodes,
         time_limit: args.time_limit,
     };
@@ -584,6 +618,10 @@ struct Runner {
     digest: String,
     /// The problem's file, or `--queens N`, for messages.
     problem_name: String,
+    /// The digests of other problems whose shard lines were met: each is
+    /// said once, its other lines skipped (a whole file of them is one
+    /// mistake, the problem file).
+    foreign: Mutex<HashSet<String>>,
     /// `--max-nodes` and `--time-limit`, per shard.
     max_nodes: Option<u64>,
     time_limit: TimeLimit,
@@ -632,31 +670,52 @@ fn short(digest: &str) -> &str {
     digest.get(..12).unwrap_or(digest)
 }
 
+/// Why a shard line is not run.
+enum Refused {
+    /// What is wrong, to be said at its line.
+    Said(String),
+    /// Of another problem already said: skipped without a word.
+    Again,
+}
+
+impl From<String> for Refused {
+    fn from(message: String) -> Refused {
+        Refused::Said(message)
+    }
+}
+
 impl Runner {
     /// Reads one shard line and checks it belongs to this problem.
-    fn work(&self, text: &str) -> Result<Work, String> {
+    fn work(&self, text: &str) -> Result<Work, Refused> {
         let line: ShardLine =
             serde_json::from_str(text).map_err(|e| format!("not a shard line: {e}"))?;
         if let Some(message) = bad_numbers(line.shard, line.of) {
-            return Err(message);
+            return Err(message.into());
         }
         if line.digest != self.digest {
+            let mut foreign = self.foreign.lock().unwrap_or_else(PoisonError::into_inner);
+            if !foreign.insert(line.digest.clone()) {
+                return Err(Refused::Again);
+            }
             return Err(format!(
-                "shard {} is from another problem: its digest is {}…, that of {} is {}…",
+                "shard {} is from another problem: the plan was made from a problem of digest \
+                 {}…, but the problem given ({}) has digest {}…; pass the problem file the plan \
+                 was made from (the other shard lines of digest {}… are skipped, not named)",
                 line.shard,
                 short(&line.digest),
                 self.problem_name,
-                short(&self.digest)
-            ));
+                short(&self.digest),
+                short(&line.digest),
+            )
+            .into());
         }
         let (top, prefixes) = match (&line.top, &line.prefixes) {
             (Some(top), None) => (true, top.clone()),
             (None, Some(prefixes)) => (false, prefixes.clone()),
             _ => {
-                return Err(format!(
-                    "shard {} needs either \"prefixes\" or \"top\"",
-                    line.shard
-                ))
+                return Err(
+                    format!("shard {} needs either \"prefixes\" or \"top\"", line.shard).into(),
+                )
             }
         };
         let options = self.problem.option_count() as u64;
@@ -686,7 +745,8 @@ impl Runner {
             return Err(format!(
                 "shard {}: its check does not match its other fields (the line was altered)",
                 line.shard
-            ));
+            )
+            .into());
         }
         Ok(Work {
             number: 0,
@@ -725,20 +785,17 @@ impl Iterator for WorkLines<'_> {
             if text.trim().is_empty() {
                 continue;
             }
-            return Some(
-                self.runner
-                    .work(&text)
-                    .map(|work| Work {
-                        number: line.number,
-                        ..work
-                    })
-                    .map_err(|message| {
-                        InputError::Parse(BadLine {
-                            line: line.number,
-                            message,
-                        })
-                    }),
-            );
+            return Some(match self.runner.work(&text) {
+                Ok(work) => Ok(Work {
+                    number: line.number,
+                    ..work
+                }),
+                Err(Refused::Said(message)) => Err(InputError::Parse(BadLine {
+                    line: line.number,
+                    message,
+                })),
+                Err(Refused::Again) => continue,
+            });
         }
     }
 }

@@ -43,7 +43,8 @@ use dlx_core::{Control, Limits, Outcome, Report, Stats};
 use serde::Serialize;
 
 use crate::batch::{
-    self, At, Batch, Flush, Invalid, ReadInstances, Verdict, WithContext, GAVE_UP, INVALID,
+    self, gave_up_after, At, Batch, Flush, Invalid, ReadInstances, Verdict, WithContext, GAVE_UP,
+    INVALID,
 };
 use crate::common::{self, Common, Inputs, Mode as Search, Session, Solutions, TimeLimit};
 use crate::output::{push_json, JsonObject, Out};
@@ -78,7 +79,10 @@ Layouts, detected from the first puzzle of each input:
          `puzzle:count:solution` lines read). Cells may also be separated by
          spaces or commas.
   grid   n² lines of n² cells per puzzle, as POJ 3076; puzzles separated by
-         blank lines. Cells may be separated by spaces, commas or `|` (then
+         blank lines. A blank line between bands (after rows 3 and 6 of a
+         9×9) is read as a gap when every band before it had one and the
+         next band follows whole, then a blank line or the end of the input.
+         Cells may be separated by spaces, commas or `|` (then
          they may also be numbers 1..n², 0 for empty), and rule lines like
          `+-----+-----+` are skipped, so --pretty output reads back.
 A line `end` ends the input; lines starting with `#` are comments; CRLF line
@@ -139,18 +143,28 @@ Output (text), in input order, in the layout and symbols of the input:
            quads, BUG, 6.5 up chains and forcing chains; on variants also
            cage combinations 2.5, innies 2.8, outies 3.0); `not unique`, or
            `no solution` (a search proves the puzzle unique first).
-  --explain  each step of that logical solution on a line (its rating, the
-           technique, the pattern, what it places or removes; techniques SE
-           lacks, such as W-Wing, colouring and ALS, included), then
-           `solved: GRID` and a blank line.
+  --explain  each step of that logical solution on a line (techniques SE
+           lacks, such as W-Wing, colouring and ALS, included), then how it
+           ended, then a blank line: a block per puzzle. A step is
+             RATING TECHNIQUE on DIGITS in UNITS (CELLS): RESULTS
+           e.g. `2.6 Pointing on 8 in box 5 and column 6 (r4c6 and r6c6):
+           r1c6 ≠ 8`; cells are rRcC (row, column from 1), digits in the
+           puzzle's symbols, results `rRcC = D` (placed) or `rRcC ≠ D`
+           (removed), comma-separated; chains write their links after the
+           pattern (`; r5c1=1 → r2c1≠1 → …`). The last line is `solved:
+           GRID` (the solution as a line, or a variant in its own form),
+           `stuck: no technique applies (hardest step so far RATING)`, `not
+           unique`, `no solution`, `gave up` or `invalid`.
+           Details and an example: docs/explain.md.
 A puzzle that cannot be read is reported on standard error as
 `cover: FILE:LINE: reason`, and `invalid` stands in its place on standard
 output, so answers stay aligned with puzzles; the other puzzles are answered.
 With --max-nodes N or --time-limit SECONDS, `gave up` stands in place of the
-answer (the solution, `no solution` or the count; with --all, after the
-solutions found) of a puzzle whose search reached N nodes, or ran SECONDS,
-first. With --rate and --explain, N bounds the search that proves the
-puzzle unique, and SECONDS that search and the logic together.
+answer (the solution or `no solution`; with --all, after the solutions
+found; with --count, `gave up after N solutions`, N those found by then) of
+a puzzle whose search reached N nodes, or ran SECONDS, first. With --rate
+and --explain, N bounds the search that proves the puzzle unique, and
+SECONDS that search and the logic together.
 
 JSON (--json), one object per puzzle per line:
   index      the puzzle's number in its file, from 1
@@ -219,7 +233,8 @@ pub struct SudokuArgs {
     /// Give up on a puzzle after N search nodes.
     ///
     /// Its answer is then `gave up` (JSON status "gave_up"; with --all,
-    /// after the solutions found by then; with --rate, when the rating's
+    /// after the solutions found by then; with --count, `gave up after N
+    /// solutions`; with --rate, when the rating's
     /// count needs more), and the exit status is 1. So a
     /// file of many puzzles is answered in bounded time whatever is in
     /// it. A bounded search stays on one thread, so whether it gives up
@@ -302,8 +317,10 @@ pub struct SudokuArgs {
     pub propagate: PropagateArg,
 
     /// Print, for each puzzle, the logical steps a person can follow
-    /// (simplest technique first, singles to forcing chains), each with
-    /// its rating, instead of the solution.
+    /// (simplest technique first, singles to forcing chains), a line each
+    /// (`RATING TECHNIQUE on DIGITS in UNITS (CELLS): RESULTS`), then
+    /// `solved: GRID` (or why not) and a blank line, instead of the
+    /// solution. The format is under Output below.
     #[arg(long, conflicts_with_all = ["count", "all", "limit", "rate", "pretty"])]
     pub explain: bool,
 
@@ -754,7 +771,9 @@ pub fn write_invalid(
     text.push_str(INVALID);
     text.push('\n');
     if !matches!(style.mode, Mode::Search(Search::Count { .. })) {
-        if is_block(layout, style) {
+        // An --explain answer is a block ending in a blank line, whatever
+        // the layout.
+        if is_block(layout, style) || style.mode == Mode::Explain {
             text.push('\n');
         }
         if matches!(style.mode, Mode::Search(Search::All { .. })) {
@@ -837,7 +856,7 @@ pub fn answer(
             let report = solver.count(puzzle, limit);
             if !style.json {
                 if report.outcome.gave_up() {
-                    text.push_str(GAVE_UP);
+                    text.push_str(&gave_up_after(report.stats.solutions));
                 } else {
                     text.push_str(&report.stats.solutions.to_string());
                 }

@@ -143,7 +143,25 @@ fn exact_gives_up_at_max_nodes_the_same_on_any_number_of_threads() {
             &["exact", "--count", "--max-nodes", "50", "--jobs", jobs],
             &queens,
         );
-        assert_eq!((out.as_str(), code), ("gave up\n", 1), "--jobs {jobs}");
+        // The solutions found by then, as the JSON record's count says.
+        assert_eq!(
+            (out.as_str(), code),
+            ("gave up after 5 solutions\n", 1),
+            "--jobs {jobs}"
+        );
+        let (json, _, _) = cover(
+            &[
+                "exact",
+                "--count",
+                "--max-nodes",
+                "50",
+                "--json",
+                "--jobs",
+                jobs,
+            ],
+            &queens,
+        );
+        assert_eq!(json_lines(&json)[0]["count"], 5, "--jobs {jobs}");
         let (out, _, code) = cover(&["exact", "--max-nodes", "3", "--jobs", jobs], &queens);
         assert_eq!((out.as_str(), code), ("gave up\n\n", 1), "--jobs {jobs}");
     }
@@ -220,20 +238,41 @@ fn radar_gives_up_at_max_nodes() {
 
 #[test]
 fn queens_gives_up_at_max_nodes() {
-    for args in [
-        &["queens", "--count", "--max-nodes", "100", "10"][..],
-        &[
-            "queens",
-            "--count",
-            "--symmetry",
-            "--max-nodes",
-            "100",
-            "10",
-        ],
-        &["queens", "--max-nodes", "3", "8"],
+    // A count says how many boards it had found, as JSON's count does
+    // (with --symmetry weighted, mirror images counted).
+    for (args, said) in [
+        (
+            &["queens", "--count", "--max-nodes", "100", "10"][..],
+            "gave up after 4 solutions",
+        ),
+        (
+            &[
+                "queens",
+                "--count",
+                "--symmetry",
+                "--max-nodes",
+                "100",
+                "10",
+            ],
+            "gave up after 10 solutions",
+        ),
+        (
+            &["queens", "--count", "--max-nodes", "3", "4"],
+            "gave up after 0 solutions",
+        ),
+        (&["queens", "--max-nodes", "3", "8"], "gave up"),
     ] {
         let (out, _, code) = cover(args, b"");
-        assert_eq!((out.as_str(), code), ("gave up\n", 1), "{args:?}");
+        assert_eq!(
+            (out.as_str(), code),
+            (format!("{said}\n").as_str(), 1),
+            "{args:?}"
+        );
+        if let Some(count) = said.strip_prefix("gave up after ") {
+            let (json, _, _) = cover(&[args, &["--json"]].concat(), b"");
+            let count: u64 = count.split(' ').next().unwrap().parse().unwrap();
+            assert_eq!(json_lines(&json)[0]["count"], count, "{args:?}");
+        }
     }
     let (out, _, code) = cover(&["queens", "--count", "--max-nodes", "1000000", "8"], b"");
     assert_eq!((out.as_str(), code), ("92\n", 0));

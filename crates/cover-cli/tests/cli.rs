@@ -433,6 +433,53 @@ fn an_input_without_a_problem_is_an_error() {
     assert_eq!((out.as_str(), code), ("1\n", 2));
 }
 
+/// An empty input is no instance where the format has no header (nothing
+/// printed, exit 0, as Unix filters) and a missing header where it has one
+/// (an error at line 1, exit 2); the same from a file as from standard input.
+#[test]
+fn empty_input_is_no_instances_unless_the_format_starts_with_a_header() {
+    let empty = file("nothing.txt", b"");
+    for args in [
+        &["sudoku"][..],
+        &["sudoku", "--count"],
+        &["sudoku", "--json"],
+        &["target"],
+        &["target", "--json"],
+        &["shard", "run", "--queens", "4"],
+    ] {
+        for input in ["-", empty.as_str()] {
+            let args = [args, &[input]].concat();
+            let (out, err, code) = cover(&args, b"");
+            assert_eq!((out.as_str(), err.as_str(), code), ("", "", 0), "{args:?}");
+            // Blank lines and comments are no instance either.
+            if input == "-" && args[0] != "shard" {
+                let (out, err, code) = cover(&args, b"\n# nothing\n\n");
+                assert_eq!((out.as_str(), err.as_str(), code), ("", "", 0), "{args:?}");
+            }
+        }
+    }
+    for (args, header) in [
+        (&["exact"][..], "item line"),
+        (&["exact", "--format", "matrix"], "header `N M`"),
+        (&["radar"], "the number of cases"),
+    ] {
+        for input in ["-", empty.as_str()] {
+            let args = [args, &[input]].concat();
+            let (out, err, code) = cover(&args, b"");
+            assert_eq!((out.as_str(), code), ("", 2), "{args:?}: {err}");
+            let name = if input == "-" { "<stdin>" } else { input };
+            assert!(
+                err.starts_with(&format!("cover: {name}:1: ")) && err.contains(header),
+                "{args:?}: {err}"
+            );
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        }
+    }
+    // T = 0 is the radar input of no cases.
+    let (out, err, code) = cover(&["radar"], b"0\n");
+    assert_eq!((out.as_str(), err.as_str(), code), ("", "", 0));
+}
+
 #[test]
 fn crlf_and_bom() {
     let crlf = KNUTH_MATRIX.replace('\n', "\r\n");

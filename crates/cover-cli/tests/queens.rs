@@ -4,6 +4,9 @@
 
 mod support;
 
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
 use cover_check::queens::{check_board, read_board, A000170};
 use support::{assert_usage_errors, cover};
 
@@ -81,4 +84,79 @@ fn bad_sizes_are_usage_errors() {
         "queens 99999",
         "queens --symmetry 8",
     ]);
+}
+
+/// What `cover ARGS` writes to a terminal (standard output and error
+/// together), run under util-linux `script` and stopped by `timeout` after
+/// `seconds`; `None` (the test skipped, said on standard error) where
+/// `script` is missing, unless COVER_REQUIRE_SCRIPT is set.
+fn at_a_terminal(args: &str, seconds: u32) -> Option<String> {
+    let found = Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        assert!(
+            std::env::var_os("COVER_REQUIRE_SCRIPT").is_none(),
+            "COVER_REQUIRE_SCRIPT is set but `script` (util-linux) is not installed"
+        );
+        eprintln!("skipped: `script` (util-linux) is not installed");
+        return None;
+    }
+    let command = format!("timeout {seconds} {} {args}", env!("CARGO_BIN_EXE_cover"));
+    let out = Command::new("script")
+        .args(["-q", "-e", "-c", &command, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    Some(String::from_utf8_lossy(&out.stdout).replace('\r', "\n"))
+}
+
+#[test]
+fn a_long_count_at_a_terminal_shows_a_hint_and_its_progress() {
+    // Unbounded: the hint first, then a progress line once it has run a
+    // second (it is stopped after three), serial or split across threads.
+    for jobs in ["1", "2"] {
+        let Some(seen) = at_a_terminal(&format!("queens --count --jobs {jobs} 18"), 3) else {
+            return;
+        };
+        let hint = seen.lines().next().unwrap_or("");
+        assert!(
+            hint.starts_with("cover: counting every board of 18 queens may take very long")
+                && hint.contains("--time-limit SECONDS")
+                && hint.contains("--max-nodes N")
+                && hint.contains("cover shard split --queens 18"),
+            "{seen}"
+        );
+        assert!(seen.contains("counting ["), "--jobs {jobs}: {seen}");
+    }
+    // Bounded: no hint, the progress line, and what it had found.
+    let Some(seen) = at_a_terminal("queens --count --jobs 1 --time-limit 2 18", 10) else {
+        return;
+    };
+    assert!(!seen.contains("may take very long"), "{seen}");
+    assert!(seen.contains(" solutions found"), "{seen}");
+    assert!(seen.contains("gave up after "), "{seen}");
+    // A small board: no hint.
+    let Some(seen) = at_a_terminal("queens --count 8", 10) else {
+        return;
+    };
+    assert_eq!(seen.trim(), "92");
+}
+
+#[test]
+fn a_long_count_into_a_pipe_says_nothing_more() {
+    // The hint is said before the search starts: a second is plenty.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cover"))
+        .args(["queens", "--count", "18"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    child.kill().unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "");
 }

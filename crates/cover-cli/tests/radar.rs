@@ -152,8 +152,14 @@ fn huge_promises_fail_cleanly() {
     let (stdout, stderr, code) = cover(&["radar"], b"99999999999999999999999\n");
     assert_eq!((stdout.as_str(), code), ("", 2));
     assert!(stderr.contains("<stdin>:1:"), "{stderr}");
-    // No input at all: nothing to answer.
-    assert_eq!(cover(&["radar"], b""), (String::new(), String::new(), 0));
+    // No input at all: T, the header, is missing (`0` is no cases).
+    let (stdout, stderr, code) = cover(&["radar"], b"");
+    assert_eq!((stdout.as_str(), code), ("", 2));
+    assert!(
+        stderr.starts_with("cover: <stdin>:1: the input has no T"),
+        "{stderr}"
+    );
+    assert_eq!(cover(&["radar"], b"0\n"), (String::new(), String::new(), 0));
 }
 
 #[test]

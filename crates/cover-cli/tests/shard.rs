@@ -470,6 +470,72 @@ fn run_names_bad_shard_lines_and_answers_the_others() {
 }
 
 #[test]
+fn run_without_the_problem_file_says_so() {
+    let shards = split(&[&fixture("queens8.dlx")], 10);
+    let shard_file = file("q8-shards-only.jsonl", shards.as_bytes());
+    let results = run(&[&fixture("queens8.dlx")], &shards, "1");
+    let result_file = file("q8-results-only.jsonl", results.as_bytes());
+    // The shard file where the problem belongs: alone, before the problem,
+    // or a result file in its place.
+    for args in [
+        vec!["shard", "run", &shard_file],
+        vec!["shard", "run", &shard_file, &fixture("queens8.dlx")],
+        vec!["shard", "run", &result_file, &shard_file],
+        vec!["shard", "split", &shard_file],
+    ] {
+        let (out, err, code) = cover(&args, shards.as_bytes());
+        assert_eq!((out.as_str(), code), ("", 2), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        let first = if args[2] == result_file {
+            &result_file
+        } else {
+            &shard_file
+        };
+        assert_contains_all(
+            &err,
+            &[
+                &format!("cover: {first}:1: "),
+                "not a problem",
+                "PROBLEM",
+                "--queens N",
+            ],
+        );
+        assert!(!err.contains("colour"), "{err}");
+    }
+}
+
+#[test]
+fn shards_of_another_problem_are_said_once() {
+    let shards = split(&[&fixture("queens8.dlx")], 10);
+    let count = shards.lines().count();
+    assert!(count > 5);
+    let shard_file = file("q8-shards-foreign.jsonl", shards.as_bytes());
+    let other = fixture("langford7.dlx");
+    // Every line of two files, from standard input and a file: one message.
+    let (out, err, code) = cover(
+        &["shard", "run", &other, "-", &shard_file],
+        shards.as_bytes(),
+    );
+    assert_eq!((out.as_str(), code), ("", 2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert_contains_all(
+        &err,
+        &[
+            "cover: <stdin>:1: shard 0 is from another problem",
+            "langford7.dlx",
+            "pass the problem file the plan was made from",
+        ],
+    );
+    // Lines of the right problem among them are still answered.
+    let mine = split(&[&other], 3);
+    let mixed = format!("{shards}{mine}");
+    let (out, err, code) = cover(&["shard", "run", &other], mixed.as_bytes());
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert_eq!(json_lines(&out).len(), mine.lines().count(), "{out}");
+}
+
+#[test]
 fn split_refuses_what_is_not_one_problem() {
     let two = file("two.txt", b"1 1\n1\n1 1\n1\n");
     let (out, err, code) = cover(&["shard", "split", &two], b"");

@@ -260,6 +260,64 @@ fn grids_come_back_as_grids() {
     assert_eq!(first.split(' ').count(), 9, "{first}");
 }
 
+/// `text` with a blank line after every `band` rows of each grid but its
+/// last band (grids as pasted from forums); other lines kept.
+fn with_band_gaps(text: &str, band: usize, side: usize) -> String {
+    let mut out = String::new();
+    let mut rows: usize = 0;
+    for line in text.lines() {
+        out.push_str(line);
+        out.push('\n');
+        let is_row = !line.trim().is_empty() && !line.starts_with('#');
+        if is_row {
+            rows += 1;
+            if rows.is_multiple_of(band) && rows < side {
+                out.push('\n');
+            }
+            rows %= side;
+        }
+    }
+    out
+}
+
+#[test]
+fn grids_with_blank_lines_between_bands_read_as_without() {
+    for (name, band, side) in [
+        ("grid_9x9_spaced.txt", 3, 9),
+        ("poj3076_sample.in", 4, 16),
+        ("grid_16x16_letters.txt", 4, 16),
+    ] {
+        let plain = read(name);
+        let gapped = with_band_gaps(&plain, band, side);
+        let rows = plain
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
+        let grids = rows.count() / side;
+        let gaps = grids * (side / band - 1);
+        assert_eq!(
+            gapped.lines().count(),
+            plain.lines().count() + gaps,
+            "{name}"
+        );
+        // (The last grid of the letters file has no solution: exit 1.)
+        let (want, _, status) = cover(&["sudoku"], plain.as_bytes());
+        assert!(
+            want.lines().filter(|l| !l.is_empty()).count() >= side,
+            "{name}"
+        );
+        let (out, err, code) = cover(&["sudoku"], gapped.as_bytes());
+        assert_eq!(
+            (out.as_str(), err.as_str(), code),
+            (want.as_str(), "", status),
+            "{name}"
+        );
+        // Two such grids one after the other, a blank line between.
+        let (out, err, code) = cover(&["sudoku"], format!("{gapped}\n{gapped}").as_bytes());
+        assert_eq!(out, format!("{want}{want}"), "{name}: {err}");
+        assert_eq!(code, status, "{name}");
+    }
+}
+
 #[test]
 fn pretty_grids_read_back() {
     let puzzles = read("tdoku_test_puzzles_with_counts.txt");
@@ -501,7 +559,25 @@ fn max_nodes_gives_up_in_place_and_exits_1() {
                 ],
                 input.as_bytes(),
             );
-            assert_eq!(out, "gave up\n1\n0\n", "{engine} --jobs {jobs}");
+            // The count so far, as the JSON record's count says.
+            let (json, _, _) = cover(
+                &[
+                    "sudoku",
+                    "--engine",
+                    engine,
+                    "--max-nodes",
+                    "20",
+                    "--count",
+                    "--json",
+                    "--jobs",
+                    jobs,
+                ],
+                input.as_bytes(),
+            );
+            let found = &json_lines(&json)[0]["count"];
+            let s = if found == 1 { "" } else { "s" };
+            let want = format!("gave up after {found} solution{s}\n1\n0\n");
+            assert_eq!(out, want, "{engine} --jobs {jobs}");
         }
         let (out, _, _) = cover(
             &["sudoku", "--engine", engine, "--max-nodes", "20", "--json"],
@@ -731,6 +807,66 @@ fn explain_prints_the_logical_steps() {
     let clash = format!("11{}\n", ".".repeat(79));
     let (out, _, code) = cover(&["sudoku", "--explain"], clash.as_bytes());
     assert_eq!((out.as_str(), code), ("no solution\n\n", 1));
+}
+
+/// Every --explain answer is a block ending in a blank line, an unreadable
+/// puzzle's `invalid` too, so that answers split at blank lines stay
+/// aligned with puzzles; the help says the format.
+#[test]
+fn explain_answers_are_blocks_as_the_help_says() {
+    let easy = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    let input = format!("{easy}\n12\n{}\n", ".".repeat(81));
+    let (out, _, code) = cover(&["sudoku", "--explain"], input.as_bytes());
+    assert_eq!(code, 2);
+    let blocks: Vec<&str> = out.split_terminator("\n\n").collect();
+    assert_eq!(blocks.len(), 3, "{out}");
+    assert!(blocks[0].lines().last().unwrap().starts_with("solved: "));
+    assert_eq!(&blocks[1..], ["invalid", "not unique"]);
+    assert!(out.ends_with("\n\n"));
+    help_mentions(
+        &["sudoku", "--help"],
+        &[
+            "RATING TECHNIQUE on DIGITS in UNITS (CELLS): RESULTS",
+            "`rRcC = D` (placed) or `rRcC ≠ D`",
+            "stuck: no technique applies",
+            "docs/explain.md",
+        ],
+    );
+}
+
+/// The example of docs/explain.md is what the binary prints: each of its
+/// output lines is a line of the answer, in order.
+#[test]
+fn the_explain_doc_example_is_what_the_binary_prints() {
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/explain.md"
+    ))
+    .unwrap();
+    let puzzle =
+        "250000907008079002300002040029030000030265090000090320070800009100920600902000084";
+    let example = doc
+        .split("```text")
+        .nth(2)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
+    assert!(example.contains(puzzle), "{example}");
+    let (explained, _, _) = cover(&["sudoku", "--explain"], format!("{puzzle}\n").as_bytes());
+    let (rated, _, _) = cover(&["sudoku", "--rate"], format!("{puzzle}\n").as_bytes());
+    let printed = format!("{explained}{rated}");
+    let mut lines = printed.lines();
+    for shown in example.lines().map(str::trim_end) {
+        if shown.is_empty() || shown == "…" || shown.starts_with("$ ") || shown.starts_with("    |")
+        {
+            continue;
+        }
+        assert!(
+            lines.any(|line| line == shown),
+            "{shown:?} is not printed: {printed}"
+        );
+    }
 }
 
 /// A 25×25 puzzle of Gecode's examples (a minimal one with more givens): by default (full

@@ -373,6 +373,19 @@ fn limits_marks_and_json_records_as_for_classic_puzzles() {
     assert_eq!(code, 1);
     assert_eq!(record["status"], "gave_up");
     assert_eq!(record["complete"], false);
+    // A count that gave up says how many it had found, as JSON's count.
+    let diagonal = format!("{} x\n", ".".repeat(81));
+    let count = |json: &str| {
+        let mut args = vec!["sudoku", "--count", "--max-nodes", "200", "-"];
+        args.extend((!json.is_empty()).then_some(json));
+        cover(&args, diagonal.as_bytes())
+    };
+    let (out, _, code) = count("");
+    let found = &json_lines(&count("--json").0)[0]["count"];
+    assert_eq!(
+        (out, code),
+        (format!("gave up after {found} solutions\n"), 1)
+    );
     // Counting with a limit, in JSON.
     let (x4, rules) = &lines()[0];
     let brute = count_variant_brute(rules, &digits("1..............."), 100);

@@ -565,8 +565,9 @@ fn judge_first(
     verdict
 }
 
-/// Judges a `--count --limit 2` output: one count per puzzle (or `gave up`
-/// when `gave_up_ok`), each the known count where it is known.
+/// Judges a `--count --limit 2` output: one count per puzzle (or `gave up
+/// after N solutions`, N no more than the count, when `gave_up_ok`), each
+/// the known count where it is known.
 fn judge_counts(stdout: &str, known: &[Known], gave_up_ok: bool) -> Verdict {
     let lines: Vec<&str> = stdout.lines().collect();
     let (counts, puzzles) = ((lines.len(), "counts"), (known.len(), "puzzles"));
@@ -577,7 +578,19 @@ fn judge_counts(stdout: &str, known: &[Known], gave_up_ok: bool) -> Verdict {
     for (k, (line, known)) in lines.iter().zip(known).enumerate() {
         let mut fail = |m: String| verdict.problems.push(format!("puzzle {}: {m}", k + 1));
         let answer = match (*line, line.parse::<u64>()) {
-            (refused @ ("gave up" | "invalid"), _) => refusal(refused, gave_up_ok, &mut fail),
+            ("invalid", _) => refusal(line, gave_up_ok, &mut fail),
+            // A count that gave up says how many it had found by then.
+            _ if cover_check::gave_up_count(line).is_some() => {
+                let found = cover_check::gave_up_count(line).unwrap_or(0);
+                match known.count {
+                    Some(want) if found > want => fail(format!("gave up after {found}, of {want}")),
+                    _ if found > LIMIT => {
+                        fail(format!("gave up after {found}, past --limit {LIMIT}"))
+                    }
+                    _ => {}
+                }
+                refusal("gave up", gave_up_ok, &mut fail)
+            }
             (_, Ok(n)) => {
                 match known.count {
                     Some(want) if want != n => fail(format!("counts {n}, expected {want}")),
@@ -1510,12 +1523,25 @@ mod tests {
         assert!(!judge_counts("2\n0\n2\n", &known, false).problems.is_empty());
         assert!(!judge_counts("1\n0\n3\n", &known, false).problems.is_empty());
         assert!(!judge_counts("1\n0\n", &known, false).problems.is_empty());
-        assert!(!judge_counts("1\n0\ngave up\n", &known, false)
+        assert!(
+            !judge_counts("1\n0\ngave up after 1 solution\n", &known, false)
+                .problems
+                .is_empty()
+        );
+        assert!(
+            judge_counts("1\n0\ngave up after 1 solution\n", &known, true)
+                .problems
+                .is_empty()
+        );
+        // Only the line a count gives up with, and never past the count.
+        assert!(!judge_counts("1\n0\ngave up\n", &known, true)
             .problems
             .is_empty());
-        assert!(judge_counts("1\n0\ngave up\n", &known, true)
-            .problems
-            .is_empty());
+        assert!(
+            !judge_counts("gave up after 2 solutions\n0\n2\n", &known, true)
+                .problems
+                .is_empty()
+        );
     }
 
     #[test]

@@ -23,7 +23,7 @@ use super::{
     answer_by_logic, end_every_solution_json, pretty, write_judgement_end, Answered, Counted, Mode,
     Record, Search, Shown, Style, GAVE_UP, NO_SOLUTION,
 };
-use crate::batch::{At, Flush, Verdict};
+use crate::batch::{gave_up_after, At, Flush, Verdict};
 use crate::output::{push_json, JsonObject};
 
 /// Why human logic cannot rate or explain `puzzle` (its rules are not
@@ -122,7 +122,7 @@ pub fn answer(
             let report = solver.count(&limits(limit));
             if !style.json {
                 if report.outcome.gave_up() {
-                    text.push_str(GAVE_UP);
+                    text.push_str(&gave_up_after(report.stats.solutions));
                 } else {
                     text.push_str(&report.stats.solutions.to_string());
                 }

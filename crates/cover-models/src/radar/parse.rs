@@ -4,7 +4,9 @@
 //! N city coordinates and M station coordinates: integers, any white space
 //! between them (the line breaks of the contest format are not required
 //! there). T alone: an input without it would read its first case's
-//! numbers as T and cases, and answer cases it does not hold. Coordinates
+//! numbers as T and cases, and answer cases it does not hold; an input
+//! without T (empty, or blank lines) is an error, as its header is missing.
+//! Coordinates
 //! must lie within ±[`MAX_COORDINATE`]; N and M have no limit but what
 //! follows in the input, and N × M at most [`MAX_PAIRS`]. [`Cases`] reads
 //! one case at a time and never allocates from a count the input promises.
@@ -136,6 +138,12 @@ pub enum ParseErrorKind {
          which looks like a case's `N M K`: is the line with T missing?"
     )]
     CountNotAlone(String),
+    /// An input without T: empty, or only blank lines.
+    #[error(
+        "the input has no T: it must start with T, the number of cases, alone on its \
+         line (0 for none)"
+    )]
+    NoCount,
     /// Text after the last case T promised.
     #[error("unexpected {0:?} after the last case (the input promises {1})")]
     TrailingText(String, u64),
@@ -465,9 +473,11 @@ impl<R: BufRead> Iterator for Cases<R> {
             None => {
                 let token = match self.tokens.next() {
                     Err(e) => return self.stop(e),
+                    // T is the format's header: without it there is no
+                    // input, which is an error as in any header format.
                     Ok(None) => {
-                        self.done = true;
-                        return None;
+                        let line = self.tokens.line.max(1);
+                        return self.fatal(line, ParseErrorKind::NoCount);
                     }
                     Ok(Some(token)) => token,
                 };
@@ -626,9 +636,14 @@ mod tests {
     }
 
     #[test]
-    fn empty_input_has_no_cases() {
-        assert!(read("").is_empty());
-        assert!(read("\n  \n").is_empty());
+    fn an_input_without_t_is_an_error_and_t_0_has_no_cases() {
+        for (text, line) in [("", 1), ("\n  \n", 2)] {
+            let cases = read(text);
+            assert_eq!(cases.len(), 1, "{text:?}");
+            let error = parse_error(&cases[0]);
+            assert_eq!((error.line, &error.kind), (line, &ParseErrorKind::NoCount));
+            assert!(error.fatal);
+        }
         assert!(read("0\n").is_empty());
     }
 

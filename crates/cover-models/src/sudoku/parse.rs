@@ -918,6 +918,8 @@ impl<R: BufRead> Puzzles<R> {
         let size = Size::from_side(first.len()).expect("checked by row_cells");
         let side = size.side();
         self.grid_side = Some(side);
+        // Blank lines between bands seen so far (see `band_gap`).
+        let mut gaps = 0;
         let mut cells: Vec<String> = Vec::with_capacity(size.cells());
         let mut places = Vec::with_capacity(size.cells());
         let mut separated = first_separated;
@@ -934,7 +936,7 @@ impl<R: BufRead> Puzzles<R> {
             let text = match line.text {
                 Ok(text) => text,
                 Err(fault) => {
-                    self.skip_grid(Some(side - rows - 1))?;
+                    self.skip_grid_rows(side, rows + 1, gaps)?;
                     return Err(ParseError {
                         line: line.number,
                         kind: ParseErrorKind::Line(fault),
@@ -944,6 +946,7 @@ impl<R: BufRead> Puzzles<R> {
             };
             match classify(&text) {
                 Kind::Comment | Kind::Rule => continue,
+                Kind::Blank if self.band_gap(side, rows, gaps)? => gaps += 1,
                 Kind::Blank => return Err(short(number, side, rows)),
                 Kind::End => {
                     self.ahead.push_front(Line {
@@ -967,7 +970,7 @@ impl<R: BufRead> Puzzles<R> {
                         rows += 1;
                     }
                     Err(found) => {
-                        self.skip_grid(Some(side - rows - 1))?;
+                        self.skip_grid_rows(side, rows + 1, gaps)?;
                         return Err(ParseError {
                             line: line.number,
                             kind: ParseErrorKind::RowLength {
@@ -991,6 +994,68 @@ impl<R: BufRead> Puzzles<R> {
             layout: Layout::Grid,
             notation,
         })
+    }
+
+    /// Whether a blank line after `rows` rows of a grid of `side` is a gap
+    /// between its bands (grids pasted from forums have them) rather than
+    /// the end of a short grid. So that no grid takes rows of the next, it
+    /// is one only when it comes after a whole number of bands, fewer than
+    /// the grid's, every band before it was followed by one too (`gaps`),
+    /// and the lines after it are one band's rows followed by a blank line,
+    /// `end` or the end of the input.
+    fn band_gap(&mut self, side: usize, rows: usize, gaps: usize) -> io::Result<bool> {
+        let band = Size::from_side(side).map_or(side, Size::box_side);
+        if rows == 0 || rows >= side || !rows.is_multiple_of(band) || gaps + 1 != rows / band {
+            return Ok(false);
+        }
+        // The lines looked at are held until read: at most one line's limit.
+        let (mut held, mut found) = (0, 0);
+        for k in 0.. {
+            let Some(line) = self.peek(k)? else {
+                break;
+            };
+            let Ok(text) = &line.text else {
+                return Ok(false);
+            };
+            held += text.len();
+            if held > text::MAX_LINE_BYTES {
+                return Ok(false);
+            }
+            match classify(text) {
+                Kind::Comment | Kind::Rule => {}
+                Kind::Blank | Kind::End => break,
+                // A bad row is this grid's, to be reported at its line.
+                Kind::Content(_) if found < band => found += 1,
+                Kind::Content(_) => return Ok(false),
+            }
+        }
+        Ok(found == band)
+    }
+
+    /// Skips the rest of a bad grid of `side` whose first `rows` rows were
+    /// read (the last of them bad), `gaps` of them followed by a blank line
+    /// between bands: its other rows, across gaps like those.
+    fn skip_grid_rows(&mut self, side: usize, mut rows: usize, mut gaps: usize) -> io::Result<()> {
+        while rows < side {
+            let Some(line) = self.next_line()? else {
+                break;
+            };
+            let Ok(text) = &line.text else {
+                rows += 1;
+                continue;
+            };
+            match classify(text) {
+                Kind::Blank if self.band_gap(side, rows, gaps)? => gaps += 1,
+                Kind::Blank => break,
+                Kind::End => {
+                    self.ahead.push_front(line);
+                    break;
+                }
+                Kind::Comment | Kind::Rule => {}
+                Kind::Content(_) => rows += 1,
+            }
+        }
+        Ok(())
     }
 
     /// Skips the rest of a bad grid: `rows` more rows when known, and never
@@ -1789,6 +1854,81 @@ mod tests {
             })
         );
         assert!(got[1].is_ok());
+    }
+
+    /// `grid` (rows of `band` lines) with a blank line between its bands.
+    fn gapped(grid: &str, band: usize) -> String {
+        let rows: Vec<&str> = grid.lines().collect();
+        let bands: Vec<String> = rows.chunks(band).map(|b| b.join("\n") + "\n").collect();
+        bands.join("\n")
+    }
+
+    #[test]
+    fn blank_lines_between_bands_are_gaps_not_ends() {
+        let grid = "53..7....\n6..195...\n.98....6.\n8...6...3\n4..8.3..1\n7...2...6\n\
+                    .6....28.\n...419..5\n....8..79\n";
+        let expected = read(grid, None).remove(0).unwrap().cells;
+        let nine = gapped(grid, 3);
+        assert_eq!(nine.lines().count(), 11);
+        let got = read(&nine, None);
+        assert_eq!(got.len(), 1, "{got:?}");
+        let p = got[0].as_ref().unwrap();
+        assert_eq!((&p.cells, p.line, p.layout), (&expected, 1, Layout::Grid));
+        // Two such grids one after the other, a blank line between them.
+        let got = read(&format!("{nine}\n{nine}"), None);
+        let lines: Vec<usize> = got.iter().map(|p| p.as_ref().unwrap().line).collect();
+        assert_eq!(lines, [1, 13]);
+        assert!(got.iter().all(|p| p.as_ref().unwrap().cells == expected));
+        // 16×16: bands of 4 rows.
+        let sixteen = gapped(POJ3076, 4);
+        let want = read(POJ3076, None).remove(0).unwrap().cells;
+        let got = read(&format!("{sixteen}\n{sixteen}"), None);
+        assert_eq!(got.len(), 2, "{got:?}");
+        for (p, line) in got.iter().zip([1, 21]) {
+            let p = p.as_ref().unwrap();
+            assert_eq!((&p.cells, p.size.side(), p.line), (&want, 16, line));
+        }
+        // A gapped grid beside an ungapped one, either way round.
+        let got = read(&format!("{grid}\n{nine}\n{grid}"), None);
+        assert_eq!(got.iter().filter(|p| p.is_ok()).count(), 3, "{got:?}");
+    }
+
+    /// A blank line ends a grid unless it is a gap between bands in a grid
+    /// written with them all along, and the next band follows it whole: a
+    /// short grid never takes rows of the next one.
+    #[test]
+    fn short_grids_do_not_take_rows_of_the_next() {
+        let grid = "53..7....\n6..195...\n.98....6.\n8...6...3\n4..8.3..1\n7...2...6\n\
+                    .6....28.\n...419..5\n....8..79\n";
+        let rows =
+            |k: usize| -> String { grid.lines().take(k).map(|l| format!("{l}\n")).collect() };
+        let short = |found| ParseErrorKind::ShortGrid { expected: 9, found };
+        // Three or six rows (a whole number of bands, no gap before), then
+        // a blank line and a whole grid without gaps.
+        for k in [3, 6] {
+            let got = read(&format!("{}\n{grid}", rows(k)), None);
+            assert_eq!(got.len(), 2, "{k}: {got:?}");
+            assert_eq!(got[0].as_ref().unwrap_err().kind, short(k));
+            assert_eq!(got[1].as_ref().unwrap().line, k + 2);
+        }
+        // Six rows without a gap after the first band, then a gapped grid.
+        let got = read(&format!("{}\n{}", rows(6), gapped(grid, 3)), None);
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(got[0].as_ref().unwrap_err().kind, short(6));
+        assert_eq!(got[1].as_ref().unwrap().line, 8);
+        // Two blank lines are no gap.
+        let two = gapped(grid, 3).replacen("\n\n", "\n\n\n", 1);
+        assert_eq!(read(&two, None)[0].as_ref().unwrap_err().kind, short(3));
+        // Nor is one inside a band.
+        let inside = grid.replacen("6..195...\n", "6..195...\n\n", 1);
+        assert_eq!(read(&inside, None)[0].as_ref().unwrap_err().kind, short(2));
+        // A bad row in a gapped grid is one error: its other bands are
+        // skipped, and the next grid read.
+        let bad = gapped(&grid.replace("4..8.3..1", "4..8.3.."), 3);
+        let got = read(&format!("{bad}\n{}", gapped(grid, 3)), None);
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(got[0].as_ref().unwrap_err().line, 6);
+        assert_eq!(got[1].as_ref().unwrap().line, 13);
     }
 
     /// A grid whose first row cannot be read (over-long here) is one
