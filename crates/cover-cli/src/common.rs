@@ -130,18 +130,18 @@ impl Input {
 #[derive(Args, Debug, Clone, Copy, Default)]
 pub struct Solutions {
     /// Print the number of solutions instead of a solution.
-    #[arg(long, conflicts_with = "all")]
+    #[arg(long, short = 'c', conflicts_with = "all")]
     pub count: bool,
 
     /// Print every solution, not only the first.
-    #[arg(long)]
+    #[arg(long, short = 'a')]
     pub all: bool,
 
     /// Stop after N solutions.
     ///
     /// With --all, print at most N solutions; with --count, stop counting
     /// at N (and print N). Alone, the same as --all --limit N.
-    #[arg(long, value_name = "N", value_parser = parse_positive)]
+    #[arg(long, short = 'n', value_name = "N", value_parser = parse_positive)]
     pub limit: Option<u64>,
 }
 

@@ -375,8 +375,8 @@ fn search_then_learn(
 /// Searches `problem` as `style.mode` says, handing each solution (the
 /// chosen options, in the order the search chose them) to `visit`; in count
 /// mode `visit` is never called. Returning [`Control::Stop`] ends the
-/// search. `style.max_nodes` bounds the search ([`Limits::node_budget`]),
-/// and `style.time_limit` its time from now ([`Limits::deadline`]).
+/// search. `style.max_nodes` bounds the search ([`Limits::node_budget`](dlx_core::Limits::node_budget)),
+/// and `style.time_limit` its time from now ([`Limits::deadline`](dlx_core::Limits::deadline)).
 ///
 /// A count without a node bound or solution limit, with `parallel` set, is
 /// split across rayon's threads ([`dlx_core::count_parallel`]) when a copy

@@ -741,3 +741,39 @@ fn completions_and_man_pages_come_from_the_definition() {
     );
     assert_usage_errors(&["completions", "completions tcsh"]);
 }
+
+#[test]
+fn short_flags_are_the_long_ones() {
+    let problem = "a b c\na b\nc\na\nb\n";
+    let pairs: [(&[&str], &[&str]); 4] = [
+        (&["exact", "-c"], &["exact", "--count"]),
+        (&["exact", "-a"], &["exact", "--all"]),
+        (
+            &["exact", "-a", "-n", "1"],
+            &["exact", "--all", "--limit", "1"],
+        ),
+        (
+            &["exact", "-c", "-j", "1"],
+            &["exact", "--count", "--jobs", "1"],
+        ),
+    ];
+    for (short, long) in pairs {
+        let (short_out, short_err, short_code) = cover(short, problem.as_bytes());
+        let (long_out, _, long_code) = cover(long, problem.as_bytes());
+        assert_eq!((short_code, short_err.as_str()), (0, ""), "{short:?}");
+        assert_eq!(
+            (&short_out, short_code),
+            (&long_out, long_code),
+            "{short:?}"
+        );
+    }
+    // Two solutions: {a b, c} and {a, b, c}.
+    let (count, _, _) = cover(&["exact", "-c"], problem.as_bytes());
+    assert_eq!(count.trim(), "2");
+    let (all, _, _) = cover(&["sudoku", "-a"], b"1...........2..3\n");
+    assert!(all.lines().count() > 1, "{all}");
+    help_mentions(
+        &["sudoku", "--help"],
+        &["-c, --count", "-a, --all", "-n, --limit <N>"],
+    );
+}

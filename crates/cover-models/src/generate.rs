@@ -25,7 +25,7 @@
 //!    [`Generated::target_met`] false.
 //!
 //! Puzzle `i` of seed `s`, attempt `a`, uses its own ChaCha8 stream keyed
-//! by `(s, i, a)` ([`puzzle_rng`]), so it depends on nothing else: any
+//! by `(s, i, a)`, so it depends on nothing else: any
 //! number of threads give the same puzzles, on every machine.
 //!
 //! ## Difficulty

@@ -40,8 +40,8 @@
 //!    is then not minimal), and killer gets givens in random cells until
 //!    logic does.
 //!
-//! Attempt `a` at puzzle `i` of seed `s` draws from
-//! [`puzzle_rng`]`(s, i, a)`, as the classic generator does, so a puzzle
+//! Attempt `a` at puzzle `i` of seed `s` draws from a ChaCha8 stream
+//! keyed by `(s, i, a)`, as the classic generator does, so a puzzle
 //! depends on nothing else.
 //!
 //! ## Difficulty
