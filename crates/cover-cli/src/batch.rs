@@ -190,7 +190,7 @@ pub trait Batch: Sync {
     }
 
     /// The instances of one input.
-    fn instances<'r>(&'r self, reader: Box<dyn BufRead + 'r>) -> ReadInstances<'r, Self>;
+    fn instances<'r>(&'r self, reader: Box<dyn BufRead + Send + 'r>) -> ReadInstances<'r, Self>;
 
     /// A new worker.
     fn worker(&self) -> Self::Worker;
@@ -376,7 +376,7 @@ where
 pub type Item<B> = Result<<B as Batch>::Instance, InputError<<B as Batch>::Error>>;
 
 /// The instances of one input, as [`Batch::instances`] reads them.
-pub type ReadInstances<'r, B> = Box<dyn Iterator<Item = Item<B>> + 'r>;
+pub type ReadInstances<'r, B> = Box<dyn Iterator<Item = Item<B>> + Send + 'r>;
 
 /// A chunk of read instances; the first is number `first_index` of its
 /// file.
@@ -405,7 +405,7 @@ struct Printer<'a, B> {
 /// Answers chunks of instances on the pool while this thread prints.
 fn run_chunked<B: Batch>(
     workers: &Workers<B::Worker>,
-    instances: &mut dyn Iterator<Item = Item<B>>,
+    instances: &mut (dyn Iterator<Item = Item<B>> + Send),
     mut printer: Printer<'_, B>,
 ) -> io::Result<()> {
     let (batch, file) = (printer.batch, printer.file);
@@ -567,7 +567,7 @@ impl<B: Batch> Printer<'_, B> {
 /// as it grows.
 fn run_streaming<B: Batch>(
     workers: &Workers<B::Worker>,
-    instances: &mut dyn Iterator<Item = Item<B>>,
+    instances: &mut (dyn Iterator<Item = Item<B>> + Send),
     mut printer: Printer<'_, B>,
 ) -> io::Result<()> {
     for (k, item) in instances.enumerate() {

@@ -106,19 +106,21 @@ impl Input {
             .map(|m| m.len())
     }
 
-    /// Opens the input for buffered reading.
-    pub fn open(&self) -> io::Result<Box<dyn BufRead>> {
+    /// Opens the input for buffered reading (on any thread: a batch reads
+    /// on a thread of its own).
+    pub fn open(&self) -> io::Result<Box<dyn BufRead + Send>> {
         if let Some(text) = &self.text {
             return Ok(Box::new(io::Cursor::new(text.clone().into_bytes())));
         }
         Ok(match &self.path {
-            None => Box::new(io::stdin().lock()),
+            // Not `stdin().lock()`, whose guard must stay on its thread.
+            None => Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
             Some(path) => Box::new(BufReader::with_capacity(1 << 16, File::open(path)?)),
         })
     }
 
     /// Opens the input, or reports in `session` why it cannot be opened.
-    pub fn open_or_report(&self, session: &mut Session) -> Option<Box<dyn BufRead>> {
+    pub fn open_or_report(&self, session: &mut Session) -> Option<Box<dyn BufRead + Send>> {
         self.open()
             .map_err(|e| session.io_error(self.name(), &e))
             .ok()

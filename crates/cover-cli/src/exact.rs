@@ -648,7 +648,7 @@ impl Batch for ExactBatch {
         matches!(self.style.mode, Mode::All { .. })
     }
 
-    fn instances<'r>(&'r self, reader: Box<dyn BufRead + 'r>) -> ReadInstances<'r, Self> {
+    fn instances<'r>(&'r self, reader: Box<dyn BufRead + Send + 'r>) -> ReadInstances<'r, Self> {
         // Each bad instance with the input's format (a matrix's until the
         // first line says otherwise).
         let context = |instances: &Instances<_>, error: ParseError| {

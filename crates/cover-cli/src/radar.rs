@@ -290,7 +290,7 @@ impl Batch for RadarBatch<'_> {
         case.cities.len() + case.stations.len()
     }
 
-    fn instances<'r>(&'r self, reader: Box<dyn BufRead + 'r>) -> ReadInstances<'r, Self> {
+    fn instances<'r>(&'r self, reader: Box<dyn BufRead + Send + 'r>) -> ReadInstances<'r, Self> {
         Box::new(Cases::new(reader))
     }
 

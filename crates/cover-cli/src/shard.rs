@@ -760,7 +760,7 @@ impl Runner {
 /// The shard lines of one input, each read and checked.
 struct WorkLines<'r> {
     runner: &'r Runner,
-    lines: LineReader<Box<dyn BufRead + 'r>>,
+    lines: LineReader<Box<dyn BufRead + Send + 'r>>,
 }
 
 impl Iterator for WorkLines<'_> {
@@ -817,7 +817,7 @@ impl Batch for Runner {
         ChunkSizes::fixed(rayon::current_num_threads())
     }
 
-    fn instances<'r>(&'r self, reader: Box<dyn BufRead + 'r>) -> ReadInstances<'r, Self> {
+    fn instances<'r>(&'r self, reader: Box<dyn BufRead + Send + 'r>) -> ReadInstances<'r, Self> {
         Box::new(WorkLines {
             runner: self,
             lines: LineReader::new(reader),

@@ -1113,7 +1113,7 @@ impl Batch for SudokuBatch<'_> {
         matches!(self.style.mode, Mode::Search(Search::All { limit }) if limit.is_none_or(|n| n > CHUNK as u64))
     }
 
-    fn instances<'r>(&'r self, reader: Box<dyn BufRead + 'r>) -> ReadInstances<'r, Self> {
+    fn instances<'r>(&'r self, reader: Box<dyn BufRead + Send + 'r>) -> ReadInstances<'r, Self> {
         // Each bad puzzle with the layout at its place.
         let context = |entries: &Entries<_>, error| Unreadable {
             error,

@@ -167,7 +167,7 @@ impl Batch for TargetBatch<'_> {
         ChunkSizes::fixed(CHUNK_PUZZLES)
     }
 
-    fn instances<'r>(&'r self, reader: Box<dyn BufRead + 'r>) -> ReadInstances<'r, Self> {
+    fn instances<'r>(&'r self, reader: Box<dyn BufRead + Send + 'r>) -> ReadInstances<'r, Self> {
         Box::new(Puzzles::new(reader))
     }
 
