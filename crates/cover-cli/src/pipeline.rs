@@ -7,8 +7,8 @@
 //! and this thread prints the chunk before. Reading and printing so cost
 //! no time of their own when there are cores to spare, and as each is
 //! serial, each on its own thread bounds the speed-up less than both on
-//! one. Memory holds five chunks at most, however long the input: one
-//! being read, one read ahead, two answered, one printed. Chunks start
+//! one. Memory holds four chunks at most, however long the input: one
+//! read ahead (or being read), two answered, one printed. Chunks start
 //! small and double up to a most ([`ChunkSizes`]), so that the pool
 //! starts at once and a short input still spreads over the threads.
 //!
@@ -75,8 +75,9 @@ where
     }
     let answer = &answer;
     std::thread::scope(|threads| {
-        // One chunk read ahead: the reader waits while the pool is full.
-        let (send_read, read_chunks) = mpsc::sync_channel::<(C, bool)>(1);
+        // A rendezvous: the reader holds the one chunk it read ahead until
+        // the pool takes it, so that no more chunks wait in memory.
+        let (send_read, read_chunks) = mpsc::sync_channel::<(C, bool)>(0);
         threads.spawn(move || loop {
             let (chunk, more) = read(next_size());
             // Nobody receives once printing failed: stop reading.
