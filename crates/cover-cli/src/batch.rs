@@ -303,14 +303,22 @@ pub fn run<B: Batch>(
     let workers = Workers::new();
     let bytes_done = Arc::new(AtomicU64::new(0));
     let bytes_total = Arc::new(AtomicU64::new(0));
-    let ticker = {
+    // A bar of bytes typed would only get in the way of the typing.
+    let typed = inputs.iter().any(|input| input.reads_terminal());
+    let ticker = (!typed).then(|| {
         let (done, total) = (Arc::clone(&bytes_done), Arc::clone(&bytes_total));
         Ticker::start(batch.label(), move || {
             (done.load(Ordering::Relaxed), total.load(Ordering::Relaxed))
         })
-    };
+    });
     for input in inputs.iter() {
         let input = input.or_text(|text| batch.is_instance_text(text));
+        if input.reads_terminal() {
+            eprintln!(
+                "cover: reading standard input: type or paste, then Ctrl-D to end \
+                 (or name the files to read)"
+            );
+        }
         let Some(reader) = input.open_or_report(session) else {
             continue;
         };
@@ -334,7 +342,9 @@ pub fn run<B: Batch>(
             run_chunked(&workers, &mut instances, printer)?;
         }
     }
-    ticker.finish();
+    if let Some(ticker) = ticker {
+        ticker.finish();
+    }
     out.flush()
 }
 

@@ -51,6 +51,13 @@ pub struct Input {
 }
 
 impl Input {
+    /// Whether this is standard input and standard input is a terminal:
+    /// someone is to type (or paste) it.
+    pub fn reads_terminal(&self) -> bool {
+        use std::io::IsTerminal as _;
+        self.path.is_none() && self.text.is_none() && io::stdin().is_terminal()
+    }
+
     /// The input named `path`; `-` is standard input.
     pub fn new(path: &Path) -> Input {
         if path == Path::new("-") {

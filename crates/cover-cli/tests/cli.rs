@@ -777,3 +777,19 @@ fn short_flags_are_the_long_ones() {
         &["-c, --count", "-a, --all", "-n, --limit <N>"],
     );
 }
+
+#[test]
+fn reading_a_terminal_says_so_and_draws_no_bar() {
+    // Nothing is typed (script passes on the end of its own empty input):
+    // the hint, and neither a bar nor anything else.
+    let Some(seen) = support::at_a_terminal("sudoku", 2) else {
+        return;
+    };
+    assert_eq!(
+        seen.trim(),
+        "cover: reading standard input: type or paste, then Ctrl-D to end (or name the files to read)"
+    );
+    // A file, or a pipe, is read without a word.
+    let (out, err, code) = cover(&["sudoku"], b"1...........2..3\n");
+    assert_eq!((err.as_str(), code), ("", 0), "{out}");
+}

@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use cover_check::queens::{check_board, read_board, A000170};
-use support::{assert_usage_errors, cover};
+use support::{assert_usage_errors, at_a_terminal, cover};
 
 /// The file of the queen in each rank of a text board, checked by
 /// `cover-check`: one queen per rank and file, none on a shared diagonal.
@@ -84,32 +84,6 @@ fn bad_sizes_are_usage_errors() {
         "queens 99999",
         "queens --symmetry 8",
     ]);
-}
-
-/// What `cover ARGS` writes to a terminal (standard output and error
-/// together), run under util-linux `script` and stopped by `timeout` after
-/// `seconds`; `None` (the test skipped, said on standard error) where
-/// `script` is missing, unless COVER_REQUIRE_SCRIPT is set.
-fn at_a_terminal(args: &str, seconds: u32) -> Option<String> {
-    let found = Command::new("script")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        assert!(
-            std::env::var_os("COVER_REQUIRE_SCRIPT").is_none(),
-            "COVER_REQUIRE_SCRIPT is set but `script` (util-linux) is not installed"
-        );
-        eprintln!("skipped: `script` (util-linux) is not installed");
-        return None;
-    }
-    let command = format!("timeout {seconds} {} {args}", env!("CARGO_BIN_EXE_cover"));
-    let out = Command::new("script")
-        .args(["-q", "-e", "-c", &command, "/dev/null"])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    Some(String::from_utf8_lossy(&out.stdout).replace('\r', "\n"))
 }
 
 #[test]

@@ -4,6 +4,7 @@
 #![allow(dead_code)] // Not every test binary uses every helper.
 
 use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 /// Runs `cover` with `args` and `stdin`; returns (stdout, stderr, exit code).
@@ -65,4 +66,30 @@ pub fn assert_usage_errors(cases: &[&str]) {
         assert_eq!((out.as_str(), code), ("", 2), "{args:?}: {err}");
         assert!(!err.is_empty(), "{args:?}");
     }
+}
+
+/// What `cover ARGS` writes to a terminal (standard output and error
+/// together), run under util-linux `script` and stopped by `timeout` after
+/// `seconds`; `None` (the test skipped, said on standard error) where
+/// `script` is missing, unless COVER_REQUIRE_SCRIPT is set.
+pub fn at_a_terminal(args: &str, seconds: u32) -> Option<String> {
+    let found = Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        assert!(
+            std::env::var_os("COVER_REQUIRE_SCRIPT").is_none(),
+            "COVER_REQUIRE_SCRIPT is set but `script` (util-linux) is not installed"
+        );
+        eprintln!("skipped: `script` (util-linux) is not installed");
+        return None;
+    }
+    let command = format!("timeout {seconds} {} {args}", env!("CARGO_BIN_EXE_cover"));
+    let out = Command::new("script")
+        .args(["-q", "-e", "-c", &command, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    Some(String::from_utf8_lossy(&out.stdout).replace('\r', "\n"))
 }
