@@ -27,8 +27,8 @@
 //! written out as it grows.
 
 use std::fmt::Display;
-use std::io::{self, BufRead, Read, Write};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::io::{self, BufRead, IsTerminal as _, Read, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use cover_models::text::InputError;
@@ -154,9 +154,9 @@ impl<K: Display> Invalid for cover_models::text::LineError<K> {
 /// What a batch command is made of; see the [module](self) docs.
 pub trait Batch: Sync {
     /// One instance, as read.
-    type Instance: Send + Sync + 'static;
+    type Instance: Send + Sync;
     /// Why one instance could not be read.
-    type Error: Invalid + Send + Sync + 'static;
+    type Error: Invalid + Send + Sync;
     /// What one thread keeps between instances (a solver, say); made by
     /// [`Batch::worker`], kept for the whole run.
     type Worker: Send;
@@ -313,9 +313,14 @@ pub fn run<B: Batch>(
     });
     for input in inputs.iter() {
         let input = input.or_text(|text| batch.is_instance_text(text));
-        if input.reads_terminal() {
+        if input.reads_terminal() && io::stderr().is_terminal() {
+            let end = if cfg!(windows) {
+                "Ctrl-Z, Enter"
+            } else {
+                "Ctrl-D"
+            };
             eprintln!(
-                "cover: reading standard input: type or paste, then Ctrl-D to end \
+                "cover: reading standard input: type or paste, then {end} to end \
                  (or name the files to read)"
             );
         }
@@ -421,6 +426,10 @@ fn run_chunked<B: Batch>(
     let (batch, file) = (printer.batch, printer.file);
     let mut next_index = 1;
     let group = batch.group_size().max(1);
+    // Set once printing failed: the reader stops at its next instance
+    // rather than at the end of its chunk (which a terminal may be slow
+    // to fill).
+    let stopped = AtomicBool::new(false);
     pipeline::run(
         batch.chunk_sizes(),
         |size| {
@@ -428,6 +437,10 @@ fn run_chunked<B: Batch>(
             let mut weight = 0;
             let mut more = true;
             while items.len() < size && weight < CHUNK_WEIGHT {
+                if stopped.load(Ordering::Relaxed) {
+                    more = false;
+                    break;
+                }
                 let Some(item) = instances.next() else {
                     more = false;
                     break;
@@ -458,7 +471,13 @@ fn run_chunked<B: Batch>(
                 })
                 .collect::<Vec<_>>()
         },
-        |chunk, groups| printer.chunk(chunk, groups),
+        |chunk, groups| {
+            let printed = printer.chunk(chunk, groups);
+            if printed.is_err() {
+                stopped.store(true, Ordering::Relaxed);
+            }
+            printed
+        },
     )
 }
 
@@ -507,10 +526,6 @@ impl<B: Batch> Printer<'_, B> {
                 start = end;
             }
         }
-        // Freeing the instances (an allocation or two each) is work this
-        // thread, the pipeline's one serial stage, need not do.
-        let instances = chunk.items;
-        rayon::spawn(move || drop(instances));
         Ok(())
     }
 

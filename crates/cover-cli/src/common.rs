@@ -150,7 +150,7 @@ pub struct Solutions {
     ///
     /// With --all, print at most N solutions; with --count, stop counting
     /// at N (and print N). Alone, the same as --all --limit N.
-    #[arg(long, short = 'n', value_name = "N", value_parser = parse_positive)]
+    #[arg(long, value_name = "N", value_parser = parse_positive)]
     pub limit: Option<u64>,
 }
 

@@ -468,7 +468,9 @@ fn rows(instance: &Instance, options: &[usize]) -> Vec<usize> {
 fn labels(instance: &Instance, options: &[usize]) -> Labels {
     match instance.format {
         Format::Matrix => Labels::Rows(rows(instance, options)),
-        _ => Labels::Options(options.iter().map(|&o| instance.option_label(o)).collect()),
+        Format::Knuth => {
+            Labels::Options(options.iter().map(|&o| instance.option_label(o)).collect())
+        }
     }
 }
 
@@ -484,7 +486,7 @@ fn write_solution(text: &mut String, instance: &Instance, options: &[usize]) {
             }
             text.push('\n');
         }
-        _ => {
+        Format::Knuth => {
             for &option in options {
                 text.push_str(&instance.option_label(option));
                 text.push('\n');
@@ -555,7 +557,7 @@ pub fn answer(
             _ if searched.count == 0 => {
                 let marker = match instance.format {
                     Format::Matrix => "No Solution!",
-                    _ => "no solution",
+                    Format::Knuth => "no solution",
                 };
                 write_marker(text, instance.format, marker);
             }
@@ -765,7 +767,7 @@ fn write_cnf(at: At<'_>, instance: &Instance, text: &mut String) {
     encoding
         .write_dimacs_labelled(&mut cnf, &|option| match instance.format {
             Format::Matrix => format!("row {}", instance.row_number(option)),
-            _ => instance.option_label(option),
+            Format::Knuth => instance.option_label(option),
         })
         .expect("writing to memory does not fail");
     text.push_str(&String::from_utf8_lossy(&cnf));

@@ -78,14 +78,20 @@ where
         // A rendezvous: the reader holds the one chunk it read ahead until
         // the pool takes it, so that no more chunks wait in memory.
         let (send_read, read_chunks) = mpsc::sync_channel::<(C, bool)>(0);
-        threads.spawn(move || loop {
+        let reader = threads.spawn(move || loop {
             let (chunk, more) = read(next_size());
             // Nobody receives once printing failed: stop reading.
             if send_read.send((chunk, more)).is_err() || !more {
                 return;
             }
         });
-        pool_and_print(read_chunks, answer, print)
+        let printed = pool_and_print(read_chunks, answer, print);
+        // A panic while reading is raised here, as itself (the scope would
+        // raise a panic of its own).
+        if let Err(panic) = reader.join() {
+            std::panic::resume_unwind(panic);
+        }
+        printed
     })
 }
 
@@ -109,7 +115,8 @@ where
         let mut more = true;
         let mut fill = |in_flight: &mut VecDeque<_>| {
             while more && in_flight.len() < IN_FLIGHT {
-                // The reader hung up only after its last chunk.
+                // The reader hung up: after its last chunk, or in a panic
+                // that `run` raises once this returns.
                 let Ok((chunk, may_have_more)) = read_chunks.recv() else {
                     more = false;
                     break;
@@ -235,6 +242,35 @@ mod tests {
     }
 
     #[test]
+    fn a_panic_while_reading_reaches_the_caller_as_itself() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            pool.install(|| {
+                let mut reads = 0;
+                let _ = run(
+                    ChunkSizes::fixed(1),
+                    |_| {
+                        reads += 1;
+                        assert_ne!(reads, 3, "chunk 3 cannot be read");
+                        (reads, true)
+                    },
+                    |&chunk| chunk,
+                    |_, _| Ok(()),
+                );
+            })
+        }));
+        let message = outcome.expect_err("the panic is raised");
+        let text = message
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .unwrap_or_default();
+        assert!(text.contains("chunk 3 cannot be read"), "{text}");
+    }
+
+    #[test]
     fn a_print_error_stops_the_reading() {
         for (threads, read_ahead) in [(1, 0..=0), (2, 2..=4)] {
             let pool = rayon::ThreadPoolBuilder::new()
@@ -262,6 +298,8 @@ mod tests {
             ChunkSizes::fixed(1),
             |_| {
                 reads += 1;
+                // A reader that did not stop would fail here, not hang.
+                assert!(reads < 100, "the reading did not stop");
                 (reads, true)
             },
             |&chunk| chunk,

@@ -157,7 +157,8 @@ fn count(queens: &Queens, given: &[usize], limit: Option<u64>, bounds: &Limits) 
 }
 
 /// From this board on, an unbounded count takes minutes (18: 666,090,624
-/// boards), and each size about six times the one before.
+/// boards), and each size several times the one before (the boards grow
+/// about 7.5-fold a size).
 const LONG_COUNT: u64 = 18;
 
 /// The hint said before an unbounded count of a large board: how to bound
@@ -170,7 +171,7 @@ fn long_count_hint(args: &QueensArgs) -> Option<String> {
     (args.solutions.count && !bounded && args.n >= LONG_COUNT).then(|| {
         format!(
             "counting every board of {n} queens may take very long (from {LONG_COUNT} on, \
-             minutes, then about six times longer for each size): --time-limit SECONDS or \
+             minutes, then several times longer for each size): --time-limit SECONDS or \
              --max-nodes N stops it with the boards found by then, and `cover shard split \
              --queens {n}` spreads it over machines",
             n = args.n

@@ -394,15 +394,13 @@ impl ResultLine {
     }
 
     fn stats(&self) -> Stats {
-        {
-            let mut stats = Stats::default();
-            stats.nodes = self.nodes;
-            stats.updates = self.updates;
-            stats.solutions = self.count;
-            stats.cleansings = self.cleansings;
-            stats.propagated = 0;
-            stats
-        }
+        // A result line carries these counters, no others.
+        let mut stats = Stats::default();
+        stats.nodes = self.nodes;
+        stats.updates = self.updates;
+        stats.solutions = self.count;
+        stats.cleansings = self.cleansings;
+        stats
     }
 }
 
@@ -1156,19 +1154,6 @@ fn ranges(numbers: impl Iterator<Item = u64>, most: usize) -> (String, u64) {
     (text.join(", "), count)
 }
 
-/// `a + b`, counter by counter, unless one overflows.
-fn checked_sum(a: Stats, b: Stats) -> Option<Stats> {
-    Some({
-        let mut stats = Stats::default();
-        stats.nodes = a.nodes.checked_add(b.nodes)?;
-        stats.updates = a.updates.checked_add(b.updates)?;
-        stats.solutions = a.solutions.checked_add(b.solutions)?;
-        stats.cleansings = a.cleansings.checked_add(b.cleansings)?;
-        stats.propagated = a.propagated.checked_add(b.propagated)?;
-        stats
-    })
-}
-
 /// The merged total, as `--json` prints it.
 #[derive(Debug, Serialize)]
 struct Total {
@@ -1236,7 +1221,7 @@ fn merge(args: &MergeArgs, session: &mut Session) -> anyhow::Result<()> {
             );
             continue;
         }
-        let Some(sum) = checked_sum(total, result.stats()) else {
+        let Some(sum) = total.checked_add(result.stats()) else {
             session.invalid(
                 &place.file,
                 place.line,

@@ -80,8 +80,9 @@ Layouts, detected from the first puzzle of each input:
          spaces or commas.
   grid   n² lines of n² cells per puzzle, as POJ 3076; puzzles separated by
          blank lines. A blank line between bands (after rows 3 and 6 of a
-         9×9) is read as a gap when every band before it had one and the
-         next band follows whole, then a blank line or the end of the input.
+         9×9) is read as a gap when every band before it had one, the next
+         band follows whole, then a blank line or the end of the input, and
+         the bands of the run make whole grids.
          Cells may be separated by spaces, commas or `|` (then
          they may also be numbers 1..n², 0 for empty), and rule lines like
          `+-----+-----+` are skipped, so --pretty output reads back.

@@ -122,7 +122,7 @@ fn a_long_count_at_a_terminal_shows_a_hint_and_its_progress() {
 fn a_long_count_into_a_pipe_says_nothing_more() {
     // The hint is said before the search starts: a second is plenty.
     let mut child = Command::new(env!("CARGO_BIN_EXE_cover"))
-        .args(["queens", "--count", "18"])
+        .args(["queens", "--count", "--jobs", "1", "18"])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

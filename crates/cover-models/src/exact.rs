@@ -41,9 +41,9 @@ pub const MAX_COLUMNS: usize = text::MAX_LINE_BYTES / 2 + 1;
 /// error at the line of the option that does.
 pub const MAX_PROBLEM_NODES: usize = 1 << 24;
 
-/// An input format of `cover exact`.
+/// An input format of `cover exact`. Exhaustive on purpose: a new format
+/// changes what every consumer prints, so each must say what it does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum Format {
     /// `N M` and N rows of M zeros and ones.
     Matrix,

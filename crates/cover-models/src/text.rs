@@ -300,13 +300,16 @@ mod tests {
     #[test]
     fn a_recycled_text_holds_only_the_next_line() {
         let mut reader = LineReader::new(&b"first line\nab\n\nlast"[..]);
-        let mut got = Vec::new();
+        let (mut got, mut memory) = (Vec::new(), Vec::new());
         while let Some(line) = reader.next_line().unwrap() {
             let text = line.text.unwrap();
             got.push(text.clone());
+            memory.push(text.as_ptr());
             reader.recycle(text);
         }
         assert_eq!(got, ["first line", "ab", "", "last"]);
+        // Every line was read into the first one's memory.
+        assert!(memory.iter().all(|&at| at == memory[0]), "{memory:?}");
     }
 
     fn lines(

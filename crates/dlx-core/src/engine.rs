@@ -35,6 +35,20 @@ pub struct Stats {
     pub propagated: u64,
 }
 
+impl Stats {
+    /// The sum of two searches' counters, or `None` if one overflows (the
+    /// sum of untrusted reports, say).
+    pub fn checked_add(self, other: Stats) -> Option<Stats> {
+        Some(Stats {
+            nodes: self.nodes.checked_add(other.nodes)?,
+            updates: self.updates.checked_add(other.updates)?,
+            solutions: self.solutions.checked_add(other.solutions)?,
+            cleansings: self.cleansings.checked_add(other.cleansings)?,
+            propagated: self.propagated.checked_add(other.propagated)?,
+        })
+    }
+}
+
 impl std::ops::AddAssign for Stats {
     fn add_assign(&mut self, other: Stats) {
         self.nodes += other.nodes;

@@ -182,7 +182,9 @@ impl Problem {
 
     /// A builder holding this problem, to add options, colours and bounds
     /// to it (its items stay as they are). A problem read from a file, or
-    /// made by a model, can so be extended before it is searched:
+    /// made by a model, can so be extended before it is searched. The
+    /// builder has no node limit but [`MAX_NODES`]: call
+    /// [`ProblemBuilder::limit_nodes`] again for untrusted additions.
     /// ```
     /// use dlx_core::{Problem, Solver};
     ///

@@ -77,7 +77,6 @@ pub fn answer(
             .with_max_solutions(max_solutions)
             .with_node_budget(style.max_nodes)
             .with_deadline(style.time_limit.limit.map(|limit| Instant::now() + limit))
-            .with_cancel(None)
     };
     let mut first: Option<String> = None;
     let report: Report = match style.mode {
@@ -203,8 +202,7 @@ fn answer_by_logic_variant(
         &Limits::none()
             .with_max_solutions(Some(2))
             .with_node_budget(style.max_nodes)
-            .with_deadline(style.time_limit.limit.map(|limit| started + limit))
-            .with_cancel(None),
+            .with_deadline(style.time_limit.limit.map(|limit| started + limit)),
     );
     let counted: Counted = if report.outcome.gave_up() {
         Err(report.stats)

@@ -35,9 +35,9 @@
 //! - **grid**: n² rows of n² cells (POJ 3076), puzzles separated by blank
 //!   lines (or not at all). A blank line between two bands of a grid (n
 //!   rows each: after rows 3 and 6 of a 9×9) is a gap, not an end, when
-//!   every band before it had one and the next band follows it whole, then
-//!   a blank line, `end` or the end of the input: so no short grid takes
-//!   rows of the next. Rows may separate their cells by spaces, commas
+//!   every band before it had one, the next band follows it whole, then
+//!   a blank line, `end` or the end of the input, and the bands of the run
+//!   it starts make whole grids: so no short grid takes rows of the next. Rows may separate their cells by spaces, commas
 //!   or `|`, and lines of `-+|=` with a `+` are skipped, so the pretty form
 //!   reads back.
 //!

@@ -374,6 +374,30 @@ fn first_match(bytes: &[u8], hit: impl Fn(u8) -> bool) -> Option<usize> {
         .map(|k| start + k)
 }
 
+/// Lines read ahead, up to a blank line or the like (see
+/// `Puzzles::block_ahead`).
+#[derive(Debug, Clone, Copy)]
+struct Block {
+    /// Its content rows (comments and rules not counted).
+    rows: usize,
+    /// The place, among the lines read ahead, of the line that ended it.
+    end: usize,
+    /// The number of its last content row (0 for none).
+    last_line: usize,
+    /// What ended it.
+    after: BlockEnd,
+}
+
+/// What ends a [`Block`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BlockEnd {
+    Blank,
+    End,
+    Eof,
+    /// A line that cannot be read (too long, not UTF-8).
+    Fault,
+}
+
 fn is_separator(c: char) -> bool {
     c.is_whitespace() || c == ',' || c == '|'
 }
@@ -606,6 +630,9 @@ pub struct Puzzles<R> {
     /// The side of the last grid begun, to skip the rows of a grid whose
     /// first row could not be read.
     grid_side: Option<usize>,
+    /// The last line of the run of gapped grids last counted whole (see
+    /// `band_gap`): gaps before it need no counting again.
+    gapped_run_until: usize,
     /// A line that could not be read came before the layout was known,
     /// with no blank line since: if grids follow, it was a grid's first row.
     lost_first_row: bool,
@@ -646,6 +673,7 @@ impl<R: BufRead> Puzzles<R> {
             settled: vec![None; Size::MAX_BOX + 1],
             layout: None,
             grid_side: None,
+            gapped_run_until: 0,
             lost_first_row: false,
             done: false,
             variants: false,
@@ -998,38 +1026,105 @@ impl<R: BufRead> Puzzles<R> {
 
     /// Whether a blank line after `rows` rows of a grid of `side` is a gap
     /// between its bands (grids pasted from forums have them) rather than
-    /// the end of a short grid. So that no grid takes rows of the next, it
-    /// is one only when it comes after a whole number of bands, fewer than
-    /// the grid's, every band before it was followed by one too (`gaps`),
-    /// and the lines after it are one band's rows followed by a blank line,
-    /// `end` or the end of the input.
+    /// the end of a short grid. It is one only when it comes after a whole
+    /// number of bands, fewer than the grid's, every band before it was
+    /// followed by one too (`gaps`), and the lines after it are one band's
+    /// rows followed by a blank line, `end` or the end of the input.
+    ///
+    /// So that no grid takes rows of the next, the first gap of a grid
+    /// also counts the bands of the whole run it starts (bands separated
+    /// by single blank lines, up to a double blank, `end`, the end of the
+    /// input or a block that is no band): unless they make whole grids, a
+    /// short grid stands before a gapped one, and the blank ends it. A run
+    /// is counted once; past [`text::MAX_LINE_BYTES`] of lines held, the
+    /// first rule alone decides.
     fn band_gap(&mut self, side: usize, rows: usize, gaps: usize) -> io::Result<bool> {
         let band = Size::from_side(side).map_or(side, Size::box_side);
         if rows == 0 || rows >= side || !rows.is_multiple_of(band) || gaps + 1 != rows / band {
             return Ok(false);
         }
-        // The lines looked at are held until read: at most one line's limit.
-        let (mut held, mut found) = (0, 0);
-        for k in 0.. {
-            let Some(line) = self.peek(k)? else {
+        let mut held = 0;
+        let Some(next) = self.block_ahead(0, &mut held)? else {
+            return Ok(false);
+        };
+        if next.rows != band || next.after == BlockEnd::Fault {
+            return Ok(false);
+        }
+        let first_ahead = self.peek(0)?.map_or(usize::MAX, |line| line.number);
+        if gaps > 0 || first_ahead <= self.gapped_run_until {
+            return Ok(true);
+        }
+        // The first gap of a grid outside a run already counted.
+        let (mut bands, mut block, mut last) = (rows / band + 1, next, 0);
+        loop {
+            last = block.last_line.max(last);
+            if block.after != BlockEnd::Blank {
                 break;
+            }
+            let Some(following) = self.block_ahead(block.end + 1, &mut held)? else {
+                // Too much held to count: the first rule decides, and the
+                // bands seen are not looked at again.
+                self.gapped_run_until = last;
+                return Ok(true);
             };
+            // A double blank, or a block that is no band, ends the run.
+            if following.rows != band || following.after == BlockEnd::Fault {
+                break;
+            }
+            bands += 1;
+            block = following;
+        }
+        let grid_bands = side / band;
+        if !bands.is_multiple_of(grid_bands) {
+            return Ok(false);
+        }
+        self.gapped_run_until = last;
+        Ok(true)
+    }
+
+    /// The block of lines read ahead from the `from`-th on: its content
+    /// rows up to a blank line, `end`, the end of the input or a line that
+    /// cannot be read. `None` once the lines held (counted in `held`) pass
+    /// [`text::MAX_LINE_BYTES`].
+    fn block_ahead(&mut self, from: usize, held: &mut usize) -> io::Result<Option<Block>> {
+        let mut block = Block {
+            rows: 0,
+            end: from,
+            last_line: 0,
+            after: BlockEnd::Eof,
+        };
+        for k in from.. {
+            block.end = k;
+            let Some(line) = self.peek(k)? else {
+                block.after = BlockEnd::Eof;
+                return Ok(Some(block));
+            };
+            let number = line.number;
             let Ok(text) = &line.text else {
-                return Ok(false);
+                block.after = BlockEnd::Fault;
+                return Ok(Some(block));
             };
-            held += text.len();
-            if held > text::MAX_LINE_BYTES {
-                return Ok(false);
+            *held += text.len();
+            if *held > text::MAX_LINE_BYTES {
+                return Ok(None);
             }
             match classify(text) {
                 Kind::Comment | Kind::Rule => {}
-                Kind::Blank | Kind::End => break,
-                // A bad row is this grid's, to be reported at its line.
-                Kind::Content(_) if found < band => found += 1,
-                Kind::Content(_) => return Ok(false),
+                Kind::Blank => {
+                    block.after = BlockEnd::Blank;
+                    return Ok(Some(block));
+                }
+                Kind::End => {
+                    block.after = BlockEnd::End;
+                    return Ok(Some(block));
+                }
+                Kind::Content(_) => {
+                    block.rows += 1;
+                    block.last_line = number;
+                }
             }
         }
-        Ok(found == band)
+        unreachable!("the loop returns")
     }
 
     /// Skips the rest of a bad grid of `side` whose first `rows` rows were
@@ -1916,6 +2011,46 @@ mod tests {
         assert_eq!(got.len(), 2, "{got:?}");
         assert_eq!(got[0].as_ref().unwrap_err().kind, short(6));
         assert_eq!(got[1].as_ref().unwrap().line, 8);
+        // A short grid of one band, or of two with a gap, then a gapped
+        // grid: the bands of the run make no whole grids, so the first
+        // blank line ends the short grid (the second band of a gapped
+        // short grid is then short too), and the gapped grid is read
+        // whole.
+        for (before, errors) in [(rows(3), vec![3]), (gapped(&rows(6), 3), vec![3, 3])] {
+            let input = format!("{before}\n{}", gapped(grid, 3));
+            let got = read(&input, None);
+            let (bad, good): (Vec<_>, Vec<_>) = got.iter().partition(|p| p.is_err());
+            let found: Vec<ParseErrorKind> = bad
+                .iter()
+                .map(|e| e.as_ref().unwrap_err().kind.clone())
+                .collect();
+            assert_eq!(
+                found,
+                errors.into_iter().map(short).collect::<Vec<_>>(),
+                "{input}"
+            );
+            assert_eq!(good.len(), 1, "{got:?}");
+            assert_eq!(
+                good[0].as_ref().unwrap().cells,
+                read(grid, None)[0].as_ref().unwrap().cells
+            );
+        }
+        // 4×4: two rows, then a gapped 4×4.
+        let four = "12..\n..34\n....\n.2..\n";
+        let got = read(&format!("12..\n..34\n\n{}", gapped(four, 2)), None);
+        assert_eq!(got.iter().filter(|p| p.is_ok()).count(), 1, "{got:?}");
+        assert_eq!(
+            got[0].as_ref().unwrap_err().kind,
+            ParseErrorKind::ShortGrid {
+                expected: 4,
+                found: 2
+            }
+        );
+        // Many gapped grids in one run are each read whole.
+        let run = vec![gapped(grid, 3); 5].join("\n");
+        let got = read(&run, None);
+        assert_eq!(got.len(), 5, "{got:?}");
+        assert!(got.iter().all(|p| p.is_ok()), "{got:?}");
         // Two blank lines are no gap.
         let two = gapped(grid, 3).replacen("\n\n", "\n\n\n", 1);
         assert_eq!(read(&two, None)[0].as_ref().unwrap_err().kind, short(3));
