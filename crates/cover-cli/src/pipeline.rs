@@ -205,68 +205,56 @@ mod tests {
         assert_eq!(printed.len(), 16);
     }
 
-    #[test]
-    fn a_panic_while_answering_reaches_the_caller() {
+    /// The message of the panic that `work` raises on a pool of two
+    /// threads (it must raise one).
+    fn panic_on_two_threads(work: impl FnOnce() + Send) -> String {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .build()
             .unwrap();
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            pool.install(|| {
-                let mut reads = 0;
-                let mut printed = Vec::new();
-                let _ = run(
-                    ChunkSizes::fixed(1),
-                    |_| {
-                        reads += 1;
-                        (reads, reads < 5)
-                    },
-                    |&chunk| {
-                        assert_ne!(chunk, 3, "chunk 3 cannot be answered");
-                        chunk
-                    },
-                    |chunk, _| {
-                        printed.push(chunk);
-                        Ok(())
-                    },
-                );
-                printed
-            })
-        }));
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| pool.install(work)));
         let message = outcome.expect_err("the panic is raised");
-        let text = message
+        message
             .downcast_ref::<String>()
-            .map(String::as_str)
-            .unwrap_or_default();
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_panic_while_answering_reaches_the_caller() {
+        let text = panic_on_two_threads(|| {
+            let mut reads = 0;
+            let _ = run(
+                ChunkSizes::fixed(1),
+                |_| {
+                    reads += 1;
+                    (reads, reads < 5)
+                },
+                |&chunk| {
+                    assert_ne!(chunk, 3, "chunk 3 cannot be answered");
+                    chunk
+                },
+                |_, _| Ok(()),
+            );
+        });
         assert!(text.contains("chunk 3 cannot be answered"), "{text}");
     }
 
     #[test]
     fn a_panic_while_reading_reaches_the_caller_as_itself() {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            pool.install(|| {
-                let mut reads = 0;
-                let _ = run(
-                    ChunkSizes::fixed(1),
-                    |_| {
-                        reads += 1;
-                        assert_ne!(reads, 3, "chunk 3 cannot be read");
-                        (reads, true)
-                    },
-                    |&chunk| chunk,
-                    |_, _| Ok(()),
-                );
-            })
-        }));
-        let message = outcome.expect_err("the panic is raised");
-        let text = message
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .unwrap_or_default();
+        let text = panic_on_two_threads(|| {
+            let mut reads = 0;
+            let _ = run(
+                ChunkSizes::fixed(1),
+                |_| {
+                    reads += 1;
+                    assert_ne!(reads, 3, "chunk 3 cannot be read");
+                    (reads, true)
+                },
+                |&chunk| chunk,
+                |_, _| Ok(()),
+            );
+        });
         assert!(text.contains("chunk 3 cannot be read"), "{text}");
     }
 
