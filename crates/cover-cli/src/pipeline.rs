@@ -8,7 +8,9 @@
 //! no time of their own when there are cores to spare, and as each is
 //! serial, each on its own thread bounds the speed-up less than both on
 //! one. Memory holds four chunks at most, however long the input: one
-//! read ahead (or being read), two answered, one printed. Chunks start
+//! read ahead (or being read), two answered, one printed (and what the
+//! command's `read` holds ahead of them: `cover sudoku` reads blocks of
+//! lines ahead on the pool, a megabyte of input). Chunks start
 //! small and double up to a most ([`ChunkSizes`]), so that the pool
 //! starts at once and a short input still spreads over the threads.
 //!

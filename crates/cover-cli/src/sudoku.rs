@@ -1,9 +1,10 @@
 //! `cover sudoku`: sudoku of every n²×n² size, from files of many puzzles,
 //! solved on all cores.
 //!
-//! Reading is [`cover_models::sudoku::Puzzles`]; the [`batch`] runner
-//! reads it in chunks of up to [`CHUNK`] puzzles, so that memory stays
-//! bounded however long the input, and answers each chunk in parallel,
+//! Reading is [`cover_models::sudoku::Puzzles`], on the pool where the
+//! input allows ([`read`]); the [`batch`] runner reads it in chunks of up
+//! to [`CHUNK`] puzzles, so that memory stays bounded however long the
+//! input, and answers each chunk in parallel,
 //! [`GROUP`] puzzles per task, one [`Solver`] per thread (so models are
 //! built once per size and thread), each group's answers formatted by the
 //! worker into one string, printed in input order. A puzzle whose search
@@ -18,9 +19,10 @@
 //! as they are found.
 //!
 //! Variants (variant lines, f-puzzles JSON and links) are read among the
-//! classic puzzles ([`Puzzles::entries`]) and answered on the pool, each
-//! search on one thread, by
-//! [`variant`]; classic puzzles keep their engines and fast paths.
+//! classic puzzles
+//! ([`Puzzles::entries`](cover_models::sudoku::Puzzles::entries)) and
+//! answered on the pool, each search on one thread, by [`variant`];
+//! classic puzzles keep their engines and fast paths.
 //! `--rate` and `--explain` judge both kinds with one function
 //! (`answer_by_logic`), given the search's count and the puzzle's geometry.
 
@@ -36,8 +38,7 @@ use cover_models::sudoku::human::{
 };
 use cover_models::sudoku::logic::Geometry;
 use cover_models::sudoku::{
-    Engine, Entries, Entry, Layout, Level, ParseError, Puzzle, Puzzles, Size, Solver, Symbols,
-    SymbolsError,
+    Engine, Entry, Layout, Level, ParseError, Puzzle, Size, Solver, Symbols, SymbolsError,
 };
 use dlx_core::{Control, Limits, Outcome, Report, Stats};
 use serde::Serialize;
@@ -51,7 +52,9 @@ use crate::output::{push_json, JsonObject, Out};
 use crate::pipeline::ChunkSizes;
 
 mod pretty;
+mod read;
 mod sat;
+use read::SudokuReader;
 mod variant;
 
 #[cfg(feature = "sat")]
@@ -1116,12 +1119,12 @@ impl Batch for SudokuBatch<'_> {
 
     fn instances<'r>(&'r self, reader: Box<dyn BufRead + Send + 'r>) -> ReadInstances<'r, Self> {
         // Each bad puzzle with the layout at its place.
-        let context = |entries: &Entries<_>, error| Unreadable {
+        let context = |puzzles: &SudokuReader, error| Unreadable {
             error,
-            layout: entries.layout().unwrap_or(Layout::Line),
+            layout: puzzles.layout().unwrap_or(Layout::Line),
         };
-        let entries = Puzzles::new(reader, self.args.symbols.clone()).entries();
-        Box::new(WithContext::new(entries, context))
+        let puzzles = SudokuReader::new(reader, self.args.symbols.clone());
+        Box::new(WithContext::new(puzzles, context))
     }
 
     fn worker(&self) -> Worker {
@@ -1298,7 +1301,10 @@ mod tests {
     use super::*;
 
     fn puzzle(text: &str) -> Puzzle {
-        Puzzles::new(text.as_bytes(), None).next().unwrap().unwrap()
+        cover_models::sudoku::Puzzles::new(text.as_bytes(), None)
+            .next()
+            .unwrap()
+            .unwrap()
     }
 
     fn text_of(text: &str, mode: Mode, pretty: bool, json: bool) -> (String, Answered) {

@@ -164,6 +164,22 @@ impl<R: BufRead> LineReader<R> {
         self.number
     }
 
+    /// Numbers the lines as if `line` lines came before the first (a
+    /// piece of a longer input); no byte-order mark is looked for.
+    pub(crate) fn continue_after(&mut self, line: usize) {
+        self.number = line;
+    }
+
+    /// Whether a fault ended the input: no more lines will be read.
+    pub(crate) fn ended_by_fault(&self) -> bool {
+        self.finished
+    }
+
+    /// The reader, at the start of the line after the last one returned.
+    pub fn into_inner(self) -> R {
+        self.reader
+    }
+
     /// The next line, or `None` at the end of the input (or after a fault
     /// that [ends](LineFault::ends_input) it).
     pub fn next_line(&mut self) -> io::Result<Option<Line>> {

@@ -637,6 +637,9 @@ pub struct Puzzles<R> {
     /// with no blank line since: if grids follow, it was a grid's first row.
     lost_first_row: bool,
     done: bool,
+    /// Reading stopped before the end of the input: an `end` line, or an
+    /// error of the input itself.
+    stopped: bool,
     /// Whether variants are read too ([`Puzzles::entries`]).
     variants: bool,
 }
@@ -651,6 +654,10 @@ impl<R: BufRead> Puzzles<R> {
     /// Reads the lines of `lines` (a [`LineReader`] with limits of its
     /// own, say) as [`Puzzles::new`] does.
     pub fn from_lines(lines: LineReader<R>, symbols: Option<Symbols>) -> Self {
+        Puzzles::with_symbols(lines, symbols.map(Arc::new))
+    }
+
+    fn with_symbols(lines: LineReader<R>, custom: Option<Arc<Symbols>>) -> Self {
         let defaults = (0..=Size::MAX_BOX)
             .map(|n| Size::new(n).and_then(Symbols::default_for).map(Arc::new))
             .collect();
@@ -667,7 +674,7 @@ impl<R: BufRead> Puzzles<R> {
         Puzzles {
             lines,
             ahead: VecDeque::new(),
-            custom: symbols.map(Arc::new),
+            custom,
             defaults,
             readings,
             settled: vec![None; Size::MAX_BOX + 1],
@@ -676,8 +683,42 @@ impl<R: BufRead> Puzzles<R> {
             gapped_run_until: 0,
             lost_first_row: false,
             done: false,
+            stopped: false,
             variants: false,
         }
+    }
+
+    /// Reads `reader` as the rest of an input whose first part another
+    /// reader read up to `point` (see [`ResumePoint`]): line numbers go on
+    /// from there, and the input's layout and settled symbol sets are
+    /// those of the first part.
+    pub fn resume(reader: R, point: &ResumePoint) -> Self {
+        let mut lines = LineReader::new(reader);
+        lines.continue_after(point.line);
+        let mut puzzles = Puzzles::with_symbols(lines, point.custom.clone());
+        puzzles.layout = Some(Layout::Line);
+        puzzles.settled.clone_from(&point.settled);
+        puzzles
+    }
+
+    /// Where this reader stands, when another could read the rest of the
+    /// input from here ([`Puzzles::resume`]): the input has one puzzle per
+    /// line (known from its first), no line was read ahead, and reading
+    /// did not stop before the end (at an `end` line, a fault that ends
+    /// the input, an I/O error). `None` otherwise.
+    pub fn resume_point(&self) -> Option<ResumePoint> {
+        let between_lines = self.layout == Some(Layout::Line) && self.ahead.is_empty();
+        (between_lines && !self.stopped && !self.lines.ended_by_fault()).then(|| ResumePoint {
+            line: self.lines.line_number(),
+            custom: self.custom.clone(),
+            settled: self.settled.clone(),
+        })
+    }
+
+    /// The input, at the start of the line after the last one read (and
+    /// those read ahead: see [`Puzzles::resume_point`]).
+    pub fn into_inner(self) -> R {
+        self.lines.into_inner()
     }
 
     /// Reads variants too: the input's puzzles as [`Entry`]s, classic ones
@@ -1340,6 +1381,63 @@ impl<R> Entries<R> {
     }
 }
 
+impl<R: BufRead> Entries<R> {
+    /// Reads `reader` as the rest of an input, variants included, as
+    /// [`Puzzles::resume`] does.
+    pub fn resume(reader: R, point: &ResumePoint) -> Self {
+        Puzzles::resume(reader, point).entries()
+    }
+
+    /// See [`Puzzles::resume_point`].
+    pub fn resume_point(&self) -> Option<ResumePoint> {
+        self.puzzles.resume_point()
+    }
+
+    /// See [`Puzzles::into_inner`].
+    pub fn into_inner(self) -> R {
+        self.puzzles.into_inner()
+    }
+}
+
+/// Where a reader of puzzles one per line stands between two lines: what
+/// another reader needs to read the rest of the input as this one would
+/// have ([`Puzzles::resume`], [`Entries::resume`]).
+///
+/// An input so cut at line ends can be read in pieces on several threads:
+/// each piece from the point its predecessor ends at
+/// ([`Puzzles::resume_point`] once that piece is read), or, to read them
+/// at once, from a guess ([`ResumePoint::at_line`] of an earlier point)
+/// that is then compared with the point the predecessor ended at; a piece
+/// read from a wrong guess is read again. What changes between points is
+/// rare: the symbol set an input of 16×16 or 25×25 puzzles settles on.
+///
+/// The one thing that spans lines in such an input is an f-puzzles JSON
+/// document over several lines: a cut must not fall inside one (a piece
+/// without `{` has none to cut).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResumePoint {
+    /// The last line read.
+    line: usize,
+    custom: Option<Arc<Symbols>>,
+    settled: Vec<Option<usize>>,
+}
+
+impl ResumePoint {
+    /// The number of the last line read before this point.
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// The same point after line `line`: where a reader would stand if the
+    /// lines up to `line` changed nothing it keeps.
+    pub fn at_line(&self, line: usize) -> ResumePoint {
+        ResumePoint {
+            line,
+            ..self.clone()
+        }
+    }
+}
+
 impl<R: BufRead> Iterator for Entries<R> {
     type Item = Result<Entry, InputError>;
 
@@ -1485,6 +1583,7 @@ impl<R: BufRead> Puzzles<R> {
                 Ok(None) => break,
                 Err(e) => {
                     self.done = true;
+                    self.stopped = true;
                     return Some(Err(e.into()));
                 }
             };
@@ -1518,7 +1617,10 @@ impl<R: BufRead> Puzzles<R> {
                     continue;
                 }
                 Kind::Comment | Kind::Rule => continue,
-                Kind::End => break,
+                Kind::End => {
+                    self.stopped = true;
+                    break;
+                }
                 Kind::Content(t) => t,
             };
             if self.variants {
@@ -2317,6 +2419,87 @@ mod tests {
         let answer = v.write_answer(&grid);
         assert!(answer.starts_with("https://x/?load="));
         assert_eq!(variant(&entries(&answer)[0]).rules, v.rules);
+    }
+
+    /// Cut after any line where the reader stands between puzzles, the
+    /// rest read by a resumed reader gives what the one reader gives; from
+    /// a point taken before the input's 16×16 set settled otherwise, it
+    /// does not, and the points differ.
+    #[test]
+    fn a_resumed_reader_reads_the_rest_as_the_one_would() {
+        let nine =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        let sixteen_g = G16.to_owned();
+        let sixteen_f = relabel(G16, G, F);
+        // Fits both 1-9A-G and 0-9A-F: read as the input's settled set.
+        let either: String = G16
+            .chars()
+            .map(|c| if c.is_ascii_digit() { c } else { '.' })
+            .collect();
+        let mut input = Vec::new();
+        for line in [
+            "# a comment",
+            nine,
+            &sixteen_g,
+            &either,
+            "",
+            "not a puzzle",
+            &sixteen_f,
+            &either,
+        ] {
+            input.extend_from_slice(line.as_bytes());
+            input.push(b'\n');
+        }
+        input.extend_from_slice(b"\xFF\xFE\r\n");
+        input.extend_from_slice(FOUR_JSON.as_bytes());
+        input.extend_from_slice(format!("\n{nine}\r\nend\n{nine}\n").as_bytes());
+        let simple = |r: Result<Entry, InputError>| match r {
+            Ok(e) => Ok(e),
+            Err(InputError::Parse(e)) => Err(e),
+            Err(InputError::Io(e)) => panic!("{e}"),
+        };
+        let whole: Vec<_> = Puzzles::new(&input[..], None)
+            .entries()
+            .map(simple)
+            .collect();
+        assert_eq!(whole.len(), 9, "{whole:#?}");
+        // Where line `line` + 1 starts.
+        let after = |line: usize| -> usize {
+            let mut ends = input.iter().enumerate().filter(|(_, &b)| b == b'\n');
+            line.checked_sub(1)
+                .map_or(0, |k| ends.nth(k).unwrap().0 + 1)
+        };
+        let mut one = Puzzles::new(&input[..], None).entries();
+        let mut points = Vec::new();
+        for read in 1..=whole.len() {
+            assert_eq!(simple(one.next().unwrap()), whole[read - 1]);
+            let Some(point) = one.resume_point() else {
+                continue;
+            };
+            let rest: Vec<_> = Entries::resume(&input[after(point.line())..], &point)
+                .map(simple)
+                .collect();
+            assert_eq!(rest, whole[read..], "resumed after line {}", point.line());
+            points.push(point);
+        }
+        // After every entry (a JSON document's lines read as one); none
+        // once `end` is read, which ends reading for good.
+        assert_eq!(points.len(), 9);
+        assert!(one.next().is_none());
+        assert_eq!(one.resume_point(), None);
+        // A guess from before the set settled, moved to just after the
+        // 0-9A-F puzzle: the point differs, and so does the next puzzle.
+        let (early, late) = (&points[0], &points[4]);
+        assert_eq!(late.line(), 7);
+        let guess = early.at_line(late.line());
+        assert_ne!(guess, *late);
+        let from_guess = Entries::resume(&input[after(late.line())..], &guess)
+            .next()
+            .map(|r| simple(r).unwrap());
+        assert_ne!(from_guess.as_ref(), whole[5].as_ref().ok());
+        // After the 1-9A-G puzzle settled the set, the next one (which
+        // fits both) leaves it: a guess from there holds.
+        assert_eq!(points[1].at_line(points[2].line()), points[2]);
     }
 
     proptest::proptest! {
