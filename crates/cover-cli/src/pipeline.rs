@@ -9,8 +9,8 @@
 //! serial, each on its own thread bounds the speed-up less than both on
 //! one. Memory holds four chunks at most, however long the input: one
 //! read ahead (or being read), two answered, one printed (and what the
-//! command's `read` holds ahead of them: `cover sudoku` reads blocks of
-//! lines ahead on the pool, a megabyte of input). Chunks start
+//! command's `read` holds ahead of them: `cover sudoku` parses up to 16
+//! blocks of lines ahead, each at most 64 KiB or 1,024 lines). Chunks start
 //! small and double up to a most ([`ChunkSizes`]), so that the pool
 //! starts at once and a short input still spreads over the threads.
 //!
@@ -80,13 +80,17 @@ where
         // A rendezvous: the reader holds the one chunk it read ahead until
         // the pool takes it, so that no more chunks wait in memory.
         let (send_read, read_chunks) = mpsc::sync_channel::<(C, bool)>(0);
-        let reader = threads.spawn(move || loop {
-            let (chunk, more) = read(next_size());
-            // Nobody receives once printing failed: stop reading.
-            if send_read.send((chunk, more)).is_err() || !more {
-                return;
-            }
-        });
+        // Named, for profilers and debuggers.
+        let reader = std::thread::Builder::new()
+            .name("cover-read".into())
+            .spawn_scoped(threads, move || loop {
+                let (chunk, more) = read(next_size());
+                // Nobody receives once printing failed: stop reading.
+                if send_read.send((chunk, more)).is_err() || !more {
+                    return;
+                }
+            })
+            .expect("the system starts a thread");
         let printed = pool_and_print(read_chunks, answer, print);
         // A panic while reading is raised here, as itself (the scope would
         // raise a panic of its own).

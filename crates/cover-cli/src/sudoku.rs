@@ -1,8 +1,8 @@
 //! `cover sudoku`: sudoku of every n²×n² size, from files of many puzzles,
 //! solved on all cores.
 //!
-//! Reading is [`cover_models::sudoku::Puzzles`], on the pool where the
-//! input allows ([`read`]); the [`batch`] runner reads it in chunks of up
+//! Reading is [`cover_models::sudoku::Puzzles`], on threads of its own
+//! where the input allows ([`read`]); the [`batch`] runner reads it in chunks of up
 //! to [`CHUNK`] puzzles, so that memory stays bounded however long the
 //! input, and answers each chunk in parallel,
 //! [`GROUP`] puzzles per task, one [`Solver`] per thread (so models are

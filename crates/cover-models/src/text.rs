@@ -165,7 +165,8 @@ impl<R: BufRead> LineReader<R> {
     }
 
     /// Numbers the lines as if `line` lines came before the first (a
-    /// piece of a longer input); no byte-order mark is looked for.
+    /// piece of a longer input); a byte-order mark is looked for only
+    /// when `line` is 0.
     pub(crate) fn continue_after(&mut self, line: usize) {
         self.number = line;
     }
@@ -175,7 +176,15 @@ impl<R: BufRead> LineReader<R> {
         self.finished
     }
 
-    /// The reader, at the start of the line after the last one returned.
+    /// The limits it was made with: the longest line, and how far an
+    /// over-long one is skipped.
+    pub(crate) fn limits(&self) -> (usize, u64) {
+        (self.max_line, self.max_skipped)
+    }
+
+    /// The reader: at the start of the line after the last one returned,
+    /// but after a fault that [ends](LineFault::ends_input) the input,
+    /// somewhere in the line at fault.
     pub fn into_inner(self) -> R {
         self.reader
     }

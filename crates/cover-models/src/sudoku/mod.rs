@@ -96,8 +96,8 @@ pub use bit_search::BitStats;
 pub use model::{Engine, Model, Solver};
 pub use nine::NineSolver;
 pub use parse::{
-    Entries, Entry, InputError, ParseError, ParseErrorKind, Puzzles, ResumePoint, VariantForm,
-    VariantPuzzle, MAX_JSON_BYTES,
+    begins_document, is_end_line, Entries, Entry, InputError, ParseError, ParseErrorKind, Puzzles,
+    ResumePoint, VariantForm, VariantPuzzle, MAX_JSON_BYTES,
 };
 pub use propagate::{Level, SudokuPropagator};
 pub use symbols::{is_empty_marker, Size, Symbols, SymbolsError, NOT_A_CELL};

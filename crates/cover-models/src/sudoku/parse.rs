@@ -338,13 +338,27 @@ enum Kind<'a> {
     Content(&'a str),
 }
 
+/// Whether a line ends an input of puzzles: `end`, in any case, alone
+/// on its line. Nothing after it is read.
+pub fn is_end_line(text: &str) -> bool {
+    text.trim().eq_ignore_ascii_case("end")
+}
+
+/// Whether a line may begin an entry that goes on over the lines after
+/// it: an f-puzzles JSON document (its first character `{`). The one
+/// thing that keeps an input of line puzzles from being cut at any line
+/// end (see [`ResumePoint`]).
+pub fn begins_document(text: &str) -> bool {
+    text.trim_start().starts_with('{')
+}
+
 fn classify(text: &str) -> Kind<'_> {
     let t = text.trim();
     if t.is_empty() {
         Kind::Blank
     } else if t.starts_with('#') {
         Kind::Comment
-    } else if t.eq_ignore_ascii_case("end") {
+    } else if is_end_line(t) {
         Kind::End
     } else if t.contains('+') && t.chars().all(|c| "-+|= \t".contains(c)) {
         Kind::Rule
@@ -693,9 +707,14 @@ impl<R: BufRead> Puzzles<R> {
     /// from there, and the input's layout and settled symbol sets are
     /// those of the first part.
     pub fn resume(reader: R, point: &ResumePoint) -> Self {
-        let mut lines = LineReader::new(reader);
+        let (max_line, max_skipped) = point.line_limits;
+        let mut lines = LineReader::with_limits(reader, max_line, max_skipped);
         lines.continue_after(point.line);
-        let mut puzzles = Puzzles::with_symbols(lines, point.custom.clone());
+        // A copy of the symbols of its own, as of the defaults: readers on
+        // several threads then share no reference count, which every
+        // puzzle read takes and every puzzle dropped gives back.
+        let custom = point.custom.as_deref().cloned().map(Arc::new);
+        let mut puzzles = Puzzles::with_symbols(lines, custom);
         puzzles.layout = Some(Layout::Line);
         puzzles.settled.clone_from(&point.settled);
         puzzles
@@ -710,6 +729,7 @@ impl<R: BufRead> Puzzles<R> {
         let between_lines = self.layout == Some(Layout::Line) && self.ahead.is_empty();
         (between_lines && !self.stopped && !self.lines.ended_by_fault()).then(|| ResumePoint {
             line: self.lines.line_number(),
+            line_limits: self.lines.limits(),
             custom: self.custom.clone(),
             settled: self.settled.clone(),
         })
@@ -1401,7 +1421,8 @@ impl<R: BufRead> Entries<R> {
 
 /// Where a reader of puzzles one per line stands between two lines: what
 /// another reader needs to read the rest of the input as this one would
-/// have ([`Puzzles::resume`], [`Entries::resume`]).
+/// have ([`Puzzles::resume`], [`Entries::resume`]: resume as the first
+/// part was read, classic puzzles only or variants too).
 ///
 /// An input so cut at line ends can be read in pieces on several threads:
 /// each piece from the point its predecessor ends at
@@ -1413,11 +1434,14 @@ impl<R: BufRead> Entries<R> {
 ///
 /// The one thing that spans lines in such an input is an f-puzzles JSON
 /// document over several lines: a cut must not fall inside one (a piece
-/// without `{` has none to cut).
-#[derive(Debug, Clone, PartialEq)]
+/// with no line that [`begins_document`] has none to cut). A piece
+/// after an [`end`](is_end_line) line is not read at all.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResumePoint {
     /// The last line read.
     line: usize,
+    /// The line reader's limits ([`LineReader::with_limits`]).
+    line_limits: (usize, u64),
     custom: Option<Arc<Symbols>>,
     settled: Vec<Option<usize>>,
 }
@@ -1464,7 +1488,7 @@ impl<R: BufRead> Puzzles<R> {
     fn variant_entry(&mut self, number: usize, text: &str) -> Option<Result<Entry, InputError>> {
         let at =
             |kind| -> Result<Entry, InputError> { Err(ParseError { line: number, kind }.into()) };
-        if text.starts_with('{') {
+        if begins_document(text) {
             return Some(match self.json_document(number, text) {
                 Ok(json) => self.fpuzzles_json(number, json),
                 Err(e) => Err(e),
@@ -1575,17 +1599,23 @@ impl<R: BufRead> Puzzles<R> {
     }
 
     /// The next puzzle, classic or (when reading [`Puzzles::entries`])
-    /// variant.
+    /// variant. An error of the input itself ends reading, wherever it
+    /// comes (a JSON document's lines included).
     fn next_entry(&mut self) -> Option<Result<Entry, InputError>> {
+        let entry = self.next_entry_or_io_error();
+        if let Some(Err(InputError::Io(_))) = entry {
+            self.done = true;
+            self.stopped = true;
+        }
+        entry
+    }
+
+    fn next_entry_or_io_error(&mut self) -> Option<Result<Entry, InputError>> {
         while !self.done {
             let line = match self.next_line() {
                 Ok(Some(line)) => line,
                 Ok(None) => break,
-                Err(e) => {
-                    self.done = true;
-                    self.stopped = true;
-                    return Some(Err(e.into()));
-                }
+                Err(e) => return Some(Err(e.into())),
             };
             let text = match line.text {
                 Ok(text) => text,
@@ -2500,6 +2530,53 @@ mod tests {
         // After the 1-9A-G puzzle settled the set, the next one (which
         // fits both) leaves it: a guess from there holds.
         assert_eq!(points[1].at_line(points[2].line()), points[2]);
+    }
+
+    /// A resumed reader keeps the first one's line limits; `Puzzles`
+    /// resumes as `Entries` does, for classic puzzles.
+    #[test]
+    fn a_resumed_reader_keeps_the_line_limits() {
+        let nine =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        let lines = LineReader::with_limits(nine.as_bytes(), 100, 1000);
+        let mut first = Puzzles::from_lines(lines, None);
+        assert!(first.next().unwrap().is_ok());
+        let point = first.resume_point().unwrap();
+        let rest = format!("{nine}\n{}\n", "1".repeat(101));
+        let read: Vec<_> = Puzzles::resume(rest.as_bytes(), &point).collect();
+        assert_eq!(read[0].as_ref().unwrap().line, 2);
+        match &read[1] {
+            Err(InputError::Parse(e)) => assert_eq!(
+                (e.line, &e.kind),
+                (3, &ParseErrorKind::Line(LineFault::TooLong { limit: 100 }))
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// An error of the input inside a JSON document ends reading, as one
+    /// between lines does: nothing more is read, and there is no point to
+    /// resume from.
+    #[test]
+    fn an_input_error_in_a_document_ends_reading() {
+        /// A line puzzle and a document's first lines, then a failure.
+        struct Fails(bool);
+        impl io::Read for Fails {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if std::mem::replace(&mut self.0, true) {
+                    return Err(io::Error::other("the disk failed"));
+                }
+                let text = format!("{}\n{{\n\"", ".".repeat(81));
+                buf[..text.len()].copy_from_slice(text.as_bytes());
+                Ok(text.len())
+            }
+        }
+        let mut entries = Puzzles::new(io::BufReader::new(Fails(false)), None).entries();
+        assert!(matches!(entries.next(), Some(Ok(Entry::Classic(_)))));
+        assert!(entries.resume_point().is_some());
+        assert!(matches!(entries.next(), Some(Err(InputError::Io(_)))));
+        assert_eq!(entries.resume_point(), None);
+        assert!(entries.next().is_none());
     }
 
     proptest::proptest! {
