@@ -1136,3 +1136,53 @@ fn a_puzzle_as_an_argument() {
     assert_eq!((out.as_str(), code), ("", 2));
     assert!(err.contains("12345"), "{err}");
 }
+
+/// A long input of line puzzles is cut into blocks and parsed on threads
+/// of their own from 8 threads on: what it prints, puzzles and errors in
+/// place, is what one thread prints. The input mixes what the reader must
+/// carry across blocks (the 16×16 symbol set that settles, line numbers)
+/// and what only one reader may read (a JSON document over three lines).
+#[test]
+fn many_threads_read_in_blocks_as_one_thread_does() {
+    // Easy puzzles (a third of each tdoku solution blanked), so that the
+    // reading is a large part of the work.
+    let tdoku = read("tdoku_test_puzzles_with_counts.txt");
+    let nine: Vec<String> = tdoku
+        .lines()
+        .filter_map(|line| line.split(':').nth(2))
+        .filter(|solution| solution.len() == 81)
+        .map(|solution| {
+            let blank = |(k, c)| if k % 3 == 0 { '.' } else { c };
+            solution.chars().enumerate().map(blank).collect()
+        })
+        .collect();
+    let first_of = |name| {
+        let text = read(name);
+        text.lines().find(|l| l.len() >= 256).unwrap()[..256].to_owned()
+    };
+    let (sixteen, hex) = (
+        first_of("line_16x16_digits.txt"),
+        first_of("line_16x16_hex.txt"),
+    );
+    let json =
+        "{\"size\":4,\n\"grid\":[[{},{},{},{}],[{},{},{},{}],\n[{},{},{},{}],[{},{},{},{}]]}";
+    let mut input = String::new();
+    for k in 0..2500 {
+        match k % 500 {
+            7 => input.push_str("not a puzzle\n"),
+            123 => input.push_str("# a comment\n\n"),
+            250 => input.push_str(&format!("{sixteen}\n")),
+            300 => input.push_str(&format!("{hex}\n")),
+            499 if k == 1499 => input.push_str(&format!("{json}\n")),
+            _ => input.push_str(&format!("{}\n", nine[k % nine.len()])),
+        }
+    }
+    let path = file("many_threads.txt", input.as_bytes());
+    let one = cover(&["sudoku", "--jobs", "1", &path], b"");
+    let many = cover(&["sudoku", "--jobs", "8", &path], b"");
+    // One answer per line but the comments.
+    assert_eq!(one.0.lines().count(), 2495);
+    assert_eq!(one.2, 2, "the bad lines make it exit 2");
+    assert!(one.1.contains(":8: "), "{}", one.1);
+    assert_eq!(one, many);
+}

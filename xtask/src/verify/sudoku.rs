@@ -213,6 +213,8 @@ fn fixture_checks(env: &Env, dir: &Path, fixture: &SudokuFixture) -> Vec<Check> 
         None => Err("no one-thread answer to compare with".to_owned()),
     };
     run(&["--jobs", "3"], &[("solutions, three threads", &same)]);
+    // From 8 threads on, line puzzles are parsed in blocks apart.
+    run(&["--jobs", "8"], &[("solutions, eight threads", &same)]);
     run(
         &["--jobs", "3", "--count"],
         &[("counts, three threads", &counts)],

@@ -89,7 +89,14 @@ pub struct SudokuReader<'r> {
     state: State<'r>,
     /// `None`: one reader reads everything.
     cut: Option<Cut>,
+    /// The puzzles one reader reads before blocks may start again.
+    alone_for: usize,
 }
+
+/// After a document or a long line, one reader reads at least this many
+/// puzzles before blocks start again: going back and forth costs more
+/// than reading a few lines (an input of documents among puzzles).
+const ALONE_AT_LEAST: usize = 64;
 
 enum State<'r> {
     /// One reader, here.
@@ -102,18 +109,22 @@ enum State<'r> {
 
 impl<'r> SudokuReader<'r> {
     /// Reads `input`, with `symbols` for every puzzle when given; in
-    /// blocks when rayon's global pool has more than one thread.
+    /// blocks when rayon's global pool has a parsing thread's worth of
+    /// threads ([`POOL_THREADS_PER_PARSER`]). With fewer, the pool is the
+    /// limit, not the one reader, which then costs least.
     pub fn new(input: Input<'r>, symbols: Option<Symbols>) -> Self {
-        let cut = rayon::current_num_threads() > 1;
+        let cut = rayon::current_num_threads() >= POOL_THREADS_PER_PARSER;
         SudokuReader::cutting(input, symbols, cut.then_some(Cut::DEFAULT))
     }
 
     /// Reads `input`, in blocks of at most `cut` when given.
     pub fn cutting(input: Input<'r>, symbols: Option<Symbols>, cut: Option<Cut>) -> Self {
+        assert!(cut.is_none_or(|cut| cut.lines > 0), "a block holds a line");
         let rest = Cursor::new(Vec::new()).chain(input);
         SudokuReader {
             state: State::Alone(Puzzles::new(rest, symbols).entries()),
             cut,
+            alone_for: 0,
         }
     }
 
@@ -135,18 +146,23 @@ impl Iterator for SudokuReader<'_> {
             match &mut self.state {
                 State::Alone(entries) => {
                     let read = entries.next()?;
-                    let (Some(cut), Some(point)) = (self.cut, entries.resume_point()) else {
+                    self.alone_for = self.alone_for.saturating_sub(1);
+                    let Some(cut) = self.cut.filter(|_| self.alone_for == 0) else {
+                        return Some(read);
+                    };
+                    let Some(point) = entries.resume_point() else {
                         return Some(read);
                     };
                     let State::Alone(entries) = std::mem::replace(&mut self.state, State::Swapping)
                     else {
                         unreachable!("matched above");
                     };
+                    // The bytes read ahead and not yet read go on as
+                    // they are, not copied.
                     let (read_ahead, input) = entries.into_inner().into_inner();
                     let at = usize::try_from(read_ahead.position()).expect("within memory");
-                    let mut unread = read_ahead.into_inner();
-                    unread.drain(..at.min(unread.len()));
-                    self.state = State::Blocks(Blocks::new(input, unread, point, cut));
+                    let buffer = read_ahead.into_inner();
+                    self.state = State::Blocks(Blocks::new(input, buffer, at, point, cut));
                     return Some(read);
                 }
                 State::Blocks(blocks) => {
@@ -156,7 +172,10 @@ impl Iterator for SudokuReader<'_> {
                     match blocks.next_block() {
                         Next::Block => {}
                         Next::End => return None,
-                        Next::Alone(entries) => self.state = State::Alone(*entries),
+                        Next::Alone(entries) => {
+                            self.state = State::Alone(*entries);
+                            self.alone_for = ALONE_AT_LEAST;
+                        }
                     }
                 }
                 State::Swapping => unreachable!("never left swapping"),
@@ -170,9 +189,10 @@ struct Blocks<'r> {
     /// The rest of the input, not yet read; `None` once it ended (or an
     /// `end` line was cut).
     input: Option<Input<'r>>,
-    /// Bytes read and not yet cut into a block: part of a line, or more
-    /// when a block was full of lines.
-    partial: Vec<u8>,
+    /// Bytes read from the input: those from `start` on are not yet cut
+    /// (part of a line, or more when a block was full of lines).
+    buffer: Vec<u8>,
+    start: usize,
     /// The number of the last line cut.
     lines_cut: usize,
     /// Where the last block handed on ended: the guess for blocks cut from
@@ -180,17 +200,31 @@ struct Blocks<'r> {
     known: ResumePoint,
     /// Blocks cut and not yet handed on, oldest first.
     pending: VecDeque<Pending>,
-    /// A block for one reader was cut: nothing more is.
+    /// What was cut for one reader, which reads on from there: nothing
+    /// more is cut.
     alone_next: bool,
-    /// The last read was short: hand on what is pending before reading
-    /// again.
+    /// A JSON document begins at `start`: it goes to one reader.
+    document_next: bool,
+    /// The last read was short (the source has no more at hand): hand on
+    /// what is pending before reading again.
     source_waits: bool,
     /// The puzzles of the block being handed on.
     current: std::vec::IntoIter<ReadEntry>,
     cut: Cut,
-    /// Blocks handed on, and those of them whose guess was wrong.
-    #[cfg(test)]
-    counts: (usize, usize),
+}
+
+/// What happened to the blocks, for tests.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Counts {
+    /// Blocks handed on.
+    blocks: usize,
+    /// Of them, those cut with a guess that turned out wrong.
+    wrong: usize,
+    /// Of those, the ones a parsing thread read from the wrong guess,
+    /// read again here.
+    reread: usize,
+    /// Hand-overs to one reader.
+    alone: usize,
 }
 
 /// A block cut.
@@ -203,13 +237,14 @@ enum Pending {
         bytes: Arc<Mutex<Option<Vec<u8>>>>,
         read: mpsc::Receiver<ReadBlock>,
     },
-    /// From these bytes on, one reader reads (the rest of the input
-    /// after them).
-    Alone(Vec<u8>),
+    /// From `buffer[start..]` on, one reader reads (the rest of the input
+    /// after it).
+    Alone { buffer: Vec<u8>, start: usize },
 }
 
-/// A block as a parsing thread read it: its bytes (to read again from another
-/// point), and its puzzles and where its reader ended, or its panic.
+/// A block as a parsing thread read it: its bytes (to read again from
+/// another point), and its puzzles and where its reader ended, or its
+/// panic.
 struct ReadBlock {
     bytes: Vec<u8>,
     read: thread::Result<(Vec<ReadEntry>, Option<ResumePoint>)>,
@@ -225,31 +260,36 @@ enum Next<'r> {
     Alone(Box<Entries<Rest<'r>>>),
 }
 
-/// What a block holds that matters to cutting.
+/// What a block holds that matters to cutting, and where (the start of
+/// its line).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Holds {
     /// Puzzles, errors, comments.
     Lines,
     /// A line that ends the input.
-    End,
+    End(usize),
     /// The first line of a JSON document, before any `end` line.
-    Document,
+    Document(usize),
 }
 
 impl<'r> Blocks<'r> {
-    fn new(input: Input<'r>, unread: Vec<u8>, point: ResumePoint, cut: Cut) -> Self {
+    /// Cuts `input`, after `buffer[start..]` (bytes read from it but not
+    /// yet by the reader that stood at `point`).
+    fn new(input: Input<'r>, buffer: Vec<u8>, start: usize, point: ResumePoint, cut: Cut) -> Self {
         Blocks {
             input: Some(input),
-            partial: unread,
+            buffer,
+            start,
             lines_cut: point.line(),
             known: point,
             pending: VecDeque::with_capacity(BLOCKS_AHEAD),
             alone_next: false,
-            source_waits: false,
+            document_next: false,
+            // Not known yet: what is at hand goes on before anything is
+            // waited for.
+            source_waits: true,
             current: Vec::new().into_iter(),
             cut,
-            #[cfg(test)]
-            counts: (0, 0),
         }
     }
 
@@ -264,20 +304,26 @@ impl<'r> Blocks<'r> {
         }
         let (guess, bytes, read) = match self.pending.pop_front() {
             None => return Next::End,
-            Some(Pending::Alone(bytes)) => {
+            Some(Pending::Alone { buffer, start }) => {
+                count(|c| c.alone += 1);
+                let mut read_ahead = Cursor::new(buffer);
+                read_ahead.set_position(start as u64);
                 let rest = self.input.take().unwrap_or_else(|| Box::new(io::empty()));
-                let rest = Cursor::new(bytes).chain(rest);
-                return Next::Alone(Box::new(Entries::resume(rest, &self.known)));
+                let entries = Entries::resume(read_ahead.chain(rest), &self.known);
+                return Next::Alone(Box::new(entries));
             }
             Some(Pending::Reading { guess, bytes, read }) => (guess, bytes, read),
         };
         let right = guess == self.known;
-        #[cfg(test)]
-        {
-            self.counts.0 += 1;
-            self.counts.1 += usize::from(!right);
-        }
-        let taken = bytes.lock().unwrap_or_else(PoisonError::into_inner).take();
+        count(|c| {
+            c.blocks += 1;
+            c.wrong += usize::from(!right);
+        });
+        let taken = if waits_for_parsers() {
+            None
+        } else {
+            bytes.lock().unwrap_or_else(PoisonError::into_inner).take()
+        };
         let (puzzles, end) = match taken {
             // Not started elsewhere: read here, from the known point.
             Some(bytes) => read_block(&bytes, &self.known),
@@ -285,9 +331,14 @@ impl<'r> Blocks<'r> {
                 let block = read.recv().expect("a block's job sends its reading");
                 match block.read {
                     Ok(read) if right => read,
+                    // (Where panics abort, as in release builds, they
+                    // never come here: the parser does not panic.)
                     Err(panic) if right => panic::resume_unwind(panic),
                     // Read from a wrong guess: read again.
-                    Ok(_) | Err(_) => read_block(&block.bytes, &self.known),
+                    Ok(_) | Err(_) => {
+                        count(|c| c.reread += 1);
+                        read_block(&block.bytes, &self.known)
+                    }
                 }
             }
         };
@@ -298,45 +349,58 @@ impl<'r> Blocks<'r> {
                 // An `end` line, or a fault: nothing after it is read.
                 self.pending.clear();
                 self.input = None;
+                self.buffer = Vec::new();
+                self.start = 0;
             }
         }
         Next::Block
     }
 
     /// Cuts the next block and hands it to the parsing threads, or to one
-    /// reader;
-    /// `None` at the end of the input.
+    /// reader; `None` at the end of the input.
     fn cut(&mut self) -> Option<Pending> {
         if self.alone_next {
             return None;
         }
-        let mut block = std::mem::take(&mut self.partial);
-        block.reserve(self.cut.bytes.min(BLOCK_BYTES));
-        // Line ends counted in `block[..looked]`; whole lines end at `end`,
-        // and those in `block[..checked]` hold `held`.
+        if std::mem::take(&mut self.document_next) {
+            return self.alone();
+        }
+        // What was cut is dropped once it is most of the buffer, so that
+        // each byte is moved a bounded number of times.
+        if self.start > 0 && self.start >= self.buffer.len() / 2 {
+            self.buffer.drain(..self.start);
+            self.start = 0;
+        }
+        // In `buffer[start..]`: line ends counted in `[..looked]`, whole
+        // lines end at `end`, and those in `[..checked]` hold `held`.
         let (mut looked, mut lines, mut end) = (0, 0, 0);
         let (mut checked, mut held) = (0, Holds::Lines);
-        let mut short = false;
+        let mut short = self.source_waits;
         loop {
-            if let Some(at) = line_ends(&block[looked..], &mut lines, self.cut.lines.max(1)) {
-                end = looked + at;
-            }
-            looked = block.len();
-            if held == Holds::Lines {
-                held = holds(&block[checked..end]);
+            let uncut = &self.buffer[self.start..];
+            // What is new, a window at a time: a document or `end` near
+            // its start stops the looking there (one reader after another
+            // must not each look at a whole block).
+            while looked < uncut.len() && held == Holds::Lines && lines < self.cut.lines {
+                let upto = uncut.len().min(looked + LOOK_WINDOW);
+                if let Some(at) = line_ends(&uncut[looked..upto], &mut lines, self.cut.lines) {
+                    end = looked + at;
+                }
+                looked = upto;
+                held = holds(&uncut[checked..end]).offset(checked);
                 checked = end;
             }
             // Not a byte more is read after `end`, as one reader reads
-            // none; nor for a block that goes to one reader.
+            // none; nor for a document, which goes to one reader.
             if held != Holds::Lines {
                 break;
             }
-            let enough = block.len() >= self.cut.bytes || short;
+            let enough = uncut.len() >= self.cut.bytes || short;
             if lines >= self.cut.lines || (end > 0 && enough) {
                 break;
             }
-            if end == 0 && block.len() > LONGEST_CUT_LINE {
-                return self.alone(block);
+            if end == 0 && uncut.len() > LONGEST_CUT_LINE {
+                return self.alone();
             }
             let Some(input) = self.input.as_mut() else {
                 break;
@@ -347,41 +411,52 @@ impl<'r> Blocks<'r> {
                 Err(e) => {
                     // One reader meets the error where it would have.
                     self.input = Some(Box::new(Failing(Some(e))));
-                    return self.alone(block);
+                    return self.alone();
                 }
             };
             if piece.is_empty() {
-                if end < block.len() {
+                short = true;
+                if end < uncut.len() {
                     // Like a line reader: the end of a line, and the input
                     // is read again after it (a terminal may say more).
-                    end = block.len();
-                    lines += 1;
+                    // The line end written makes it one for every reader.
+                    self.buffer.push(b'\n');
                 } else {
                     self.input = None;
+                    break;
                 }
-                break;
+            } else {
+                short = piece.len() < SHORT_READ;
+                self.buffer.extend_from_slice(piece);
+                let used = piece.len();
+                input.consume(used);
             }
-            short = piece.len() < SHORT_READ;
-            block.extend_from_slice(piece);
-            let used = piece.len();
-            input.consume(used);
         }
         self.source_waits = short;
-        if held == Holds::Lines {
-            held = holds(&block[checked..end]);
-        }
-        self.partial = block.split_off(end);
-        if block.is_empty() {
-            return None;
-        }
         match held {
             Holds::Lines => {}
-            Holds::End => {
+            Holds::End(_) => {
+                // Nothing after it is read.
                 self.input = None;
-                self.partial = Vec::new();
+                self.buffer.truncate(self.start + end);
             }
-            Holds::Document => return self.alone(block),
+            // The document first: one reader, from it.
+            Holds::Document(0) => return self.alone(),
+            Holds::Document(at) => {
+                // The lines before it first, as a block.
+                lines = self.buffer[self.start..self.start + at]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count();
+                end = at;
+                self.document_next = true;
+            }
         }
+        if end == 0 {
+            return None;
+        }
+        let block = self.buffer[self.start..self.start + end].to_vec();
+        self.start += end;
         let guess = self.known.at_line(self.lines_cut);
         self.lines_cut += lines;
         let bytes = Arc::new(Mutex::new(Some(block)));
@@ -407,15 +482,55 @@ impl<'r> Blocks<'r> {
         Some(Pending::Reading { guess, bytes, read })
     }
 
-    /// `block` and what follows, for one reader.
-    fn alone(&mut self, mut block: Vec<u8>) -> Option<Pending> {
-        block.append(&mut self.partial);
+    /// What is not yet cut, for one reader, which reads on after it.
+    fn alone(&mut self) -> Option<Pending> {
         self.alone_next = true;
-        Some(Pending::Alone(block))
+        let buffer = std::mem::take(&mut self.buffer);
+        let start = std::mem::take(&mut self.start);
+        Some(Pending::Alone { buffer, start })
     }
 }
 
-/// One parsing thread per this many of the pool's.
+/// Whether the reading thread leaves every block to the parsing threads,
+/// even one not yet started: never, but in a test that must see a block
+/// read from a wrong guess.
+#[cfg(not(test))]
+fn waits_for_parsers() -> bool {
+    false
+}
+
+#[cfg(test)]
+fn waits_for_parsers() -> bool {
+    tests::WAIT_FOR_PARSERS.get()
+}
+
+/// Counts what happened to the blocks, in tests.
+#[cfg(not(test))]
+fn count(_: impl FnOnce(&mut Counts)) {}
+
+#[cfg(test)]
+fn count(change: impl FnOnce(&mut Counts)) {
+    tests::COUNTS.with(|counts| {
+        let mut now = counts.get();
+        change(&mut now);
+        counts.set(now);
+    });
+}
+
+impl Holds {
+    /// The same, its place moved by `by`.
+    fn offset(self, by: usize) -> Holds {
+        match self {
+            Holds::Lines => Holds::Lines,
+            Holds::End(at) => Holds::End(at + by),
+            Holds::Document(at) => Holds::Document(at + by),
+        }
+    }
+}
+
+/// One parsing thread per this many of the pool's, and none with fewer:
+/// one reader keeps up with about ten (its share of the work on easy
+/// puzzles is 8%), and blocks cost a little more work in all.
 pub const POOL_THREADS_PER_PARSER: usize = 8;
 
 /// The threads that read blocks, made at the first block: their own, not
@@ -427,7 +542,7 @@ fn parsers() -> Option<&'static rayon::ThreadPool> {
     static PARSERS: OnceLock<Option<rayon::ThreadPool>> = OnceLock::new();
     PARSERS
         .get_or_init(|| {
-            let threads = rayon::current_num_threads().div_ceil(POOL_THREADS_PER_PARSER);
+            let threads = (rayon::current_num_threads() / POOL_THREADS_PER_PARSER).max(1);
             rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .thread_name(|k| format!("cover-parse-{k}"))
@@ -437,18 +552,21 @@ fn parsers() -> Option<&'static rayon::ThreadPool> {
         .as_ref()
 }
 
+/// How much of the uncut bytes a block's cutting looks at a time.
+const LOOK_WINDOW: usize = 4 << 10;
+
 /// Counts the line ends of `bytes` into `lines`, up to `most` in all; the
 /// place after the last one counted, if any.
 fn line_ends(bytes: &[u8], lines: &mut usize, most: usize) -> Option<usize> {
     let count = bytes.iter().filter(|&&b| b == b'\n').count();
-    if *lines + count <= most {
+    if *lines + count < most {
         *lines += count;
         return bytes.iter().rposition(|&b| b == b'\n').map(|at| at + 1);
     }
     let wanted = most - *lines;
     *lines = most;
     let mut ends = bytes.iter().enumerate().filter(|&(_, &b)| b == b'\n');
-    ends.nth(wanted - 1).map(|(at, _)| at + 1)
+    ends.nth(wanted.checked_sub(1)?).map(|(at, _)| at + 1)
 }
 
 /// What the lines of `block` hold that matters to cutting.
@@ -457,7 +575,10 @@ fn holds(block: &[u8]) -> Holds {
     if !block.iter().any(|&b| b == b'{' || b | 0x20 == b'e') {
         return Holds::Lines;
     }
+    let mut at = 0;
     for line in block.split(|&b| b == b'\n') {
+        let line_start = at;
+        at += line.len() + 1;
         // Past white space (ASCII's, as `str::trim` sees it), only `{`,
         // `e` or a character beyond ASCII may begin what matters.
         let first = line.iter().find(|&&b| !matches!(b, b'\t'..=b'\r' | b' '));
@@ -471,10 +592,10 @@ fn holds(block: &[u8]) -> Holds {
             continue;
         };
         if is_end_line(text) {
-            return Holds::End;
+            return Holds::End(line_start);
         }
         if begins_document(text) {
-            return Holds::Document;
+            return Holds::Document(line_start);
         }
     }
     Holds::Lines
@@ -506,9 +627,17 @@ impl BufRead for Failing {
 
 #[cfg(test)]
 mod tests {
+    use std::cell::Cell;
     use std::collections::VecDeque;
 
     use super::*;
+
+    thread_local! {
+        /// See [`waits_for_parsers`].
+        pub(super) static WAIT_FOR_PARSERS: Cell<bool> = const { Cell::new(false) };
+        /// What happened to the blocks read on this thread.
+        pub(super) static COUNTS: Cell<Counts> = Cell::new(Counts::default());
+    }
 
     /// Each puzzle read, or its error as text: comparable.
     type Readings = Vec<Result<Entry, String>>;
@@ -520,17 +649,6 @@ mod tests {
             .collect()
     }
 
-    impl SudokuReader<'_> {
-        /// The blocks handed on, and those whose guess was wrong, while in
-        /// blocks.
-        fn counts(&self) -> Option<(usize, usize)> {
-            match &self.state {
-                State::Blocks(blocks) => Some(blocks.counts),
-                _ => None,
-            }
-        }
-    }
-
     /// `input` read by one reader, and in blocks of at most `cut` from
     /// reads of at most `piece` bytes; with the second's counts.
     fn both(
@@ -538,13 +656,14 @@ mod tests {
         symbols: Option<&str>,
         cut: Cut,
         piece: usize,
-    ) -> (Readings, Readings, Option<(usize, usize)>) {
+    ) -> (Readings, Readings, Counts) {
         let symbols = || symbols.map(|s| Symbols::new(s).unwrap());
         let alone = read_all(&mut SudokuReader::cutting(Box::new(input), symbols(), None));
         let pieces = io::BufReader::with_capacity(piece, input);
+        COUNTS.set(Counts::default());
         let mut reader = SudokuReader::cutting(Box::new(pieces), symbols(), Some(cut));
         let cut = read_all(&mut reader);
-        (alone, cut, reader.counts())
+        (alone, cut, COUNTS.get())
     }
 
     fn cut(bytes: usize, lines: usize) -> Cut {
@@ -648,9 +767,8 @@ mod tests {
         let (alone, cut, counts) = both(input.as_bytes(), None, Cut::DEFAULT, 1 << 16);
         assert_eq!(alone.len(), 5000);
         assert_eq!(alone, cut);
-        let (blocks, wrong) = counts.unwrap();
-        assert!(blocks > 5, "{blocks}");
-        assert_eq!(wrong, 0, "line numbers counted right");
+        assert!(counts.blocks > 5, "{counts:?}");
+        assert_eq!(counts.wrong, 0, "line numbers counted right");
     }
 
     /// Short lines: a block holds at most [`BLOCK_LINES`] of them, so
@@ -661,7 +779,7 @@ mod tests {
         let (alone, cut, counts) = both(input.as_bytes(), None, Cut::DEFAULT, 1 << 16);
         assert_eq!(alone.len(), 10 * BLOCK_LINES + 1);
         assert_eq!(alone, cut);
-        assert_eq!(counts.unwrap().0, 10);
+        assert_eq!(counts.blocks, 10);
     }
 
     /// The 16×16 set settles otherwise in a block than the guess the
@@ -672,9 +790,11 @@ mod tests {
         // Comments, so that the reads are long and blocks are cut ahead.
         let comments = format!("# {}\n", "-".repeat(100)).repeat(50);
         let input = format!("{G16}\n{}\n{}\n{}\n{comments}", either(), f16(), either());
+        WAIT_FOR_PARSERS.set(true);
         let (alone, cut, counts) = both(input.as_bytes(), None, cut(1, 1), 1 << 16);
+        WAIT_FOR_PARSERS.set(false);
         assert_eq!(alone, cut);
-        assert!(counts.unwrap().1 > 0, "{counts:?}");
+        assert!(counts.reread > 0, "{counts:?}");
         // The last reads as 0-9A-F, the one before as 1-9A-G.
         let set = |read: &Result<Entry, String>| match read {
             Ok(Entry::Classic(puzzle)) => format!("{:?}", puzzle.notation),
@@ -688,39 +808,48 @@ mod tests {
     #[test]
     fn a_very_long_line_is_read_by_one_reader() {
         let long = "9".repeat(cover_models::text::MAX_LINE_BYTES + 10);
-        let input = format!("{NINE}\n{NINE}\n{long}\n{NINE}\n{NINE}\n");
+        let nines = format!("{NINE}\n").repeat(ALONE_AT_LEAST + 10);
+        let input = format!("{NINE}\n{NINE}\n{long}\n{nines}");
         let (alone, cut, counts) = both(input.as_bytes(), None, cut(100, 1), 100);
-        assert_eq!(alone.len(), 5);
+        assert_eq!(alone.len(), ALONE_AT_LEAST + 13);
         assert!(
             alone[2].as_ref().unwrap_err().contains("TooLong"),
             "{:?}",
             alone[2]
         );
         assert_eq!(alone, cut);
-        // The last puzzle came in blocks again.
-        assert!(counts.is_some());
+        // One reader read the line, and blocks came again after it.
+        assert_eq!(counts.alone, 1, "{counts:?}");
+        assert!(counts.blocks >= 2, "{counts:?}");
     }
 
-    /// A JSON document spans lines: one reader reads it, blocks go on
-    /// after it.
+    /// A JSON document spans lines: one reader reads it, the lines before
+    /// it in its block go on as a block, and blocks go on after it.
     #[test]
     fn a_document_is_read_by_one_reader() {
         let json =
             "{\"size\":4,\n\"grid\":[[{},{},{},{}],[{},{},{},{}],\n[{},{},{},{}],[{},{},{},{}]]}";
-        let input = format!("{NINE}\n{NINE}\n{json}\n{NINE}\n{NINE}\n");
-        let (alone, cut, counts) = both(input.as_bytes(), None, cut(1, 1), 1 << 16);
-        assert_eq!(alone.len(), 5);
-        assert!(matches!(alone[2], Ok(Entry::Variant(_))), "{:?}", alone[2]);
+        let nines = format!("{NINE}\n").repeat(100);
+        let input = format!("{nines}{json}\n{nines}{json}\n{json}\n{nines}");
+        let (alone, cut, counts) = both(input.as_bytes(), None, Cut::DEFAULT, 1 << 16);
+        assert_eq!(alone.len(), 303);
+        let at = &alone[100];
+        assert!(matches!(at, Ok(Entry::Variant(_))), "{at:?}");
         assert_eq!(alone, cut);
-        assert!(counts.is_some());
+        // Three documents, the third read by the reader of the second (it
+        // reads on for a while).
+        assert_eq!(counts.alone, 2, "{counts:?}");
+        assert!(counts.blocks >= 3, "{counts:?}");
     }
 
     /// A source that hands out `pieces` one read at a time (an empty one
     /// is an end of input, and reading goes on after it, as a terminal's
-    /// Ctrl-D), and fails the test if read past them.
+    /// Ctrl-D), and fails the test if read past them, unless `lenient`
+    /// (then it ends there for good).
     struct Script {
         pieces: VecDeque<Vec<u8>>,
         at: usize,
+        lenient: bool,
     }
 
     impl Script {
@@ -728,6 +857,14 @@ mod tests {
             Script {
                 pieces: pieces.iter().map(|p| p.as_bytes().to_vec()).collect(),
                 at: 0,
+                lenient: false,
+            }
+        }
+
+        fn lenient(pieces: &[&str]) -> Self {
+            Script {
+                lenient: true,
+                ..Script::new(pieces)
             }
         }
     }
@@ -744,6 +881,9 @@ mod tests {
 
     impl BufRead for Script {
         fn fill_buf(&mut self) -> io::Result<&[u8]> {
+            if self.lenient && self.pieces.is_empty() {
+                return Ok(&[]);
+            }
             let front = self.pieces.front().expect("read past the script");
             if front.is_empty() {
                 self.pieces.pop_front();
@@ -761,11 +901,10 @@ mod tests {
         }
     }
 
-    /// `pieces` read in blocks, `take` puzzles of them, without reading
-    /// past them.
-    fn take_from_script(pieces: &[&str], take: usize) -> Readings {
-        let mut reader =
-            SudokuReader::cutting(Box::new(Script::new(pieces)), None, Some(Cut::DEFAULT));
+    /// `pieces` read in blocks of at most `cut`, `take` puzzles of them,
+    /// without reading past them.
+    fn take_from_script(pieces: &[&str], take: usize, cut: Cut) -> Readings {
+        let mut reader = SudokuReader::cutting(Box::new(Script::new(pieces)), None, Some(cut));
         let got: Readings = reader
             .by_ref()
             .take(take)
@@ -789,24 +928,99 @@ mod tests {
             Some(Cut::DEFAULT),
         );
         assert_eq!(reader.by_ref().count(), 61, "nothing read after end");
-        take_from_script(&[&line, &line, &line, &line], 4);
+        take_from_script(&[&line, &line, &line, &line], 4, Cut::DEFAULT);
+        // A block full of lines leaves whole lines uncut after a short
+        // read: they go on before the source is read again.
+        let three = line.repeat(3);
+        take_from_script(&[&line, &three], 4, cut(1 << 16, 2));
+        // So do whole lines after a document one reader read.
+        let json = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]]}"#;
+        take_from_script(&[&line, &format!("{json}\n{line}{line}")], 4, Cut::DEFAULT);
     }
 
     /// An end of input in the middle of a line ends the line, and reading
-    /// goes on after it, as one reader does.
+    /// goes on after it, as one reader does; a document's first line
+    /// too, which is not joined to what follows.
     #[test]
     fn an_end_of_input_mid_line_ends_the_line() {
         let (half, rest) = NINE.split_at(40);
-        let pieces = [NINE, "\n", half, "", rest, "\n", NINE, "\n", ""];
-        let script = || Box::new(Script::new(&pieces));
-        let alone = read_all(&mut SudokuReader::cutting(script(), None, None));
-        let cut = read_all(&mut SudokuReader::cutting(
-            script(),
-            None,
-            Some(Cut::DEFAULT),
-        ));
-        assert_eq!(alone.len(), 4, "{alone:?}");
-        assert_eq!(alone, cut);
+        let both = |pieces: &[&str]| {
+            let script = || Box::new(Script::new(pieces));
+            let alone = read_all(&mut SudokuReader::cutting(script(), None, None));
+            let cut = read_all(&mut SudokuReader::cutting(
+                script(),
+                None,
+                Some(Cut::DEFAULT),
+            ));
+            assert_eq!(alone, cut);
+            alone
+        };
+        let read = both(&[NINE, "\n", half, "", rest, "\n", NINE, "\n", ""]);
+        assert_eq!(read.len(), 4, "{read:?}");
+        let nine = format!("{NINE}\n");
+        let grid = "\"grid\":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]]}\n";
+        // (The document's lines go on after the end of input.)
+        let read = both(&[&nine, &nine, "{\"size\":4,", "", grid, "xyz\n", ""]);
+        assert_eq!(read.len(), 4, "{read:?}");
+    }
+
+    proptest::proptest! {
+        /// Any input of such lines, from a source whose reads end anywhere
+        /// and that may say the input ended in the middle of it (then
+        /// more): blocks read what one reader reads of the same source.
+        #[test]
+        fn blocks_read_any_source_as_one_reader(
+            picks in proptest::collection::vec(0..20usize, 1..30),
+            cuts in proptest::collection::vec((0..4000usize, proptest::bool::ANY), 0..12),
+        ) {
+            let lines = lines();
+            let mut input = Vec::new();
+            for pick in picks {
+                input.extend_from_slice(&lines[pick]);
+                input.push(b'\n');
+            }
+            let text = String::from_utf8_lossy(&input).into_owned();
+            let mut places: Vec<(usize, bool)> = cuts
+                .into_iter()
+                .map(|(at, ends)| (at % (text.len() + 1), ends))
+                .filter(|(at, _)| text.is_char_boundary(*at))
+                .collect();
+            places.sort_unstable();
+            let mut pieces: Vec<&str> = Vec::new();
+            let mut from = 0;
+            for (at, ends) in places {
+                if at > from {
+                    pieces.push(&text[from..at]);
+                    from = at;
+                }
+                if ends {
+                    pieces.push("");
+                }
+            }
+            pieces.push(&text[from..]);
+            // (One reader may read on after an end of input, inside a
+            // JSON document.)
+            let script = || Box::new(Script::lenient(&pieces));
+            let alone = read_all(&mut SudokuReader::cutting(script(), None, None));
+            let cut = read_all(&mut SudokuReader::cutting(script(), None, Some(cut(200, 3))));
+            proptest::prop_assert_eq!(alone, cut);
+        }
+    }
+
+    /// Inputs a proptest once found to differ (pinned from its seeds).
+    #[test]
+    fn inputs_once_found() {
+        let lines = lines();
+        for picks in [&[5, 0, 15][..], &[6, 0, 7], &[14, 5], &[0, 6, 0, 7, 7]] {
+            let input: Vec<u8> = picks
+                .iter()
+                .flat_map(|&k| lines[k].iter().copied().chain([b'\n']))
+                .collect();
+            for (block, piece) in [(1, 1), (10, 7), (300, 4096)] {
+                let (alone, cut, _) = both(&input, None, cut(block, 2), piece);
+                assert_eq!(alone, cut, "{picks:?}, block {block}, piece {piece}");
+            }
+        }
     }
 
     /// A reader that fails after its first `good` bytes.

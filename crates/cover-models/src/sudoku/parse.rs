@@ -833,42 +833,37 @@ impl<R: BufRead> Puzzles<R> {
         Choice::Read(self.readings[n][pick].clone())
     }
 
-    /// Decides the layout from the first content line.
-    fn detect(&mut self, text: &str) -> Result<Layout, ParseErrorKind> {
+    /// Decides the layout from the first content line (the outer error:
+    /// the input failed in the lines looked at ahead).
+    fn detect(&mut self, text: &str) -> io::Result<Result<Layout, ParseErrorKind>> {
         let line = LineCells::new(text);
         if let Some(symbols) = &self.custom {
             let size = symbols.size();
-            return match (
-                line.take(|n| n == size.cells()),
-                row_cells(text, Some(size.side())),
-            ) {
-                (Ok(_), _) => Ok(Layout::Line),
-                (_, Ok(_)) => Ok(Layout::Grid),
-                (Err(found), _) => Err(ParseErrorKind::WrongCellCount {
-                    expected: size.cells(),
-                    found,
-                    size,
-                }),
-            };
+            return Ok(
+                match (
+                    line.take(|n| n == size.cells()),
+                    row_cells(text, Some(size.side())),
+                ) {
+                    (Ok(_), _) => Ok(Layout::Line),
+                    (_, Ok(_)) => Ok(Layout::Grid),
+                    (Err(found), _) => Err(ParseErrorKind::WrongCellCount {
+                        expected: size.cells(),
+                        found,
+                        size,
+                    }),
+                },
+            );
         }
         let as_line = line.take(|n| Size::from_cells(n).is_some());
         let as_row = row_cells(text, None);
-        match (as_line, as_row) {
-            (Ok((cells, _)), Ok(_)) => {
-                // 16 cells: a 4×4 puzzle, or the first row of a 16×16 grid.
-                if self
-                    .block_fits_four(&cells)
-                    .map_err(|_| ParseErrorKind::Line(LineFault::NotUtf8))?
-                {
-                    Ok(Layout::Line)
-                } else {
-                    Ok(Layout::Grid)
-                }
-            }
+        Ok(match (as_line, as_row) {
+            // 16 cells: a 4×4 puzzle, or the first row of a 16×16 grid.
+            (Ok((cells, _)), Ok(_)) if self.block_fits_four(&cells)? => Ok(Layout::Line),
+            (Ok(_), Ok(_)) => Ok(Layout::Grid),
             (Ok(_), Err(_)) => Ok(Layout::Line),
             (Err(_), Ok(_)) => Ok(Layout::Grid),
             (Err(found), Err(_)) => Err(ParseErrorKind::NotASize { cells: found }),
-        }
+        })
     }
 
     /// Whether `cells` and the lines after them up to a blank line (at most
@@ -1661,7 +1656,8 @@ impl<R: BufRead> Puzzles<R> {
             let layout = match self.layout {
                 Some(layout) => layout,
                 None => match self.detect(content) {
-                    Ok(Layout::Grid) if self.lost_first_row => {
+                    Err(e) => return Some(Err(e.into())),
+                    Ok(Ok(Layout::Grid)) if self.lost_first_row => {
                         // The unread line was this grid's first row (and
                         // reported): skip the rest of the grid.
                         self.layout = Some(Layout::Grid);
@@ -1677,11 +1673,11 @@ impl<R: BufRead> Puzzles<R> {
                         }
                         continue;
                     }
-                    Ok(layout) => {
+                    Ok(Ok(layout)) => {
                         self.layout = Some(layout);
                         layout
                     }
-                    Err(kind) => {
+                    Ok(Err(kind)) => {
                         return Some(Err(ParseError {
                             line: line.number,
                             kind,
