@@ -9,10 +9,11 @@
 //! serial, each on its own thread bounds the speed-up less than both on
 //! one. Memory holds four chunks at most, however long the input: one
 //! read ahead (or being read), two answered, one printed (and what the
-//! command's `read` holds ahead of them: `cover sudoku` parses up to 16
-//! blocks of lines ahead, each at most 64 KiB or 1,024 lines). Chunks start
-//! small and double up to a most ([`ChunkSizes`]), so that the pool
-//! starts at once and a short input still spreads over the threads.
+//! command's `read` holds ahead of them: from 8 threads on, `cover sudoku`
+//! parses up to 16 blocks of lines ahead, each at most 64 KiB or 1,024
+//! lines). Chunks start small and double up to a most ([`ChunkSizes`]),
+//! so that the pool starts at once and a short input still spreads over
+//! the threads.
 //!
 //! The pipeline knows nothing of what an instance or an answer is: the
 //! command's `read`, `answer` and `print` do.

@@ -1,10 +1,11 @@
 //! `cover sudoku`: sudoku of every n²×n² size, from files of many puzzles,
 //! solved on all cores.
 //!
-//! Reading is [`cover_models::sudoku::Puzzles`], on threads of its own
-//! where the input allows ([`read`]); the [`batch`] runner reads it in chunks of up
-//! to [`CHUNK`] puzzles, so that memory stays bounded however long the
-//! input, and answers each chunk in parallel,
+//! Reading is [`cover_models::sudoku::Puzzles`] (from 8 threads on,
+//! parsing on threads of its own where the input allows: [`read`]); the
+//! [`batch`] runner reads it in chunks of up to [`CHUNK`] puzzles, so that
+//! memory stays bounded however long the input, and answers each chunk in
+//! parallel,
 //! [`GROUP`] puzzles per task, one [`Solver`] per thread (so models are
 //! built once per size and thread), each group's answers formatted by the
 //! worker into one string, printed in input order. A puzzle whose search
@@ -54,8 +55,9 @@ use crate::pipeline::ChunkSizes;
 mod pretty;
 mod read;
 mod sat;
-use read::SudokuReader;
 mod variant;
+
+use read::SudokuReader;
 
 #[cfg(feature = "sat")]
 use sat::Fallback;
