@@ -1,7 +1,7 @@
-//! Reading `cover sudoku`'s inputs: on the reading thread alone, or, once
-//! an input turns out to hold one puzzle per line and there are threads to
-//! spare, on parsing threads, the reading thread only cutting the input
-//! into blocks.
+//! Reading `cover sudoku`'s inputs: on the reading thread alone, or, from
+//! 8 threads on and once an input turns out to hold one puzzle per line,
+//! on parsing threads, the reading thread only cutting the input into
+//! blocks.
 //!
 //! Parsing a line is a large part of the work on easy puzzles (see
 //! `docs/measurements.md`), and on one thread it bounds the speed-up of a
@@ -18,10 +18,10 @@
 //! What comes out is what one reader gives, line numbers and errors
 //! included.
 //!
-//! Some lines are read by one reader, from where they are until the next
-//! point where blocks may start again: a JSON document (it may span
-//! lines), a line longer than [`LONGEST_CUT_LINE`]. An `end` line stops
-//! the cutting. A source that has no more at hand (a terminal, a slow
+//! Some lines are read by one reader, which then reads on for
+//! [`ALONE_AT_LEAST`] puzzles before blocks start again: a JSON document
+//! (it may span lines), a line longer than [`LONGEST_CUT_LINE`]. An `end`
+//! line stops the cutting. A source that has no more at hand (a terminal, a slow
 //! pipe) gets the puzzles cut so far handed on before it is read again.
 //!
 //! Knows nothing of answering; the [batch](crate::batch) runner calls it on
@@ -61,7 +61,8 @@ pub const BLOCK_LINES: usize = 1024;
 const BLOCKS_AHEAD: usize = 16;
 
 /// A line longer than this is read by one reader (which also reports it
-/// when it is too long for any): a block holds at most one such line.
+/// when it is too long for any), so a block is at most about
+/// [`BLOCK_BYTES`] and one line this long.
 pub const LONGEST_CUT_LINE: usize = 256 << 10;
 
 /// A read shorter than this shows a source that had no more at hand.
